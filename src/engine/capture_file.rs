@@ -1,0 +1,315 @@
+//! Captured tool lists, in every shape users have, -> [`ServerCapture`].
+//!
+//! Accepted shapes (DESIGN.md): our capture file `{"server", "serverInfo", "protocolVersion",
+//! "tools"}`; a `tools/list` result `{"tools", "nextCursor"?}`; a whole JSON-RPC response
+//! `{"jsonrpc", "id", "result"}`; several pages of those, one per line; a bare array of MCP tools;
+//! OpenAI function definitions; Anthropic tool definitions. The server name is the file's
+//! `server` field, else the file stem.
+
+use serde_json::{Map, Value};
+use std::path::{Path, PathBuf};
+
+use super::error::{read_limited, InputError};
+
+/// Largest capture file read (the same bound `schematax capture` puts on a response).
+pub const MAX_CAPTURE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// One MCP tool as the server listed it: the parts Hermes sends to the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct McpTool {
+    /// The raw MCP tool name.
+    pub name: String,
+    /// The description, when the server gave a string.
+    pub description: Option<String>,
+    /// The `inputSchema` object, when present.
+    pub input_schema: Option<Map<String, Value>>,
+}
+
+/// The tools of one server, read from one capture file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerCapture {
+    /// The server key (the file's `server` field, else its stem).
+    pub server: String,
+    /// Tools in the order the server listed them.
+    pub tools: Vec<McpTool>,
+    /// The file they came from.
+    pub source: PathBuf,
+    /// `serverInfo.name@version`, when the capture recorded it.
+    pub server_info: Option<String>,
+    /// `protocolVersion`, when recorded.
+    pub protocol_version: Option<String>,
+    /// Entries of the file that were not usable tools, one line each.
+    pub skipped: Vec<String>,
+}
+
+/// What loading a set of paths gave: the captures and what was skipped on the way.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedCaptures {
+    /// Usable captures, in path order (files of a directory sorted by name).
+    pub captures: Vec<ServerCapture>,
+    /// Files or entries skipped, one line each, naming the file.
+    pub warnings: Vec<String>,
+}
+
+/// Loads `--tools` paths: a file must be readable (else an error); in a directory every
+/// `*.json` / `*.jsonl` file is tried and the bad ones are skipped with a warning.
+pub fn load_paths(paths: &[PathBuf]) -> Result<LoadedCaptures, InputError> {
+    let mut loaded = LoadedCaptures::default();
+    for path in paths {
+        if path.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| InputError::new(path, e.to_string()))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| {
+                    p.is_file()
+                        && matches!(
+                            p.extension().and_then(|e| e.to_str()),
+                            Some("json" | "jsonl")
+                        )
+                })
+                .collect();
+            files.sort();
+            for file in files {
+                match load_file(&file) {
+                    Ok(capture) => add_capture(&mut loaded, capture),
+                    Err(error) => loaded.warnings.push(format!("skipped {error}")),
+                }
+            }
+        } else {
+            add_capture(&mut loaded, load_file(path)?);
+        }
+    }
+    Ok(loaded)
+}
+
+fn add_capture(loaded: &mut LoadedCaptures, capture: ServerCapture) {
+    let source = capture.source.display().to_string();
+    loaded
+        .warnings
+        .extend(capture.skipped.iter().map(|s| format!("{source}: {s}")));
+    if let Some(first) = loaded.captures.iter().find(|c| c.server == capture.server) {
+        loaded.warnings.push(format!(
+            "skipped {source}: server {:?} was already loaded from {}",
+            capture.server,
+            first.source.display()
+        ));
+        return;
+    }
+    loaded.captures.push(capture);
+}
+
+/// Reads one capture file.
+pub fn load_file(path: &Path) -> Result<ServerCapture, InputError> {
+    let bytes = read_limited(path, MAX_CAPTURE_BYTES)?;
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("server");
+    let mut capture =
+        parse_capture(&bytes, stem).map_err(|reason| InputError::new(path, reason))?;
+    capture.source = path.to_path_buf();
+    Ok(capture)
+}
+
+/// Parses capture bytes; `default_server` names the server when the file does not.
+pub fn parse_capture(bytes: &[u8], default_server: &str) -> Result<ServerCapture, String> {
+    if let Err(e) = std::str::from_utf8(bytes) {
+        return Err(format!("not valid UTF-8 (at byte {})", e.valid_up_to()));
+    }
+    let mut capture = ServerCapture {
+        server: default_server.to_string(),
+        tools: Vec::new(),
+        source: PathBuf::new(),
+        server_info: None,
+        protocol_version: None,
+        skipped: Vec::new(),
+    };
+    let mut raw_tools: Vec<Value> = Vec::new();
+    let mut documents = 0usize;
+    for (index, document) in serde_json::Deserializer::from_slice(bytes)
+        .into_iter::<Value>()
+        .enumerate()
+    {
+        let document = document.map_err(|e| format!("invalid JSON: {e}"))?;
+        documents += 1;
+        let where_ = if index == 0 {
+            String::new()
+        } else {
+            format!(" (document {})", index + 1)
+        };
+        match document {
+            Value::Array(items) => raw_tools.extend(items),
+            Value::Object(mut object) => {
+                if index == 0 {
+                    read_metadata(&object, &mut capture);
+                }
+                if let Some(error) = object.get("error") {
+                    let message = error
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .unwrap_or("no message");
+                    return Err(format!("JSON-RPC error response{where_}: {message}"));
+                }
+                let holder = match object.remove("result") {
+                    Some(Value::Object(result)) => result,
+                    Some(_) => return Err(format!("\"result\" is not an object{where_}")),
+                    None => object,
+                };
+                match holder.get("tools") {
+                    Some(Value::Array(items)) => raw_tools.extend(items.iter().cloned()),
+                    Some(_) => return Err(format!("\"tools\" is not an array{where_}")),
+                    None => return Err(format!("no tools array{where_}")),
+                }
+            }
+            _ => return Err(format!("expected a tools array or object{where_}")),
+        }
+    }
+    if documents == 0 {
+        return Err("empty file, expected a tools array".into());
+    }
+    for (index, raw) in raw_tools.into_iter().enumerate() {
+        match normalize_tool(raw) {
+            Ok(tool) => capture.tools.push(tool),
+            Err(reason) => capture
+                .skipped
+                .push(format!("tool #{} skipped: {reason}", index + 1)),
+        }
+    }
+    Ok(capture)
+}
+
+fn read_metadata(object: &Map<String, Value>, capture: &mut ServerCapture) {
+    if let Some(Value::String(server)) = object.get("server") {
+        if !server.trim().is_empty() {
+            capture.server = server.clone();
+        }
+    }
+    if let Some(Value::Object(info)) = object.get("serverInfo") {
+        let name = info.get("name").and_then(Value::as_str).unwrap_or("?");
+        capture.server_info = Some(match info.get("version").and_then(Value::as_str) {
+            Some(version) => format!("{name}@{version}"),
+            None => name.to_string(),
+        });
+    }
+    if let Some(Value::String(version)) = object.get("protocolVersion") {
+        capture.protocol_version = Some(version.clone());
+    }
+}
+
+/// One entry of a tools array -> [`McpTool`]: MCP (`inputSchema`), OpenAI (`function`) or
+/// Anthropic (`input_schema`).
+fn normalize_tool(raw: Value) -> Result<McpTool, String> {
+    let Value::Object(mut object) = raw else {
+        return Err("not an object".into());
+    };
+    if let Some(Value::Object(function)) = object.remove("function") {
+        object = function;
+    }
+    let name = match object.remove("name") {
+        Some(Value::String(name)) if !name.is_empty() => name,
+        Some(Value::String(_)) => return Err("empty name".into()),
+        Some(_) => return Err("name is not a string".into()),
+        None => return Err("no name".into()),
+    };
+    let description = match object.remove("description") {
+        Some(Value::String(text)) => Some(text),
+        None | Some(Value::Null) => None,
+        Some(_) => return Err(format!("{name}: description is not a string")),
+    };
+    let schema = ["inputSchema", "input_schema", "parameters"]
+        .iter()
+        .find_map(|key| object.remove(*key).filter(|v| !v.is_null()));
+    let input_schema = match schema {
+        None => None,
+        Some(Value::Object(schema)) => Some(schema),
+        Some(_) => return Err(format!("{name}: inputSchema is not an object")),
+    };
+    Ok(McpTool {
+        name,
+        description,
+        input_schema,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(capture: &ServerCapture) -> Vec<&str> {
+        capture.tools.iter().map(|t| t.name.as_str()).collect()
+    }
+
+    #[test]
+    fn capture_file_shape() {
+        let c = parse_capture(
+            br#"{"server":"gh","serverInfo":{"name":"g","version":"1"},"protocolVersion":"2025-06-18","tools":[{"name":"a","description":"d","inputSchema":{"type":"object"}}]}"#,
+            "stem",
+        )
+        .unwrap();
+        assert_eq!(c.server, "gh");
+        assert_eq!(c.server_info.as_deref(), Some("g@1"));
+        assert_eq!(names(&c), ["a"]);
+        assert_eq!(c.tools[0].description.as_deref(), Some("d"));
+    }
+
+    #[test]
+    fn json_rpc_pages_as_json_lines() {
+        let c = parse_capture(
+            b"{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\":[{\"name\":\"a\"}],\"nextCursor\":\"x\"}}\n{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"tools\":[{\"name\":\"b\"}]}}\n",
+            "pages",
+        )
+        .unwrap();
+        assert_eq!(c.server, "pages");
+        assert_eq!(names(&c), ["a", "b"]);
+    }
+
+    #[test]
+    fn openai_and_anthropic_arrays() {
+        let c = parse_capture(
+            br#"[{"type":"function","function":{"name":"o","description":"x","parameters":{"type":"object","properties":{"q":{}}}}},{"name":"a","input_schema":{"type":"object"}}]"#,
+            "mixed",
+        )
+        .unwrap();
+        assert_eq!(names(&c), ["o", "a"]);
+        assert!(c.tools[0]
+            .input_schema
+            .as_ref()
+            .unwrap()
+            .contains_key("properties"));
+        assert!(c.tools[1].input_schema.is_some());
+    }
+
+    #[test]
+    fn unusable_tools_are_skipped_and_reported() {
+        let c = parse_capture(
+            br#"{"tools":[{"description":"x"},{"name":5},"s",{"name":"ok"}]}"#,
+            "s",
+        )
+        .unwrap();
+        assert_eq!(names(&c), ["ok"]);
+        assert_eq!(c.skipped.len(), 3);
+        assert!(c.skipped[0].contains("tool #1"));
+    }
+
+    #[test]
+    fn bad_documents_are_errors() {
+        assert_eq!(
+            parse_capture(b"{\"server\":\"x\"}", "s").unwrap_err(),
+            "no tools array"
+        );
+        assert!(parse_capture(b"{\"tools\":[", "s")
+            .unwrap_err()
+            .starts_with("invalid JSON"));
+        assert!(parse_capture(b"", "s").unwrap_err().contains("empty"));
+        assert!(parse_capture(b"\xff\xfe", "s")
+            .unwrap_err()
+            .contains("UTF-8"));
+        assert!(parse_capture(br#"{"error":{"message":"boom"}}"#, "s")
+            .unwrap_err()
+            .contains("boom"));
+        let deep = "[".repeat(100_000);
+        assert!(parse_capture(deep.as_bytes(), "s")
+            .unwrap_err()
+            .contains("recursion"));
+    }
+}

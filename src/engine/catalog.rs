@@ -1,0 +1,372 @@
+//! From MCP tools to Hermes tool definitions and the session's catalog (ENGINE.md §1, §2):
+//! naming, the definition the model is sent, include/exclude, collisions, deferral and
+//! session scoping.
+
+use serde_json::{Map, Value};
+
+use super::capture_file::McpTool;
+use super::tokens::{char_count, write_compact_object, write_json_string};
+
+/// The names Hermes reserves for its bridge tools: never deferred, never catalog entries.
+pub const BRIDGE_TOOL_NAMES: [&str; 3] = ["tool_search", "tool_describe", "tool_call"];
+
+/// Replaces every character outside `[A-Za-z0-9_]` with `_` (no collapsing, case kept).
+pub fn sanitize(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The Hermes name of MCP tool `tool` on server `server`: `mcp_{S}_{T}`, both sanitised.
+pub fn hermes_name(server: &str, tool: &str) -> String {
+    format!("mcp_{}_{}", sanitize(server), sanitize(tool))
+}
+
+/// The toolset of server `server`: `mcp-{raw server key}`.
+pub fn toolset_name(server: &str) -> String {
+    format!("mcp-{server}")
+}
+
+/// The description Hermes sends: the tool's own, or `MCP tool {T} from {S}` when empty.
+pub fn effective_description(tool: &McpTool, server: &str) -> String {
+    match tool.description.as_deref() {
+        Some(text) if !text.is_empty() => text.to_string(),
+        _ => format!("MCP tool {} from {server}", tool.name),
+    }
+}
+
+/// The parameters Hermes sends: the `inputSchema` with `"properties": {}` added when missing
+/// (a tool without a schema gets `{"type": "object", "properties": {}}`).
+pub fn effective_parameters(tool: &McpTool) -> Map<String, Value> {
+    let mut schema = tool.input_schema.clone().unwrap_or_else(|| {
+        let mut object = Map::new();
+        object.insert("type".into(), Value::String("object".into()));
+        object
+    });
+    if !schema.contains_key("properties") {
+        schema.insert("properties".into(), Value::Object(Map::new()));
+    }
+    schema
+}
+
+/// One MCP tool as Hermes defines it for the model.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolEntry {
+    /// The Hermes name, `mcp_{S}_{T}`.
+    pub name: String,
+    /// The raw MCP tool name.
+    pub raw_name: String,
+    /// The raw server key.
+    pub server: String,
+    /// The description sent (possibly the `MCP tool X from S` stand-in).
+    pub description: String,
+    /// Whether the server gave no description of its own.
+    pub has_own_description: bool,
+    /// The parameters sent.
+    pub parameters: Map<String, Value>,
+    /// `{"type":"function","function":{...}}` as compact JSON: exactly what is measured.
+    pub definition: String,
+    /// Unicode scalar values of `definition`.
+    pub chars: u64,
+}
+
+impl ToolEntry {
+    /// Builds the definition Hermes would send for `tool` of `server`.
+    pub fn new(server: &str, tool: &McpTool) -> ToolEntry {
+        let name = hermes_name(server, &tool.name);
+        let description = effective_description(tool, server);
+        let parameters = effective_parameters(tool);
+        let mut definition = String::with_capacity(64 + description.len());
+        definition.push_str(r#"{"type":"function","function":{"name":"#);
+        write_json_string(&name, &mut definition);
+        definition.push_str(r#","description":"#);
+        write_json_string(&description, &mut definition);
+        definition.push_str(r#","parameters":"#);
+        write_compact_object(&parameters, &mut definition);
+        definition.push_str("}}");
+        ToolEntry {
+            chars: char_count(&definition),
+            name,
+            raw_name: tool.name.clone(),
+            server: server.to_string(),
+            has_own_description: tool.description.as_deref().is_some_and(|d| !d.is_empty()),
+            description,
+            parameters,
+            definition,
+        }
+    }
+
+    /// Top-level parameter names, in schema order.
+    pub fn parameter_names(&self) -> impl Iterator<Item = &str> {
+        self.parameters
+            .get("properties")
+            .and_then(Value::as_object)
+            .into_iter()
+            .flat_map(|properties| properties.keys().map(String::as_str))
+    }
+}
+
+/// `tools.include` / `tools.exclude` of one server, by RAW MCP tool name.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolFilter {
+    /// When non-empty, a whitelist that wins over `exclude`.
+    pub include: Vec<String>,
+    /// Names to drop.
+    pub exclude: Vec<String>,
+}
+
+impl ToolFilter {
+    /// Whether the tool with this raw name is kept.
+    pub fn allows(&self, raw_name: &str) -> bool {
+        if !self.include.is_empty() {
+            return self.include.iter().any(|n| n == raw_name);
+        }
+        !self.exclude.iter().any(|n| n == raw_name)
+    }
+}
+
+/// One server of the session and its tools after include/exclude.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Server {
+    /// The raw server key.
+    pub name: String,
+    /// `mcp-{name}`.
+    pub toolset: String,
+    /// Tool definitions, in the order the server listed them.
+    pub tools: Vec<ToolEntry>,
+    /// How many listed tools include/exclude removed.
+    pub filtered_out: usize,
+    /// Connected: false when disabled in the config or toggled off.
+    pub enabled: bool,
+}
+
+impl Server {
+    /// Builds a server from its listed tools, applying its include/exclude filter.
+    pub fn new(name: &str, tools: &[McpTool], filter: &ToolFilter, enabled: bool) -> Server {
+        let kept: Vec<ToolEntry> = tools
+            .iter()
+            .filter(|t| filter.allows(&t.name))
+            .map(|t| ToolEntry::new(name, t))
+            .collect();
+        Server {
+            name: name.to_string(),
+            toolset: toolset_name(name),
+            filtered_out: tools.len() - kept.len(),
+            tools: kept,
+            enabled,
+        }
+    }
+}
+
+/// Session scoping: `enabled_toolsets` (absent = all) minus `disabled_toolsets`. A toolset is
+/// named `mcp-{server}` or by the raw server key as an alias.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Scope {
+    /// When set, only these toolsets are in the session.
+    pub enabled_toolsets: Option<Vec<String>>,
+    /// Always subtracted.
+    pub disabled_toolsets: Vec<String>,
+}
+
+impl Scope {
+    /// Whether the tools of `server` are in the session.
+    pub fn allows(&self, server: &Server) -> bool {
+        let names = |list: &[String]| {
+            list.iter()
+                .any(|n| *n == server.toolset || *n == server.name)
+        };
+        let enabled = self.enabled_toolsets.as_deref().is_none_or(names);
+        enabled && !names(&self.disabled_toolsets)
+    }
+}
+
+/// A position in [`Server::tools`] of the session's server list.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ToolRef {
+    /// Index of the server.
+    pub server: usize,
+    /// Index of the tool in that server.
+    pub tool: usize,
+}
+
+/// A tool that lost a name collision and was not registered.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Collision {
+    /// Its server.
+    pub server: String,
+    /// Its raw MCP name.
+    pub tool: String,
+    /// The Hermes name both produce.
+    pub name: String,
+    /// The server whose tool was registered first and kept the name.
+    pub kept_server: String,
+}
+
+/// The deferrable tools of the session, sorted by Hermes name (byte order; it breaks every tie).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Catalog {
+    /// Catalog entries in catalog order.
+    pub tools: Vec<ToolRef>,
+    /// Tools skipped because an earlier server registered the same name.
+    pub collisions: Vec<Collision>,
+}
+
+impl Catalog {
+    /// Registers the enabled servers in order (first name wins), then keeps the scoped ones.
+    pub fn build(servers: &[Server], scope: &Scope) -> Catalog {
+        let mut owner: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
+        let mut registered = Vec::new();
+        let mut collisions = Vec::new();
+        for (s, server) in servers.iter().enumerate().filter(|(_, s)| s.enabled) {
+            for (t, tool) in server.tools.iter().enumerate() {
+                match owner.get(tool.name.as_str()) {
+                    Some(&first) => collisions.push(Collision {
+                        server: server.name.clone(),
+                        tool: tool.raw_name.clone(),
+                        name: tool.name.clone(),
+                        kept_server: servers[first].name.clone(),
+                    }),
+                    None => {
+                        owner.insert(&tool.name, s);
+                        if scope.allows(server) {
+                            registered.push(ToolRef { server: s, tool: t });
+                        }
+                    }
+                }
+            }
+        }
+        registered.sort_by(|a, b| entry(servers, *a).name.cmp(&entry(servers, *b).name));
+        Catalog {
+            tools: registered,
+            collisions,
+        }
+    }
+}
+
+/// The entry a [`ToolRef`] points at.
+pub fn entry(servers: &[Server], tool: ToolRef) -> &ToolEntry {
+    &servers[tool.server].tools[tool.tool]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tool(name: &str) -> McpTool {
+        McpTool {
+            name: name.into(),
+            description: Some(format!("does {name}")),
+            input_schema: None,
+        }
+    }
+
+    #[test]
+    fn names_are_sanitised_without_collapsing() {
+        assert_eq!(
+            hermes_name("github", "create-issue"),
+            "mcp_github_create_issue"
+        );
+        assert_eq!(hermes_name("my-api", "query.data"), "mcp_my_api_query_data");
+        assert_eq!(hermes_name("a b", "x--Y"), "mcp_a_b_x__Y");
+        assert_eq!(hermes_name("uni", "café"), "mcp_uni_caf_");
+        assert_eq!(toolset_name("my-api"), "mcp-my-api");
+    }
+
+    #[test]
+    fn definition_is_compact_and_fills_defaults() {
+        let e = ToolEntry::new(
+            "s",
+            &McpTool {
+                name: "t".into(),
+                description: None,
+                input_schema: None,
+            },
+        );
+        assert_eq!(
+            e.definition,
+            r#"{"type":"function","function":{"name":"mcp_s_t","description":"MCP tool t from s","parameters":{"type":"object","properties":{}}}}"#
+        );
+        assert_eq!(e.chars, e.definition.chars().count() as u64);
+        assert!(!e.has_own_description);
+    }
+
+    #[test]
+    fn include_wins_over_exclude() {
+        let f = ToolFilter {
+            include: vec!["a".into()],
+            exclude: vec!["a".into()],
+        };
+        assert!(f.allows("a") && !f.allows("b"));
+        let f = ToolFilter {
+            include: vec![],
+            exclude: vec!["a".into()],
+        };
+        assert!(!f.allows("a") && f.allows("b"));
+        let server = Server::new("s", &[tool("a"), tool("b")], &f, true);
+        assert_eq!(server.tools.len(), 1);
+        assert_eq!(server.filtered_out, 1);
+    }
+
+    #[test]
+    fn first_registered_wins_a_collision_and_catalog_is_sorted() {
+        let servers = vec![
+            Server::new(
+                "my-api",
+                &[tool("q.d"), tool("z")],
+                &ToolFilter::default(),
+                true,
+            ),
+            Server::new(
+                "my_api",
+                &[tool("q_d"), tool("a")],
+                &ToolFilter::default(),
+                true,
+            ),
+        ];
+        let catalog = Catalog::build(&servers, &Scope::default());
+        let names: Vec<_> = catalog
+            .tools
+            .iter()
+            .map(|r| entry(&servers, *r).name.as_str())
+            .collect();
+        assert_eq!(names, ["mcp_my_api_a", "mcp_my_api_q_d", "mcp_my_api_z"]);
+        assert_eq!(catalog.collisions.len(), 1);
+        assert_eq!(catalog.collisions[0].server, "my_api");
+        assert_eq!(catalog.collisions[0].kept_server, "my-api");
+    }
+
+    #[test]
+    fn disabled_servers_and_scope_are_left_out() {
+        let mut servers = vec![
+            Server::new("a", &[tool("x")], &ToolFilter::default(), true),
+            Server::new("b", &[tool("x")], &ToolFilter::default(), true),
+        ];
+        let only_b = Scope {
+            enabled_toolsets: Some(vec!["mcp-b".into()]),
+            disabled_toolsets: vec![],
+        };
+        assert_eq!(
+            Catalog::build(&servers, &only_b).tools,
+            [ToolRef { server: 1, tool: 0 }]
+        );
+        let not_a = Scope {
+            enabled_toolsets: None,
+            disabled_toolsets: vec!["a".into()],
+        };
+        assert_eq!(
+            Catalog::build(&servers, &not_a).tools,
+            [ToolRef { server: 1, tool: 0 }]
+        );
+        servers[1].enabled = false;
+        assert_eq!(
+            Catalog::build(&servers, &Scope::default()).tools,
+            [ToolRef { server: 0, tool: 0 }]
+        );
+    }
+}

@@ -1,0 +1,84 @@
+//! The one error type for unreadable input: a file and a one-line reason.
+
+use std::fmt;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// A file that could not be used, and why (always one line).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub struct InputError {
+    /// The file at fault.
+    pub path: PathBuf,
+    /// What is wrong with it, one line.
+    pub reason: String,
+}
+
+impl InputError {
+    /// An error about `path`.
+    pub fn new(path: &Path, reason: impl Into<String>) -> Self {
+        InputError {
+            path: path.to_path_buf(),
+            reason: super::config::one_line(&reason.into()),
+        }
+    }
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path.display(), self.reason)
+    }
+}
+
+/// Reads a whole file, refusing one larger than `limit` bytes before reading it.
+pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
+    let file = std::fs::File::open(path).map_err(|e| InputError::new(path, io_reason(&e)))?;
+    let meta = file
+        .metadata()
+        .map_err(|e| InputError::new(path, io_reason(&e)))?;
+    if meta.is_dir() {
+        return Err(InputError::new(path, "is a directory, expected a file"));
+    }
+    if meta.len() > limit {
+        return Err(InputError::new(
+            path,
+            format!(
+                "file is too large ({} > {} limit)",
+                human_bytes(meta.len()),
+                human_bytes(limit)
+            ),
+        ));
+    }
+    let mut bytes = Vec::with_capacity(meta.len() as usize);
+    // `take` guards against files that grow while being read (or report a wrong size).
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| InputError::new(path, io_reason(&e)))?;
+    if bytes.len() as u64 > limit {
+        return Err(InputError::new(
+            path,
+            format!("file is larger than the {} limit", human_bytes(limit)),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// An I/O error as a short lowercase reason.
+fn io_reason(error: &std::io::Error) -> String {
+    match error.kind() {
+        std::io::ErrorKind::NotFound => "no such file".into(),
+        std::io::ErrorKind::PermissionDenied => "permission denied".into(),
+        _ => error.to_string(),
+    }
+}
+
+/// A byte count in KiB / MiB for messages.
+pub fn human_bytes(bytes: u64) -> String {
+    const MIB: u64 = 1024 * 1024;
+    if bytes >= MIB {
+        format!("{:.1} MiB", bytes as f64 / MIB as f64)
+    } else if bytes >= 1024 {
+        format!("{:.1} KiB", bytes as f64 / 1024.0)
+    } else {
+        format!("{bytes} B")
+    }
+}

@@ -1,0 +1,146 @@
+//! Finding and reading the inputs: a config file and capture paths, or the embedded sample.
+
+use std::path::{Path, PathBuf};
+
+use super::capture_file::{load_paths, parse_capture, ServerCapture};
+use super::config::Config;
+use super::error::InputError;
+
+/// The embedded default sample: `samples/hermes.yaml`.
+pub const SAMPLE_CONFIG: &str = include_str!("../../samples/hermes.yaml");
+
+/// The embedded default sample: `samples/tools/*.json`, as (file stem, contents).
+pub const SAMPLE_TOOLS: &[(&str, &str)] = &[
+    (
+        "brave-search",
+        include_str!("../../samples/tools/brave-search.json"),
+    ),
+    (
+        "context7",
+        include_str!("../../samples/tools/context7.json"),
+    ),
+    ("fetch", include_str!("../../samples/tools/fetch.json")),
+    (
+        "firecrawl",
+        include_str!("../../samples/tools/firecrawl.json"),
+    ),
+    (
+        "perplexity",
+        include_str!("../../samples/tools/perplexity.json"),
+    ),
+];
+
+/// A config and its captures, read and ready for a [`super::session::Session`].
+#[derive(Debug, Clone)]
+pub struct Inputs {
+    /// The parsed config (defaults when none was given with explicit `--tools`).
+    pub config: Config,
+    /// Where the config came from, for display: a path, `embedded sample` or `none`.
+    pub config_label: String,
+    /// The path of the config file, when there is one on disk.
+    pub config_path: Option<PathBuf>,
+    /// The usable captures.
+    pub captures: Vec<ServerCapture>,
+    /// Skipped files and entries, one line each.
+    pub warnings: Vec<String>,
+}
+
+impl Inputs {
+    /// Reads the inputs:
+    /// - a config and no `--tools`: the config and the `tools/` folder beside it;
+    /// - `--tools` without a config: those captures and default settings;
+    /// - neither: the embedded sample.
+    pub fn load(config: Option<&Path>, tools: &[PathBuf]) -> Result<Inputs, InputError> {
+        match (config, tools.is_empty()) {
+            (None, true) => Ok(Inputs::sample()),
+            (None, false) => {
+                let loaded = load_paths(tools)?;
+                Ok(Inputs {
+                    config: Config::default(),
+                    config_label: "none".into(),
+                    config_path: None,
+                    captures: loaded.captures,
+                    warnings: loaded.warnings,
+                })
+            }
+            (Some(path), _) => {
+                let config = Config::load(path)?;
+                let mut warnings = Vec::new();
+                let paths = if tools.is_empty() {
+                    let beside = path.parent().unwrap_or(Path::new(".")).join("tools");
+                    if beside.is_dir() {
+                        vec![beside]
+                    } else {
+                        warnings.push(format!(
+                            "no --tools given and no {} folder: no captures loaded",
+                            beside.display()
+                        ));
+                        Vec::new()
+                    }
+                } else {
+                    tools.to_vec()
+                };
+                let loaded = load_paths(&paths)?;
+                warnings.extend(loaded.warnings);
+                Ok(Inputs {
+                    config,
+                    config_label: path.display().to_string(),
+                    config_path: Some(path.to_path_buf()),
+                    captures: loaded.captures,
+                    warnings,
+                })
+            }
+        }
+    }
+
+    /// The embedded sample.
+    pub fn sample() -> Inputs {
+        let config =
+            Config::parse(SAMPLE_CONFIG.as_bytes()).expect("the embedded sample config parses");
+        let captures = SAMPLE_TOOLS
+            .iter()
+            .map(|(stem, text)| {
+                let mut capture = parse_capture(text.as_bytes(), stem)
+                    .expect("the embedded sample captures parse");
+                capture.source = PathBuf::from(format!("samples/tools/{stem}.json"));
+                capture
+            })
+            .collect();
+        Inputs {
+            config,
+            config_label: "embedded sample".into(),
+            config_path: None,
+            captures,
+            warnings: Vec::new(),
+        }
+    }
+
+    /// Config warnings followed by capture warnings.
+    pub fn all_warnings(&self) -> impl Iterator<Item = &String> {
+        self.config.warnings.iter().chain(&self.warnings)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sample_is_clean_and_complete() {
+        let inputs = Inputs::sample();
+        assert_eq!(inputs.captures.len(), 5);
+        assert_eq!(inputs.all_warnings().count(), 0);
+        let configured: Vec<_> = inputs
+            .config
+            .mcp_servers
+            .as_ref()
+            .unwrap()
+            .iter()
+            .map(|s| &s.name)
+            .collect();
+        for capture in &inputs.captures {
+            assert!(configured.contains(&&capture.server), "{}", capture.server);
+            assert!(capture.skipped.is_empty());
+        }
+    }
+}

@@ -1,0 +1,12 @@
+//! schematax: the schema tax of MCP tool definitions, and how Hermes Agent's Tool Search
+//! removes it.
+//!
+//! - [`engine`]: the pure replay of Hermes's catalog, BM25 search and activation gate.
+//! - [`text`]: making untrusted tool text safe for a terminal.
+//! - [`report`]: table, JSON and Markdown output of the non-interactive commands.
+//! - [`cli`]: argument parsing and dispatch.
+
+pub mod cli;
+pub mod engine;
+pub mod report;
+pub mod text;
