@@ -1,1 +1,310 @@
+//! Command-line parsing and the one dispatch from a command to the engine and a renderer.
 
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use crate::engine::catalog::Scope;
+use crate::engine::config::{Mode, Scalar};
+use crate::engine::inputs::Inputs;
+use crate::engine::search::resolve_limit;
+use crate::engine::session::{Overrides, Session};
+use crate::engine::tokens::Tokenizers;
+use crate::report::cost::CostReport;
+use crate::report::describe::describe;
+use crate::report::search::SearchReport;
+use crate::report::sweep::SweepReport;
+use crate::report::Format;
+
+/// Exit code of bad usage or unreadable input.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit code of a command that ran but found a failure (e.g. `describe` of an unknown tool).
+pub const EXIT_FAILURE: u8 = 1;
+
+/// Measure the schema tax of MCP tool definitions and replay Hermes Agent's Tool Search.
+#[derive(Debug, Parser)]
+#[command(name = "schematax", version, args_conflicts_with_subcommands = true)]
+pub struct Cli {
+    /// What to do (default: the report, on the embedded sample without a config).
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    /// Inputs and overrides of the default command.
+    #[command(flatten)]
+    pub input: InputArgs,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Token cost per server, the Tool Search gate with its numbers, savings and warnings.
+    Report {
+        #[command(flatten)]
+        input: InputArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+        /// Dollars per million input tokens, for the savings.
+        #[arg(long, value_name = "DOLLARS", default_value_t = 3.0, value_parser = parse_price)]
+        price_per_mtok: f64,
+        /// Skip the real tokenizer counts (o200k_base, cl100k_base); chars/4 only.
+        #[arg(long)]
+        estimate_only: bool,
+    },
+    /// Rank the catalog for a query as tool_search would, with scores and matched terms.
+    Search {
+        /// The query the model would send.
+        query: String,
+        /// Hits at most (the limit rule applies: clamped to [1, max_search_limit]).
+        #[arg(long, allow_negative_numbers = true)]
+        limit: Option<i64>,
+        #[command(flatten)]
+        input: InputArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Print the tool_describe payload of a tool (Hermes name, server/tool, or MCP name).
+    Describe {
+        /// The tool.
+        name: String,
+        #[command(flatten)]
+        input: InputArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Activation over a grid of context lengths and threshold_pct values, with flip points.
+    Sweep {
+        #[command(flatten)]
+        input: InputArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+}
+
+/// Inputs and overrides shared by every command.
+#[derive(Debug, Clone, Args, Default)]
+pub struct InputArgs {
+    /// hermes.yaml (or ~/.hermes/config.yaml); without it and without --tools, the embedded sample.
+    #[arg(value_name = "CONFIG")]
+    pub config: Option<PathBuf>,
+    /// Captured tool lists: a file or a directory (repeatable). Default: tools/ beside the config.
+    #[arg(long = "tools", value_name = "PATH")]
+    pub tools: Vec<PathBuf>,
+    /// Context length in tokens (e.g. 200000, 200K, 1M; 0 = unknown), instead of the config's.
+    #[arg(long = "context", value_name = "N", value_parser = parse_context)]
+    pub context: Option<u64>,
+    /// tools.tool_search.threshold_pct, in [0, 100].
+    #[arg(long, value_name = "P", value_parser = parse_threshold)]
+    pub threshold_pct: Option<f64>,
+    /// tools.tool_search.enabled.
+    #[arg(long = "enabled", value_enum, value_name = "MODE")]
+    pub mode: Option<ModeArg>,
+    /// Only these toolsets are in the session (mcp-<server> or the server key; comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub enabled_toolsets: Option<Vec<String>>,
+    /// These toolsets are never in the session (comma-separated).
+    #[arg(long, value_delimiter = ',', value_name = "LIST")]
+    pub disabled_toolsets: Vec<String>,
+}
+
+/// `--format`.
+#[derive(Debug, Clone, Args)]
+pub struct OutputArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Table)]
+    pub format: Format,
+}
+
+/// `--enabled` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ModeArg {
+    /// Active when the schemas reach threshold_pct of the context.
+    Auto,
+    /// Always active.
+    On,
+    /// Never active.
+    Off,
+}
+
+impl From<ModeArg> for Mode {
+    fn from(mode: ModeArg) -> Mode {
+        match mode {
+            ModeArg::Auto => Mode::Auto,
+            ModeArg::On => Mode::On,
+            ModeArg::Off => Mode::Off,
+        }
+    }
+}
+
+/// Largest `--context` accepted.
+pub const MAX_CONTEXT: u64 = 1_000_000_000;
+
+/// Parses `200000`, `200K`, `1M` (decimal multiples).
+pub fn parse_context(text: &str) -> Result<u64, String> {
+    let clean = text.trim().replace(['_', ','], "");
+    let (digits, scale) = match clean.chars().last() {
+        Some('k' | 'K') => (&clean[..clean.len() - 1], 1_000),
+        Some('m' | 'M') => (&clean[..clean.len() - 1], 1_000_000),
+        _ => (clean.as_str(), 1),
+    };
+    let value: u64 = digits
+        .parse()
+        .map_err(|_| format!("{text:?} is not a token count (e.g. 200000, 200K, 1M)"))?;
+    let tokens = value.checked_mul(scale).filter(|t| *t <= MAX_CONTEXT);
+    tokens.ok_or_else(|| format!("{text:?} is larger than {MAX_CONTEXT} tokens"))
+}
+
+fn parse_threshold(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(p) if p.is_finite() && (0.0..=100.0).contains(&p) => Ok(p),
+        _ => Err(format!("{text:?} is not a percentage in [0, 100]")),
+    }
+}
+
+fn parse_price(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
+        _ => Err(format!("{text:?} is not a non-negative price")),
+    }
+}
+
+impl InputArgs {
+    /// The overrides these flags give.
+    pub fn overrides(&self) -> Overrides {
+        Overrides {
+            context_length: self.context,
+            threshold_pct: self.threshold_pct,
+            mode: self.mode.map(Mode::from),
+            scope: Scope {
+                enabled_toolsets: self.enabled_toolsets.clone(),
+                disabled_toolsets: self.disabled_toolsets.clone(),
+            },
+        }
+    }
+
+    /// Reads the inputs and builds the session.
+    pub fn session(&self) -> Result<(Inputs, Session), String> {
+        let inputs =
+            Inputs::load(self.config.as_deref(), &self.tools).map_err(|e| e.to_string())?;
+        let session = Session::new(&inputs.config, &inputs.captures, &self.overrides());
+        Ok((inputs, session))
+    }
+}
+
+/// Counts every definition with both real tokenizers; on failure the counts stay unknown and
+/// the reason is returned as a warning.
+pub fn count_tokens(session: &mut Session) -> Option<String> {
+    let tokenizers = match Tokenizers::load() {
+        Ok(t) => t,
+        Err(e) => return Some(format!("real token counts unavailable: {e}")),
+    };
+    let definitions = session.definitions();
+    let texts: Vec<&str> = definitions.iter().map(|(_, _, d)| d.as_str()).collect();
+    let counts = tokenizers.count_all(&texts);
+    session.set_token_counts(definitions.iter().map(|(s, t, _)| (*s, *t)).zip(counts));
+    None
+}
+
+/// Runs a parsed command line; the error is a one-line message for exit code 2.
+pub fn run(cli: Cli) -> Result<ExitCode, String> {
+    let command = cli.command.unwrap_or(Command::Report {
+        input: cli.input,
+        output: OutputArgs {
+            format: Format::Table,
+        },
+        price_per_mtok: 3.0,
+        estimate_only: false,
+    });
+    match command {
+        Command::Report {
+            input,
+            output,
+            price_per_mtok,
+            estimate_only,
+        } => {
+            let (inputs, mut session) = input.session()?;
+            let warning = if estimate_only {
+                None
+            } else {
+                count_tokens(&mut session)
+            };
+            let mut report = CostReport::build(&inputs, &session, price_per_mtok);
+            report.warnings.extend(warning);
+            emit(&report.render(output.format))
+        }
+        Command::Search {
+            query,
+            limit,
+            input,
+            output,
+        } => {
+            let (_, session) = input.session()?;
+            let raw = limit.map_or(Scalar::Null, |l| Scalar::Int(i128::from(l)));
+            let limit = resolve_limit(&raw, session.settings());
+            emit(&SearchReport::build(&session, &query, limit).render(output.format, &session))
+        }
+        Command::Describe {
+            name,
+            input,
+            output,
+        } => {
+            let (_, mut session) = input.session()?;
+            if let Some(warning) = count_tokens(&mut session) {
+                eprintln!("schematax: {warning}");
+            }
+            match describe(&session, &name) {
+                Ok(report) => emit(&report.render(output.format)),
+                Err(error) => {
+                    emit(&error.render(output.format))?;
+                    Ok(ExitCode::from(EXIT_FAILURE))
+                }
+            }
+        }
+        Command::Sweep { input, output } => {
+            let (_, session) = input.session()?;
+            emit(&SweepReport::build(&session).render(output.format))
+        }
+    }
+}
+
+/// Writes to stdout; a closed pipe (`| head`) ends quietly.
+pub fn emit(text: &str) -> Result<ExitCode, String> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|_| stdout.flush())
+    {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(format!("cannot write output: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn context_values() {
+        assert_eq!(parse_context("200000"), Ok(200_000));
+        assert_eq!(parse_context("200K"), Ok(200_000));
+        assert_eq!(parse_context("1m"), Ok(1_000_000));
+        assert_eq!(parse_context("128,000"), Ok(128_000));
+        assert!(parse_context("lots").is_err());
+        assert!(parse_context("-5").is_err());
+        assert!(parse_context("99999999999999999M").is_err());
+    }
+
+    #[test]
+    fn threshold_and_price_values() {
+        assert_eq!(parse_threshold("12.5"), Ok(12.5));
+        assert!(parse_threshold("101").is_err());
+        assert!(parse_threshold("nan").is_err());
+        assert!(parse_price("-1").is_err());
+    }
+
+    #[test]
+    fn cli_shape_is_valid() {
+        use clap::CommandFactory;
+        Cli::command().debug_assert();
+    }
+}

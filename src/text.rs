@@ -1,1 +1,137 @@
+//! Untrusted text (tool names and descriptions) made safe for a terminal, and clipped to a width.
 
+use std::borrow::Cow;
+use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
+
+/// Removes terminal escape sequences (CSI, OSC, DCS and the other string sequences, two-byte
+/// escapes), C0/C1 control characters and bidirectional overrides. Newlines and tabs become
+/// spaces, so the result is always one line.
+pub fn sanitize(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(needs_work) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' | '\t' | '\r' => out.push(' '),
+            '\u{1b}' => match chars.next() {
+                Some('[') => skip_csi(&mut chars),
+                Some(']' | 'P' | '_' | '^' | 'X') => skip_string(&mut chars),
+                _ => {}
+            },
+            '\u{9b}' => skip_csi(&mut chars),
+            '\u{9d}' | '\u{90}' | '\u{9f}' | '\u{9e}' | '\u{98}' => skip_string(&mut chars),
+            c if needs_work(c) => {}
+            c => out.push(c),
+        }
+    }
+    Cow::Owned(out)
+}
+
+fn needs_work(c: char) -> bool {
+    c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+/// Skips a CSI sequence's parameters up to and including its final byte (`@` to `~`).
+fn skip_csi(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    for c in chars.by_ref() {
+        if ('@'..='~').contains(&c) {
+            break;
+        }
+    }
+}
+
+/// Skips an OSC/DCS/APC/PM/SOS body up to BEL or ST (`ESC \` or U+009C).
+fn skip_string(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
+    while let Some(c) = chars.next() {
+        match c {
+            '\u{7}' | '\u{9c}' => break,
+            '\u{1b}' => {
+                if chars.peek() == Some(&'\\') {
+                    chars.next();
+                }
+                break;
+            }
+            _ => {}
+        }
+    }
+}
+
+/// Display width of `text` in terminal columns.
+pub fn width(text: &str) -> usize {
+    UnicodeWidthStr::width(text)
+}
+
+/// Sanitises `text` and clips it to `max` columns, ending with `…` when cut.
+pub fn clip(text: &str, max: usize) -> String {
+    let clean = sanitize(text);
+    if width(&clean) <= max {
+        return clean.into_owned();
+    }
+    if max == 0 {
+        return String::new();
+    }
+    let mut out = String::new();
+    let mut used = 0;
+    for c in clean.chars() {
+        let w = c.width().unwrap_or(0);
+        if used + w > max - 1 {
+            break;
+        }
+        used += w;
+        out.push(c);
+    }
+    out.push('…');
+    out
+}
+
+/// The first sentence (or line) of a description, for one-line summaries.
+pub fn first_sentence(text: &str) -> &str {
+    let text = text.trim_start();
+    let line_end = text.find('\n').unwrap_or(text.len());
+    let line = &text[..line_end];
+    match line.find(". ") {
+        Some(i) => &line[..=i],
+        None => line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strips_escape_sequences_and_controls() {
+        assert_eq!(sanitize("a\u{1b}[31mred\u{1b}[0m b"), "ared b");
+        assert_eq!(sanitize("x\u{1b}]0;title\u{7}y"), "xy");
+        assert_eq!(
+            sanitize("x\u{1b}]8;;http://e\u{1b}\\link\u{1b}]8;;\u{1b}\\y"),
+            "xlinky"
+        );
+        assert_eq!(
+            sanitize("bell\u{7} nul\u{0} del\u{7f} c1\u{85}"),
+            "bell nul del c1"
+        );
+        assert_eq!(sanitize("line\nnext\ttab"), "line next tab");
+        assert_eq!(sanitize("rtl\u{202e}txt"), "rtltxt");
+        assert_eq!(sanitize("\u{9b}2Jclear"), "clear");
+        assert!(matches!(sanitize("plain é 東"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn clips_by_display_width() {
+        assert_eq!(clip("hello world", 20), "hello world");
+        assert_eq!(clip("hello world", 6), "hello…");
+        assert_eq!(clip("東京東京", 5), "東京…");
+        assert_eq!(width(&clip("東京東京", 5)), 5);
+        assert_eq!(clip("abc", 0), "");
+    }
+
+    #[test]
+    fn first_sentence_stops_at_period_or_line() {
+        assert_eq!(first_sentence("Do a thing. Then more."), "Do a thing.");
+        assert_eq!(first_sentence("  Line one\nline two"), "Line one");
+        assert_eq!(first_sentence("v2.0 release"), "v2.0 release");
+    }
+}

@@ -269,15 +269,30 @@ impl Cost {
     }
 }
 
+/// Context lengths offered as presets: 8K, 32K, 128K, 200K, 256K, 400K, 1M, 2M.
+pub const CONTEXT_PRESETS: [u64; 8] = [
+    8_192, 32_768, 128_000, 200_000, 256_000, 400_000, 1_000_000, 2_000_000,
+];
+
+/// Up to which context length a tool set activates at a fixed threshold_pct.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ContextLimit {
+    /// No known context length activates.
+    Never,
+    /// Every context length up to and including this one activates.
+    UpTo(u64),
+    /// Every context length activates (threshold_pct 0).
+    Unbounded,
+}
+
 /// The exact points where the verdict flips for the current tool set (auto mode).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct FlipPoints {
     /// The largest threshold_pct (to 0.01) that still activates at the current context;
     /// `None` when even 0 does not (nothing deferrable, or the context is unknown).
     pub max_threshold_pct: Option<f64>,
-    /// The largest context length that activates at the current threshold_pct; `None` when no
-    /// context does, `Some(u64::MAX)` when every context does (threshold 0).
-    pub max_context_length: Option<u64>,
+    /// The largest context length that activates at the current threshold_pct.
+    pub max_context_length: ContextLimit,
 }
 
 impl FlipPoints {
@@ -293,16 +308,16 @@ impl FlipPoints {
             Some(top as f64 / 100.0)
         };
         let max_context_length = if deferrable_tokens == 0 {
-            None
+            ContextLimit::Never
         } else if threshold_pct <= 0.0 {
-            Some(u64::MAX)
+            ContextLimit::Unbounded
         } else if !active(1, threshold_pct) {
-            None
+            ContextLimit::Never
         } else {
-            // Contexts are bounded by the threshold: beyond 100*(D+1)/pct + 1 none activates.
+            // Beyond 100 * (D + 1) / pct no context activates.
             let bound =
                 ((deferrable_tokens as f64 + 1.0) * 100.0 / threshold_pct).ceil() as u64 + 2;
-            Some(last_true(1, bound, |c| active(c, threshold_pct)))
+            ContextLimit::UpTo(last_true(1, bound, |c| active(c, threshold_pct)))
         };
         FlipPoints {
             max_threshold_pct,
@@ -385,7 +400,9 @@ mod tests {
         assert_eq!(flip.max_threshold_pct, Some(10.09));
         assert!(is_active(Mode::Auto, 20_182, 200_000, 10.09));
         assert!(!is_active(Mode::Auto, 20_182, 200_000, 10.1));
-        let max_context = flip.max_context_length.unwrap();
+        let ContextLimit::UpTo(max_context) = flip.max_context_length else {
+            panic!()
+        };
         assert!(is_active(Mode::Auto, 20_182, max_context, 10.0));
         assert!(!is_active(Mode::Auto, 20_182, max_context + 1, 10.0));
         assert_eq!(max_context, 201_829);

@@ -37,6 +37,17 @@ pub struct ServerCost {
     pub counted: Option<TokenCount>,
 }
 
+/// What a reference to a tool resolved to (catalog positions).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Lookup {
+    /// Exactly one tool.
+    Found(usize),
+    /// A raw name several servers share.
+    Ambiguous(Vec<usize>),
+    /// No tool of the catalog.
+    Missing,
+}
+
 /// A session: inputs plus derived catalog and index.
 #[derive(Debug, Clone)]
 pub struct Session {
@@ -198,6 +209,11 @@ impl Session {
         self.catalog.tools.iter().map(|&r| entry(&self.servers, r))
     }
 
+    /// Where the catalog entry at position `doc` lives in [`Session::servers`].
+    pub fn catalog_ref(&self, doc: usize) -> ToolRef {
+        self.catalog.tools[doc]
+    }
+
     /// The catalog entry at catalog position `doc` and its server index.
     pub fn catalog_entry(&self, doc: usize) -> (&ToolEntry, usize) {
         let r = self.catalog.tools[doc];
@@ -206,12 +222,38 @@ impl Session {
 
     /// Finds a catalog entry by Hermes name.
     pub fn find(&self, name: &str) -> Option<(&ToolEntry, usize)> {
-        let position = self
-            .catalog
+        Some(self.catalog_entry(self.position(name)?))
+    }
+
+    /// Resolves a user's reference to a catalog tool: a Hermes name, `server/tool`, or a raw
+    /// MCP tool name (ambiguous when several servers have it).
+    pub fn lookup(&self, reference: &str) -> Lookup {
+        if let Some(position) = self.position(reference) {
+            return Lookup::Found(position);
+        }
+        let split = reference.split_once('/');
+        let matches: Vec<usize> = self
+            .catalog()
+            .enumerate()
+            .filter(|(_, e)| match split {
+                Some((server, tool)) => e.server == server && e.raw_name == tool,
+                None => e.raw_name == reference,
+            })
+            .map(|(position, _)| position)
+            .collect();
+        match matches.len() {
+            0 => Lookup::Missing,
+            1 => Lookup::Found(matches[0]),
+            _ => Lookup::Ambiguous(matches),
+        }
+    }
+
+    /// The catalog position of a Hermes name.
+    fn position(&self, name: &str) -> Option<usize> {
+        self.catalog
             .tools
             .binary_search_by(|&r| entry(&self.servers, r).name.as_str().cmp(name))
-            .ok()?;
-        Some(self.catalog_entry(position))
+            .ok()
     }
 
     /// Evaluates the gate for the current catalog.
@@ -417,6 +459,22 @@ mod tests {
         );
         assert!(s.call("mcp_git_push", &serde_json::json!({"a": 1})).is_ok());
         assert!(s.call("tool_search", &serde_json::json!({})).is_err());
+    }
+
+    #[test]
+    fn lookup_by_hermes_server_slash_or_raw_name() {
+        let mut all = captures();
+        all.push(capture("hg", r#"[{"name":"commit"}]"#));
+        let s = Session::new(&Config::default(), &all, &Overrides::default());
+        let name_of = |l: Lookup| match l {
+            Lookup::Found(p) => s.catalog_entry(p).0.name.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(name_of(s.lookup("mcp_git_push")), "mcp_git_push");
+        assert_eq!(name_of(s.lookup("push")), "mcp_git_push");
+        assert_eq!(name_of(s.lookup("hg/commit")), "mcp_hg_commit");
+        assert!(matches!(s.lookup("commit"), Lookup::Ambiguous(v) if v.len() == 2));
+        assert_eq!(s.lookup("nope"), Lookup::Missing);
     }
 
     #[test]
