@@ -408,13 +408,13 @@ mod tests {
         assert_eq!(max_context, 201_829);
         assert_eq!(
             FlipPoints::find(5, 100, 0.0).max_context_length,
-            Some(u64::MAX)
+            ContextLimit::Unbounded
         );
         assert_eq!(
             FlipPoints::find(0, 100, 10.0),
             FlipPoints {
                 max_threshold_pct: None,
-                max_context_length: None
+                max_context_length: ContextLimit::Never
             }
         );
     }

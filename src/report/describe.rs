@@ -102,7 +102,7 @@ fn suggestions(session: &Session, reference: &str) -> Vec<String> {
 impl DescribeReport {
     /// Renders in `format`.
     pub fn render(&self, format: Format) -> String {
-        let payload = serde_json::to_string_pretty(&self.payload).expect("payload serialises");
+        let payload = super::to_json(&self.payload).trim_end().to_string();
         let counted = |n: Option<u64>, label: &str| {
             n.map(|n| format!(", {} {label}", thousands(n)))
                 .unwrap_or_default()

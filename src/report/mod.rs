@@ -21,11 +21,60 @@ pub enum Format {
     Markdown,
 }
 
-/// Pretty JSON of a report model, ending with a newline.
+/// Pretty JSON of a report model, ending with a newline. Besides the usual escapes, C1
+/// controls, DEL and bidirectional overrides in strings are written as `\uXXXX`, so no
+/// terminal control ever reaches the screen raw.
 pub fn to_json<T: Serialize>(model: &T) -> String {
-    let mut text = serde_json::to_string_pretty(model).expect("report models serialise");
+    let mut out = Vec::new();
+    let mut serializer = serde_json::Serializer::with_formatter(&mut out, SafeFormatter::default());
+    model
+        .serialize(&mut serializer)
+        .expect("report models serialise");
+    let mut text = String::from_utf8(out).expect("JSON is UTF-8");
     text.push('\n');
     text
+}
+
+/// serde_json's pretty formatter, with terminal-unsafe characters escaped.
+#[derive(Default)]
+struct SafeFormatter(serde_json::ser::PrettyFormatter<'static>);
+
+macro_rules! delegate {
+    ($($name:ident($($arg:ident: $ty:ty),*);)*) => {$(
+        fn $name<W: ?Sized + std::io::Write>(&mut self, writer: &mut W $(, $arg: $ty)*) -> std::io::Result<()> {
+            self.0.$name(writer $(, $arg)*)
+        }
+    )*};
+}
+
+impl serde_json::ser::Formatter for SafeFormatter {
+    delegate! {
+        begin_array();
+        end_array();
+        begin_array_value(first: bool);
+        end_array_value();
+        begin_object();
+        end_object();
+        begin_object_key(first: bool);
+        begin_object_value();
+        end_object_value();
+    }
+
+    fn write_string_fragment<W: ?Sized + std::io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> std::io::Result<()> {
+        let mut start = 0;
+        for (index, c) in fragment.char_indices() {
+            if c.is_control() || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}') {
+                writer.write_all(&fragment.as_bytes()[start..index])?;
+                write!(writer, "\\u{:04x}", c as u32)?;
+                start = index + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
 }
 
 /// A fenced Markdown code block whose fence is longer than any backtick run in `content`.
@@ -96,6 +145,10 @@ mod tests {
         assert_eq!(dollars(0.060546), "$0.0605");
         assert_eq!(dollars(-0.001), "-$0.0010");
         assert_eq!(code_block("json", "{}"), "```json\n{}\n```\n");
+        assert_eq!(
+            to_json(&"a\u{1b}b\u{9b}c\u{202e}é"),
+            "\"a\\u001bb\\u009bc\\u202eé\"\n"
+        );
         assert_eq!(code_block("", "a ```` b"), "`````\na ```` b\n`````\n");
     }
 }

@@ -96,8 +96,7 @@ impl SearchReport {
                     out.push_str(&self.table(session).to_markdown());
                 }
                 out.push_str("\n## Payload the model receives\n\n");
-                let payload =
-                    serde_json::to_string_pretty(&self.payload).expect("payload serialises");
+                let payload = super::to_json(&self.payload).trim_end().to_string();
                 out.push_str(&super::code_block("json", &payload));
                 out
             }

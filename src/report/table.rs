@@ -142,7 +142,7 @@ mod tests {
         let mut t = Table::new(&[("name", Align::Left), ("n", Align::Right)]);
         t.row(["a", "1"]);
         t.row(["bbb", "100"]);
-        assert_eq!(t.to_text(), "name    n\na        1\nbbb    100\n");
+        assert_eq!(t.to_text(), "name    n\na       1\nbbb   100\n");
     }
 
     #[test]

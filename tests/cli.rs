@@ -1,0 +1,512 @@
+//! Integration tests of the `schematax` binary: every report command and format, on the
+//! embedded sample and on ../shared/captures, and the exit codes of bad input.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn schematax(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_schematax"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).expect("UTF-8 output")
+}
+
+fn stderr(output: &Output) -> String {
+    String::from_utf8(output.stderr.clone()).expect("UTF-8 errors")
+}
+
+/// Runs and parses JSON output, requiring exit 0.
+fn json(args: &[&str]) -> Value {
+    let output = schematax(args);
+    assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+    serde_json::from_slice(&output.stdout)
+        .unwrap_or_else(|e| panic!("{args:?}: {e}\n{}", stdout(&output)))
+}
+
+/// Runs expecting exit code `code` and a one-line error that mentions `needle`.
+fn fails_with(args: &[&str], code: i32, needle: &str) {
+    let output = schematax(args);
+    let err = stderr(&output);
+    assert_eq!(output.status.code(), Some(code), "{args:?}: {err}");
+    assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
+    assert!(!err.contains("panicked"), "{err}");
+    if err.starts_with("schematax: error: ") {
+        assert_eq!(err.trim_end().lines().count(), 1, "one-line error: {err:?}");
+    }
+}
+
+fn captures_dir() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/captures")
+}
+
+fn captures_arg() -> String {
+    captures_dir().display().to_string()
+}
+
+fn write(dir: &Path, name: &str, content: &[u8]) -> String {
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path.display().to_string()
+}
+
+#[test]
+fn report_json_on_the_sample() {
+    let r = json(&["report", "--format", "json"]);
+    assert_eq!(r["config_path"], "embedded sample");
+    assert_eq!(r["config"]["enabled"], "auto");
+    assert_eq!(r["config"]["threshold_pct"], 10.0);
+    assert_eq!(r["config"]["search_default_limit"], 5);
+    assert_eq!(r["config"]["max_search_limit"], 20);
+    assert_eq!(r["context_length"], 200_000);
+    assert_eq!(r["context_source"], "model_table");
+    assert_eq!(r["servers"].as_array().unwrap().len(), 5);
+    assert_eq!(r["deferrable_tools"], 35);
+    assert_eq!(r["deferrable_tokens"], 20_182);
+    assert_eq!(r["threshold_tokens"], 20_000);
+    assert_eq!(r["active"], true);
+    assert_eq!(r["bridge_tokens"], 378);
+    assert_eq!(r["tokens_before"], 20_182);
+    assert_eq!(r["tokens_after"], 378);
+    assert!((r["savings_pct"].as_f64().unwrap() - 98.127).abs() < 0.001);
+    assert_eq!(r["warnings"], Value::Array(vec![]));
+    let firecrawl = &r["servers"][0];
+    assert_eq!(firecrawl["server"], "firecrawl");
+    assert_eq!(firecrawl["toolset"], "mcp-firecrawl");
+    assert_eq!(firecrawl["tools"], 26);
+    assert_eq!(firecrawl["estimate_tokens"], 16_869);
+    assert!(firecrawl["o200k_tokens"].as_u64().unwrap() > 10_000);
+    assert!(firecrawl["cl100k_tokens"].as_u64().unwrap() > 10_000);
+}
+
+#[test]
+fn report_overrides_flip_the_gate() {
+    let r = json(&[
+        "report",
+        "--format",
+        "json",
+        "--threshold-pct",
+        "10.1",
+        "--estimate-only",
+    ]);
+    assert_eq!(r["active"], false);
+    assert_eq!(r["tokens_after"], r["tokens_before"]);
+    assert_eq!(r["servers"][0]["o200k_tokens"], Value::Null);
+    let r = json(&[
+        "report",
+        "--format",
+        "json",
+        "--disabled-toolsets",
+        "mcp-fetch",
+        "--estimate-only",
+    ]);
+    assert_eq!(
+        (r["active"].as_bool(), r["deferrable_tools"].as_u64()),
+        (Some(false), Some(34))
+    );
+    let r = json(&[
+        "report",
+        "--format",
+        "json",
+        "--context",
+        "1M",
+        "--enabled",
+        "on",
+        "--estimate-only",
+    ]);
+    assert_eq!(
+        (r["active"].as_bool(), r["context_source"].as_str()),
+        (Some(true), Some("flag"))
+    );
+    let r = json(&[
+        "report",
+        "--format",
+        "json",
+        "--enabled-toolsets",
+        "fetch",
+        "--estimate-only",
+    ]);
+    assert_eq!(r["deferrable_tools"], 1);
+}
+
+#[test]
+fn report_table_and_markdown() {
+    let out = stdout(&schematax(&["report"]));
+    assert!(
+        out.contains("ACTIVE: 183 tokens of schemas less would deactivate it"),
+        "{out}"
+    );
+    assert!(
+        out.contains("total                              35  80,725   20,182"),
+        "{out}"
+    );
+    assert!(
+        out.contains("saved           19,804 tokens (98.1%)"),
+        "{out}"
+    );
+    let md = stdout(&schematax(&[
+        "report",
+        "--format",
+        "markdown",
+        "--estimate-only",
+    ]));
+    assert!(md.starts_with("# schematax report: embedded sample"));
+    assert!(md.contains("| server | toolset | tools |"), "{md}");
+    assert!(md.contains("| firecrawl | mcp-firecrawl | 26 |"), "{md}");
+}
+
+#[test]
+fn report_on_all_captures_without_config() {
+    let r = json(&[
+        "report",
+        "--format",
+        "json",
+        "--tools",
+        &captures_arg(),
+        "--estimate-only",
+    ]);
+    assert_eq!(r["deferrable_tools"], 406);
+    assert_eq!(r["deferrable_tokens"], 143_727);
+    assert_eq!(r["context_source"], "unknown");
+    assert_eq!(r["context_length"], 0);
+    assert_eq!(r["threshold_tokens"], 20_000);
+    assert_eq!(r["active"], true);
+    assert_eq!(r["bridge_tokens"], 378);
+    let names: Vec<&str> = r["servers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["server"].as_str().unwrap())
+        .collect();
+    let mut sorted = names.clone();
+    sorted.sort();
+    assert_eq!(
+        names, sorted,
+        "servers register in name order without a config"
+    );
+    // INDEX.md is not a capture and is not reported.
+    assert_eq!(r["warnings"], Value::Array(vec![]));
+}
+
+#[test]
+fn search_json_matches_parity_and_payload() {
+    let r = json(&[
+        "search",
+        "why did my circleci build fail",
+        "--tools",
+        &captures_arg(),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r["via"], "bm25");
+    assert_eq!(r["limit"], 5);
+    assert_eq!(r["total_available"], 406);
+    let hits = r["hits"].as_array().unwrap();
+    assert_eq!(hits.len(), 5);
+    assert_eq!(hits[0]["rank"], 1);
+    assert_eq!(hits[0]["name"], "mcp_circleci_get_latest_pipeline_status");
+    assert_eq!(hits[0]["server"], "circleci");
+    assert!((hits[0]["score"].as_f64().unwrap() - 9.904894749).abs() < 1e-6);
+    assert!(hits[0]["matched_terms"]
+        .as_array()
+        .unwrap()
+        .contains(&Value::from("circleci")));
+    let payload = &r["payload"];
+    assert_eq!(payload["query"], "why did my circleci build fail");
+    assert_eq!(payload["total_available"], 406);
+    assert_eq!(payload["matches"][0]["name"], hits[0]["name"]);
+    assert_eq!(payload["matches"][0]["source"], "mcp");
+    assert_eq!(payload["matches"][0]["source_name"], "mcp-circleci");
+    assert!(payload["matches"][0].get("score").is_none());
+}
+
+#[test]
+fn search_limits_fallback_and_empty_query() {
+    let captures = captures_arg();
+    let r = json(&[
+        "search", "list", "--limit", "999", "--tools", &captures, "--format", "json",
+    ]);
+    assert_eq!(
+        (r["limit"].as_u64(), r["hits"].as_array().unwrap().len()),
+        (Some(20), 20)
+    );
+    let r = json(&[
+        "search", "list", "--limit", "-4", "--tools", &captures, "--format", "json",
+    ]);
+    assert_eq!(r["limit"], 1);
+    let r = json(&["search", "firecrawl_scr", "--format", "json"]);
+    assert_eq!(r["via"], "bm25");
+    let r = json(&["search", "wl_scr", "--format", "json"]);
+    assert_eq!(r["via"], "substring");
+    assert_eq!(r["hits"][0]["score"], 0.1);
+    let r = json(&["search", "", "--format", "json"]);
+    assert_eq!(
+        r["payload"],
+        serde_json::json!({"error": "query is required"})
+    );
+    let out = stdout(&schematax(&["search", "zzzzqqq"]));
+    assert!(
+        out.contains("0 hits via none") && out.contains("No tool matched"),
+        "{out}"
+    );
+    let md = stdout(&schematax(&[
+        "search",
+        "fetch a url",
+        "--format",
+        "markdown",
+    ]));
+    assert!(md.contains("| 1 | mcp\\_fetch\\_fetch | fetch |"), "{md}");
+    assert!(
+        md.contains("```json\n{\n  \"query\": \"fetch a url\""),
+        "{md}"
+    );
+}
+
+#[test]
+fn describe_payload_and_errors() {
+    let r = json(&["describe", "fetch/fetch", "--format", "json"]);
+    assert_eq!(r["name"], "mcp_fetch_fetch");
+    assert_eq!(r["chars"], 1085);
+    assert_eq!(r["estimate_tokens"], 272);
+    assert_eq!(r["payload"]["name"], "mcp_fetch_fetch");
+    assert_eq!(r["payload"]["parameters"]["required"][0], "url");
+    let out = schematax(&["describe", "scrape", "--format", "json"]);
+    assert_eq!(out.status.code(), Some(1));
+    let e: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(e["error"]
+        .as_str()
+        .unwrap()
+        .contains("is not available in this session"));
+    assert!(e["suggestions"]
+        .as_array()
+        .unwrap()
+        .contains(&Value::from("mcp_firecrawl_firecrawl_scrape")));
+    let md = stdout(&schematax(&[
+        "describe",
+        "mcp_context7_query_docs",
+        "--format",
+        "markdown",
+    ]));
+    assert!(
+        md.starts_with("# tool\\_describe mcp\\_context7\\_query\\_docs"),
+        "{md}"
+    );
+}
+
+#[test]
+fn sweep_flip_points() {
+    let r = json(&["sweep", "--format", "json"]);
+    assert_eq!(r["max_threshold_pct"], 10.09);
+    assert_eq!(r["max_context_length"], 201_829);
+    assert_eq!(r["every_context_activates"], false);
+    let contexts: Vec<u64> = r["grid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|row| row["context_length"].as_u64().unwrap())
+        .collect();
+    assert_eq!(contexts.first(), Some(&8_192));
+    assert_eq!(contexts.last(), Some(&2_000_000));
+    let out = stdout(&schematax(&["sweep"]));
+    assert!(
+        out.contains("200K            20,000   ●   ●   ●  [●]    ·"),
+        "{out}"
+    );
+    let md = stdout(&schematax(&[
+        "sweep",
+        "--format",
+        "markdown",
+        "--enabled",
+        "off",
+    ]));
+    assert!(md.contains("Mode off ignores the threshold"), "{md}");
+}
+
+#[test]
+fn config_and_tools_beside_it() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("tools")).unwrap();
+    std::fs::copy(
+        captures_dir().join("sqlite.json"),
+        dir.path().join("tools/sqlite.json"),
+    )
+    .unwrap();
+    std::fs::copy(
+        captures_dir().join("redis.json"),
+        dir.path().join("tools/redis.json"),
+    )
+    .unwrap();
+    write(&dir.path().join("tools"), "broken.json", b"{\"tools\": [");
+    let config = write(
+        dir.path(),
+        "hermes.yaml",
+        b"model: {default: gpt-4o}\ntools:\n  tool_search:\n    threshold_pct: ten\nmcp_servers:\n  sqlite: {command: x, tools: {exclude: [read_query]}}\n  github: {command: y}\n",
+    );
+    let r = json(&["report", &config, "--format", "json", "--estimate-only"]);
+    assert_eq!(r["context_length"], 128_000);
+    assert_eq!(r["deferrable_tools"], 5);
+    let warnings: Vec<&str> = r["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w.as_str().unwrap())
+        .collect();
+    let has = |needle: &str| warnings.iter().any(|w| w.contains(needle));
+    assert!(
+        has("threshold_pct: \"ten\" is not a finite number; using 10"),
+        "{warnings:?}"
+    );
+    assert!(has("broken.json: invalid JSON"), "{warnings:?}");
+    assert!(has("capture redis"), "{warnings:?}");
+    assert!(
+        has("server github is configured but has no capture"),
+        "{warnings:?}"
+    );
+}
+
+#[test]
+fn bad_input_exits_2_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    fails_with(
+        &["report", "/nonexistent/hermes.yaml"],
+        2,
+        "/nonexistent/hermes.yaml: no such file",
+    );
+    let yaml = write(dir.path(), "bad.yaml", b"tools: [unclosed");
+    fails_with(&["report", &yaml], 2, "bad.yaml: invalid YAML");
+    let list = write(dir.path(), "list.yaml", b"- a\n- b\n");
+    fails_with(&["report", &list], 2, "expected a mapping at the top level");
+    let binary = write(dir.path(), "bin.yaml", b"model: \xff\xfe\n");
+    fails_with(&["report", &binary], 2, "not valid UTF-8");
+    let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..10 {
+        let p = i - 1;
+        bomb.push_str(&format!(
+            "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+        ));
+    }
+    let bomb = write(dir.path(), "bomb.yaml", bomb.as_bytes());
+    fails_with(&["report", &bomb], 2, "bomb.yaml");
+
+    let no_tools = write(dir.path(), "no-tools.json", b"{\"server\": \"x\"}");
+    fails_with(
+        &["report", "--tools", &no_tools],
+        2,
+        "no-tools.json: no tools array",
+    );
+    let deep = write(
+        dir.path(),
+        "deep.json",
+        format!(
+            "{{\"tools\":[{{\"name\":\"d\",\"inputSchema\":{}1{}}}]}}",
+            "[".repeat(5000),
+            "]".repeat(5000)
+        )
+        .as_bytes(),
+    );
+    fails_with(&["report", "--tools", &deep], 2, "recursion limit");
+    let huge = dir.path().join("huge.json");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(200 * 1024 * 1024)
+        .unwrap();
+    fails_with(
+        &["report", "--tools", &huge.display().to_string()],
+        2,
+        "file is too large (200.0 MiB > 64.0 MiB limit)",
+    );
+
+    fails_with(
+        &["report", "--threshold-pct", "150"],
+        2,
+        "not a percentage in [0, 100]",
+    );
+    fails_with(&["report", "--context", "lots"], 2, "not a token count");
+    fails_with(
+        &["report", "--enabled", "maybe"],
+        2,
+        "invalid value 'maybe'",
+    );
+    fails_with(&["search"], 2, "QUERY");
+}
+
+#[test]
+fn a_bad_capture_among_good_ones_is_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        captures_dir().join("fetch.json"),
+        dir.path().join("fetch.json"),
+    )
+    .unwrap();
+    write(dir.path(), "garbage.json", b"not json at all");
+    write(
+        dir.path(),
+        "nameless.json",
+        b"{\"tools\":[{\"description\":\"x\"},{\"name\":\"ok\"}]}",
+    );
+    let r = json(&[
+        "report",
+        "--tools",
+        &dir.path().display().to_string(),
+        "--format",
+        "json",
+        "--estimate-only",
+    ]);
+    assert_eq!(r["deferrable_tools"], 2);
+    let warnings = r["warnings"].to_string();
+    assert!(
+        warnings.contains("skipped") && warnings.contains("garbage.json: invalid JSON"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("nameless.json: tool #1 skipped: no name"),
+        "{warnings}"
+    );
+}
+
+#[test]
+fn escape_sequences_never_reach_the_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let evil = write(
+        dir.path(),
+        "evil.json",
+        "{\"server\":\"ev\\u001b[2Jil\",\"tools\":[{\"name\":\"wipe\\u001b]0;pwned\\u0007\",\"description\":\"Clears \\u001b[31mred\\u001b[0m screen\\u009b2J now\\r\\nnext\"}]}".as_bytes(),
+    );
+    for args in [
+        vec!["report", "--tools", &evil, "--estimate-only"],
+        vec![
+            "report",
+            "--tools",
+            &evil,
+            "--estimate-only",
+            "--format",
+            "markdown",
+        ],
+        vec!["search", "clears screen", "--tools", &evil],
+        vec![
+            "search",
+            "clears screen",
+            "--tools",
+            &evil,
+            "--format",
+            "markdown",
+        ],
+        vec!["sweep", "--tools", &evil],
+    ] {
+        let output = schematax(&args);
+        assert!(output.status.success(), "{args:?}");
+        let text = stdout(&output);
+        assert!(
+            !text
+                .chars()
+                .any(|c| c == '\u{1b}' || c == '\u{9b}' || c == '\u{7}' || c == '\r'),
+            "{args:?}: {text:?}"
+        );
+    }
+    let out = stdout(&schematax(&["search", "clears screen", "--tools", &evil]));
+    assert!(out.contains("Clears red screen now"), "{out}");
+}
