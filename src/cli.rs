@@ -10,7 +10,6 @@ use crate::engine::config::{Mode, Scalar};
 use crate::engine::inputs::Inputs;
 use crate::engine::search::resolve_limit;
 use crate::engine::session::{Overrides, Session};
-use crate::engine::tokens::Tokenizers;
 use crate::report::cost::CostReport;
 use crate::report::describe::describe;
 use crate::report::search::SearchReport;
@@ -193,15 +192,13 @@ impl InputArgs {
 /// Counts every definition with both real tokenizers; on failure the counts stay unknown and
 /// the reason is returned as a warning.
 pub fn count_tokens(session: &mut Session) -> Option<String> {
-    let tokenizers = match Tokenizers::load() {
-        Ok(t) => t,
-        Err(e) => return Some(format!("real token counts unavailable: {e}")),
-    };
-    let definitions = session.definitions();
-    let texts: Vec<&str> = definitions.iter().map(|(_, _, d)| d.as_str()).collect();
-    let counts = tokenizers.count_all(&texts);
-    session.set_token_counts(definitions.iter().map(|(s, t, _)| (*s, *t)).zip(counts));
-    None
+    match crate::engine::session::count_tokens(&session.shared_servers()) {
+        Ok(counts) => {
+            session.set_token_counts(counts);
+            None
+        }
+        Err(e) => Some(format!("real token counts unavailable: {e}")),
+    }
 }
 
 /// Runs a parsed command line; the error is a one-line message for exit code 2.

@@ -3,9 +3,10 @@
 //! session scoping.
 
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 
 use super::capture_file::McpTool;
-use super::tokens::{char_count, write_compact_object, write_json_string};
+use super::tokens::{write_compact_json, write_json_string, CharCounter, JsonSink};
 
 /// The names Hermes reserves for its bridge tools: never deferred, never catalog entries.
 pub const BRIDGE_TOOL_NAMES: [&str; 3] = ["tool_search", "tool_describe", "tool_call"];
@@ -34,10 +35,10 @@ pub fn toolset_name(server: &str) -> String {
 }
 
 /// The description Hermes sends: the tool's own, or `MCP tool {T} from {S}` when empty.
-pub fn effective_description(tool: &McpTool, server: &str) -> String {
+pub fn effective_description<'a>(tool: &'a McpTool, server: &str) -> Cow<'a, str> {
     match tool.description.as_deref() {
-        Some(text) if !text.is_empty() => text.to_string(),
-        _ => format!("MCP tool {} from {server}", tool.name),
+        Some(text) if !text.is_empty() => Cow::Borrowed(text),
+        _ => Cow::Owned(format!("MCP tool {} from {server}", tool.name)),
     }
 }
 
@@ -55,6 +56,57 @@ pub fn effective_parameters(tool: &McpTool) -> Map<String, Value> {
     schema
 }
 
+/// Writes the definition Hermes sends, `{"type":"function","function":{"name","description",
+/// "parameters"}}`, as compact JSON. `schema` is the captured `inputSchema`: `"properties": {}`
+/// is written at its end when it has none, and `{"type":"object","properties":{}}` stands in
+/// for a missing one.
+pub fn write_definition<S: JsonSink>(
+    name: &str,
+    description: &str,
+    schema: Option<&Map<String, Value>>,
+    out: &mut S,
+) {
+    out.push_str(r#"{"type":"function","function":{"name":"#);
+    write_json_string(name, out);
+    out.push_str(r#","description":"#);
+    write_json_string(description, out);
+    out.push_str(r#","parameters":{"#);
+    match schema {
+        None => out.push_str(r#""type":"object","properties":{}"#),
+        Some(schema) => {
+            for (i, (key, value)) in schema.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(",");
+                }
+                write_json_string(key, out);
+                out.push_str(":");
+                write_compact_json(value, out);
+            }
+            if !schema.contains_key("properties") {
+                out.push_str(if schema.is_empty() {
+                    r#""properties":{}"#
+                } else {
+                    r#","properties":{}"#
+                });
+            }
+        }
+    }
+    out.push_str("}}}");
+}
+
+/// Characters of the definition of MCP tool `tool` on `server`: what the chars/4 estimate sums.
+pub fn definition_chars(server: &str, tool: &McpTool) -> u64 {
+    let mut counter = CharCounter::default();
+    let description = effective_description(tool, server);
+    write_definition(
+        &hermes_name(server, &tool.name),
+        &description,
+        tool.input_schema.as_ref(),
+        &mut counter,
+    );
+    counter.0
+}
+
 /// One MCP tool as Hermes defines it for the model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolEntry {
@@ -70,36 +122,38 @@ pub struct ToolEntry {
     pub has_own_description: bool,
     /// The parameters sent.
     pub parameters: Map<String, Value>,
-    /// `{"type":"function","function":{...}}` as compact JSON: exactly what is measured.
-    pub definition: String,
-    /// Unicode scalar values of `definition`.
+    /// Unicode scalar values of the definition: exactly what is measured.
     pub chars: u64,
 }
 
 impl ToolEntry {
     /// Builds the definition Hermes would send for `tool` of `server`.
     pub fn new(server: &str, tool: &McpTool) -> ToolEntry {
-        let name = hermes_name(server, &tool.name);
-        let description = effective_description(tool, server);
-        let parameters = effective_parameters(tool);
-        let mut definition = String::with_capacity(64 + description.len());
-        definition.push_str(r#"{"type":"function","function":{"name":"#);
-        write_json_string(&name, &mut definition);
-        definition.push_str(r#","description":"#);
-        write_json_string(&description, &mut definition);
-        definition.push_str(r#","parameters":"#);
-        write_compact_object(&parameters, &mut definition);
-        definition.push_str("}}");
-        ToolEntry {
-            chars: char_count(&definition),
-            name,
+        let mut entry = ToolEntry {
+            name: hermes_name(server, &tool.name),
             raw_name: tool.name.clone(),
             server: server.to_string(),
+            description: effective_description(tool, server).into_owned(),
             has_own_description: tool.description.as_deref().is_some_and(|d| !d.is_empty()),
-            description,
-            parameters,
-            definition,
-        }
+            parameters: effective_parameters(tool),
+            chars: 0,
+        };
+        let mut counter = CharCounter::default();
+        entry.write_definition(&mut counter);
+        entry.chars = counter.0;
+        entry
+    }
+
+    /// Writes `{"type":"function","function":{...}}` as compact JSON.
+    pub fn write_definition<S: JsonSink>(&self, out: &mut S) {
+        write_definition(&self.name, &self.description, Some(&self.parameters), out);
+    }
+
+    /// The definition as compact JSON: the text the model is sent and the tokenizers count.
+    pub fn definition(&self) -> String {
+        let mut text = String::with_capacity(self.chars as usize + 16);
+        self.write_definition(&mut text);
+        text
     }
 
     /// Top-level parameter names, in schema order.
@@ -142,15 +196,14 @@ pub struct Server {
     pub tools: Vec<ToolEntry>,
     /// How many listed tools include/exclude removed.
     pub filtered_out: usize,
-    /// Connected: false when disabled in the config or toggled off.
-    pub enabled: bool,
 }
 
 impl Server {
     /// Builds a server from its listed tools, applying its include/exclude filter.
-    pub fn new(name: &str, tools: &[McpTool], filter: &ToolFilter, enabled: bool) -> Server {
+    pub fn new(name: &str, tools: &[McpTool], filter: &ToolFilter) -> Server {
+        use rayon::prelude::*;
         let kept: Vec<ToolEntry> = tools
-            .iter()
+            .par_iter()
             .filter(|t| filter.allows(&t.name))
             .map(|t| ToolEntry::new(name, t))
             .collect();
@@ -159,7 +212,6 @@ impl Server {
             toolset: toolset_name(name),
             filtered_out: tools.len() - kept.len(),
             tools: kept,
-            enabled,
         }
     }
 }
@@ -218,12 +270,13 @@ pub struct Catalog {
 }
 
 impl Catalog {
-    /// Registers the enabled servers in order (first name wins), then keeps the scoped ones.
-    pub fn build(servers: &[Server], scope: &Scope) -> Catalog {
+    /// Registers the connected servers (`connected[i]` for `servers[i]`) in order, the first
+    /// name winning, then keeps the scoped ones.
+    pub fn build(servers: &[Server], connected: &[bool], scope: &Scope) -> Catalog {
         let mut owner: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
         let mut registered = Vec::new();
         let mut collisions = Vec::new();
-        for (s, server) in servers.iter().enumerate().filter(|(_, s)| s.enabled) {
+        for (s, server) in servers.iter().enumerate().filter(|(s, _)| connected[*s]) {
             for (t, tool) in server.tools.iter().enumerate() {
                 match owner.get(tool.name.as_str()) {
                     Some(&first) => collisions.push(Collision {
@@ -280,20 +333,30 @@ mod tests {
 
     #[test]
     fn definition_is_compact_and_fills_defaults() {
-        let e = ToolEntry::new(
-            "s",
-            &McpTool {
-                name: "t".into(),
-                description: None,
-                input_schema: None,
-            },
-        );
+        let tool = McpTool {
+            name: "t".into(),
+            description: None,
+            input_schema: None,
+        };
+        let e = ToolEntry::new("s", &tool);
         assert_eq!(
-            e.definition,
+            e.definition(),
             r#"{"type":"function","function":{"name":"mcp_s_t","description":"MCP tool t from s","parameters":{"type":"object","properties":{}}}}"#
         );
-        assert_eq!(e.chars, e.definition.chars().count() as u64);
+        assert_eq!(e.chars, e.definition().chars().count() as u64);
+        assert_eq!(definition_chars("s", &tool), e.chars);
         assert!(!e.has_own_description);
+        let empty_schema = McpTool {
+            input_schema: Some(Map::new()),
+            ..tool
+        };
+        assert!(ToolEntry::new("s", &empty_schema)
+            .definition()
+            .ends_with(r#""parameters":{"properties":{}}}}"#));
+        assert_eq!(
+            definition_chars("s", &empty_schema),
+            ToolEntry::new("s", &empty_schema).chars
+        );
     }
 
     #[test]
@@ -308,7 +371,7 @@ mod tests {
             exclude: vec!["a".into()],
         };
         assert!(!f.allows("a") && f.allows("b"));
-        let server = Server::new("s", &[tool("a"), tool("b")], &f, true);
+        let server = Server::new("s", &[tool("a"), tool("b")], &f);
         assert_eq!(server.tools.len(), 1);
         assert_eq!(server.filtered_out, 1);
     }
@@ -316,20 +379,10 @@ mod tests {
     #[test]
     fn first_registered_wins_a_collision_and_catalog_is_sorted() {
         let servers = vec![
-            Server::new(
-                "my-api",
-                &[tool("q.d"), tool("z")],
-                &ToolFilter::default(),
-                true,
-            ),
-            Server::new(
-                "my_api",
-                &[tool("q_d"), tool("a")],
-                &ToolFilter::default(),
-                true,
-            ),
+            Server::new("my-api", &[tool("q.d"), tool("z")], &ToolFilter::default()),
+            Server::new("my_api", &[tool("q_d"), tool("a")], &ToolFilter::default()),
         ];
-        let catalog = Catalog::build(&servers, &Scope::default());
+        let catalog = Catalog::build(&servers, &[true, true], &Scope::default());
         let names: Vec<_> = catalog
             .tools
             .iter()
@@ -343,16 +396,16 @@ mod tests {
 
     #[test]
     fn disabled_servers_and_scope_are_left_out() {
-        let mut servers = vec![
-            Server::new("a", &[tool("x")], &ToolFilter::default(), true),
-            Server::new("b", &[tool("x")], &ToolFilter::default(), true),
+        let servers = vec![
+            Server::new("a", &[tool("x")], &ToolFilter::default()),
+            Server::new("b", &[tool("x")], &ToolFilter::default()),
         ];
         let only_b = Scope {
             enabled_toolsets: Some(vec!["mcp-b".into()]),
             disabled_toolsets: vec![],
         };
         assert_eq!(
-            Catalog::build(&servers, &only_b).tools,
+            Catalog::build(&servers, &[true, true], &only_b).tools,
             [ToolRef { server: 1, tool: 0 }]
         );
         let not_a = Scope {
@@ -360,12 +413,11 @@ mod tests {
             disabled_toolsets: vec!["a".into()],
         };
         assert_eq!(
-            Catalog::build(&servers, &not_a).tools,
+            Catalog::build(&servers, &[true, true], &not_a).tools,
             [ToolRef { server: 1, tool: 0 }]
         );
-        servers[1].enabled = false;
         assert_eq!(
-            Catalog::build(&servers, &Scope::default()).tools,
+            Catalog::build(&servers, &[true, false], &Scope::default()).tools,
             [ToolRef { server: 0, tool: 0 }]
         );
     }

@@ -97,22 +97,87 @@ pub struct SearchResult {
     pub hits: Vec<Hit>,
 }
 
-/// A document to index: a tool's Hermes name, description and top-level parameter names.
-pub struct Document<'a, P: Iterator<Item = &'a str>> {
-    /// Hermes name.
-    pub name: &'a str,
-    /// Description sent to the model.
-    pub description: &'a str,
-    /// Top-level parameter names.
-    pub parameter_names: P,
+/// Every search token seen in a session's tools, each with a dense id. Tokenising a tool once,
+/// when the session loads, makes rebuilding the index on every change cheap.
+#[derive(Debug, Clone, Default)]
+pub struct Vocabulary {
+    ids: FxHashMap<Box<str>, u32>,
 }
 
-/// A BM25 index over a catalog, in catalog order.
+/// A tool's search text as token counts: `(term id, tf)` sorted by id, and its length.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct TermCounts {
+    terms: Vec<(u32, u32)>,
+    length: u32,
+}
+
+impl TermCounts {
+    /// Token count of the document (duplicates counted): BM25's `dl`.
+    pub fn length(&self) -> u32 {
+        self.length
+    }
+}
+
+impl Vocabulary {
+    /// Terms known.
+    pub fn len(&self) -> usize {
+        self.ids.len()
+    }
+
+    /// Whether no term is known.
+    pub fn is_empty(&self) -> bool {
+        self.ids.is_empty()
+    }
+
+    /// The id of a lowercase token.
+    pub fn id(&self, token: &str) -> Option<u32> {
+        self.ids.get(token).copied()
+    }
+
+    /// Tokenises a tool's search text (name, description, top-level parameter names; see
+    /// [`search_text`]) into term counts, adding new terms.
+    pub fn count_terms<'a>(
+        &mut self,
+        name: &str,
+        description: &str,
+        parameter_names: impl Iterator<Item = &'a str>,
+    ) -> TermCounts {
+        let mut ids: Vec<u32> = Vec::new();
+        let mut lowered = String::new();
+        let mut add = |text: &str| {
+            for token in text
+                .split(|c: char| !c.is_ascii_alphanumeric())
+                .filter(|t| !t.is_empty())
+            {
+                lowered.clear();
+                lowered.push_str(token);
+                lowered.make_ascii_lowercase();
+                let next = self.ids.len() as u32;
+                let id = *self.ids.entry(lowered.as_str().into()).or_insert(next);
+                ids.push(id);
+            }
+        };
+        add(name);
+        add(description);
+        for parameter in parameter_names {
+            add(parameter);
+        }
+        let length = ids.len() as u32;
+        ids.sort_unstable();
+        let terms = ids
+            .chunk_by(|a, b| a == b)
+            .map(|run| (run[0], run.len() as u32))
+            .collect();
+        TermCounts { terms, length }
+    }
+}
+
+/// A BM25 index over a catalog, in catalog order: postings per term id, stored flat.
 #[derive(Debug, Clone, Default)]
 pub struct SearchIndex {
-    terms: FxHashMap<String, u32>,
-    /// Per term: `(doc, tf)` in ascending doc order.
-    postings: Vec<Vec<(u32, u32)>>,
+    /// `postings[offsets[t]..offsets[t + 1]]` holds `(doc, tf)` of term `t`, by ascending doc.
+    offsets: Vec<u32>,
+    postings: Vec<(u32, u32)>,
     /// Per doc: token count.
     lengths: Vec<u32>,
     /// Per doc: lowercased name, for the substring fallback.
@@ -121,56 +186,48 @@ pub struct SearchIndex {
 }
 
 impl SearchIndex {
-    /// Indexes `documents` (in catalog order).
-    pub fn build<'a, P, I>(documents: I) -> SearchIndex
-    where
-        P: Iterator<Item = &'a str>,
-        I: IntoIterator<Item = Document<'a, P>>,
-    {
-        let mut index = SearchIndex::default();
-        let mut doc_terms: Vec<u32> = Vec::new();
-        let mut lowered = String::new();
-        for (doc, document) in documents.into_iter().enumerate() {
-            doc_terms.clear();
-            let mut add = |text: &str, doc_terms: &mut Vec<u32>| {
-                for token in text
-                    .split(|c: char| !c.is_ascii_alphanumeric())
-                    .filter(|t| !t.is_empty())
-                {
-                    lowered.clear();
-                    lowered.push_str(token);
-                    lowered.make_ascii_lowercase();
-                    let next = index.terms.len() as u32;
-                    let id = match index.terms.get(lowered.as_str()) {
-                        Some(&id) => id,
-                        None => {
-                            index.terms.insert(lowered.clone(), next);
-                            index.postings.push(Vec::new());
-                            next
-                        }
-                    };
-                    doc_terms.push(id);
-                }
-            };
-            add(document.name, &mut doc_terms);
-            add(document.description, &mut doc_terms);
-            for parameter in document.parameter_names {
-                add(parameter, &mut doc_terms);
-            }
-            index.lengths.push(doc_terms.len() as u32);
-            index.lowercase_names.push(document.name.to_lowercase());
-            doc_terms.sort_unstable();
-            for run in doc_terms.chunk_by(|a, b| a == b) {
-                index.postings[run[0] as usize].push((doc as u32, run.len() as u32));
+    /// Indexes documents, in catalog order, as `(term counts, Hermes name)`; every term id must
+    /// come from `vocabulary`.
+    pub fn build<'a>(
+        vocabulary: &Vocabulary,
+        documents: impl IntoIterator<Item = (&'a TermCounts, &'a str)>,
+    ) -> SearchIndex {
+        let documents: Vec<(&TermCounts, &str)> = documents.into_iter().collect();
+        let mut offsets = vec![0u32; vocabulary.len() + 1];
+        for (counts, _) in &documents {
+            for &(term, _) in &counts.terms {
+                offsets[term as usize + 1] += 1;
             }
         }
-        let total: u64 = index.lengths.iter().map(|&l| u64::from(l)).sum();
-        index.avgdl = if index.lengths.is_empty() {
+        for t in 1..offsets.len() {
+            offsets[t] += offsets[t - 1];
+        }
+        let mut cursor = offsets.clone();
+        let mut postings = vec![(0u32, 0u32); *offsets.last().unwrap_or(&0) as usize];
+        let mut lengths = Vec::with_capacity(documents.len());
+        let mut lowercase_names = Vec::with_capacity(documents.len());
+        for (doc, (counts, name)) in documents.iter().enumerate() {
+            for &(term, tf) in &counts.terms {
+                let slot = &mut cursor[term as usize];
+                postings[*slot as usize] = (doc as u32, tf);
+                *slot += 1;
+            }
+            lengths.push(counts.length);
+            lowercase_names.push(name.to_lowercase());
+        }
+        let total: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
+        let avgdl = if lengths.is_empty() {
             0.0
         } else {
-            total as f64 / index.lengths.len() as f64
+            total as f64 / lengths.len() as f64
         };
-        index
+        SearchIndex {
+            offsets,
+            postings,
+            lengths,
+            lowercase_names,
+            avgdl,
+        }
     }
 
     /// Documents indexed.
@@ -188,15 +245,24 @@ impl SearchIndex {
         self.avgdl
     }
 
+    /// `(doc, tf)` of a term, by ascending doc (empty when no document has it).
+    fn postings(&self, term: Option<u32>) -> &[(u32, u32)] {
+        match term {
+            Some(t) if (t as usize) + 1 < self.offsets.len() => {
+                &self.postings
+                    [self.offsets[t as usize] as usize..self.offsets[t as usize + 1] as usize]
+            }
+            _ => &[],
+        }
+    }
+
     /// Documents containing the (lowercase) token.
-    pub fn document_frequency(&self, token: &str) -> usize {
-        self.terms
-            .get(token)
-            .map_or(0, |&id| self.postings[id as usize].len())
+    pub fn document_frequency(&self, vocabulary: &Vocabulary, token: &str) -> usize {
+        self.postings(vocabulary.id(token)).len()
     }
 
     /// Ranks the catalog for `query`, cut to `limit` hits.
-    pub fn search(&self, query: &str, limit: usize) -> SearchResult {
+    pub fn search(&self, vocabulary: &Vocabulary, query: &str, limit: usize) -> SearchResult {
         let none = SearchResult {
             via: Via::None,
             hits: Vec::new(),
@@ -208,10 +274,10 @@ impl SearchIndex {
         let n = self.len() as f64;
         let mut scores = vec![0.0f64; self.len()];
         for token in &query_tokens {
-            let Some(&id) = self.terms.get(token.as_str()) else {
+            let postings = self.postings(vocabulary.id(token));
+            if postings.is_empty() {
                 continue;
-            };
-            let postings = &self.postings[id as usize];
+            }
             let df = postings.len() as f64;
             let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
             for &(doc, tf) in postings {
@@ -256,7 +322,7 @@ impl SearchIndex {
             .map(|(doc, score)| Hit {
                 doc,
                 score,
-                matched_terms: self.matched_terms(doc, &query_tokens),
+                matched_terms: self.matched_terms(vocabulary, doc, &query_tokens),
             })
             .collect();
         SearchResult {
@@ -266,19 +332,19 @@ impl SearchIndex {
     }
 
     /// The distinct query tokens that occur in `doc`, in query order.
-    fn matched_terms(&self, doc: usize, query_tokens: &[String]) -> Vec<String> {
+    fn matched_terms(
+        &self,
+        vocabulary: &Vocabulary,
+        doc: usize,
+        query_tokens: &[String],
+    ) -> Vec<String> {
         let mut matched: Vec<String> = Vec::new();
         for token in query_tokens {
-            if matched.contains(token) {
-                continue;
-            }
-            let Some(&id) = self.terms.get(token.as_str()) else {
-                continue;
-            };
-            if self.postings[id as usize]
+            let present = self
+                .postings(vocabulary.id(token))
                 .binary_search_by_key(&(doc as u32), |&(d, _)| d)
-                .is_ok()
-            {
+                .is_ok();
+            if present && !matched.contains(token) {
                 matched.push(token.clone());
             }
         }
@@ -290,12 +356,27 @@ impl SearchIndex {
 mod tests {
     use super::*;
 
-    fn index(docs: &[(&'static str, &'static str, &'static [&'static str])]) -> SearchIndex {
-        SearchIndex::build(docs.iter().map(|(name, description, params)| Document {
-            name,
-            description,
-            parameter_names: params.iter().copied(),
-        }))
+    struct Fixture {
+        vocabulary: Vocabulary,
+        index: SearchIndex,
+    }
+
+    impl Fixture {
+        fn search(&self, query: &str, limit: usize) -> SearchResult {
+            self.index.search(&self.vocabulary, query, limit)
+        }
+    }
+
+    fn index(docs: &[(&'static str, &'static str, &'static [&'static str])]) -> Fixture {
+        let mut vocabulary = Vocabulary::default();
+        let counts: Vec<TermCounts> = docs
+            .iter()
+            .map(|(name, description, params)| {
+                vocabulary.count_terms(name, description, params.iter().copied())
+            })
+            .collect();
+        let index = SearchIndex::build(&vocabulary, counts.iter().zip(docs.iter().map(|d| d.0)));
+        Fixture { vocabulary, index }
     }
 
     #[test]
@@ -342,6 +423,20 @@ mod tests {
         assert_eq!(idx.search("", 5).via, Via::None);
         assert_eq!(idx.search("hub", 0).via, Via::None);
         assert_eq!(index(&[]).search("hub", 5).via, Via::None);
+    }
+
+    #[test]
+    fn index_counts_lengths_and_frequencies() {
+        let f = index(&[
+            ("mcp_a_x", "Alpha beta beta", &["beta_id"]),
+            ("mcp_a_y", "gamma", &[]),
+        ]);
+        assert_eq!(f.index.len(), 2);
+        assert_eq!(f.index.document_frequency(&f.vocabulary, "beta"), 1);
+        assert_eq!(f.index.document_frequency(&f.vocabulary, "mcp"), 2);
+        assert_eq!(f.index.document_frequency(&f.vocabulary, "zeta"), 0);
+        // dl: "mcp a x alpha beta beta beta id" = 8, "mcp a y gamma" = 4.
+        assert_eq!(f.index.avgdl(), 6.0);
     }
 
     #[test]

@@ -2,14 +2,15 @@
 //! search index derived from them and rebuilt on every change (the catalog is stateless).
 
 use serde_json::{Map, Value};
+use std::sync::Arc;
 
 use super::activation::{Activation, ContextLength, ContextSource};
 use super::bridge;
 use super::capture_file::ServerCapture;
 use super::catalog::{entry, Catalog, Collision, Scope, Server, ToolEntry, ToolFilter, ToolRef};
 use super::config::{Config, Mode, ToolSearchSettings};
-use super::search::{Document, SearchIndex, SearchResult};
-use super::tokens::TokenCount;
+use super::search::{SearchIndex, SearchResult, TermCounts, Vocabulary};
+use super::tokens::{count_with_both_encodings, TokenCount};
 
 /// Values given on the command line (or set in the TUI) that win over the config.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -51,7 +52,13 @@ pub enum Lookup {
 /// A session: inputs plus derived catalog and index.
 #[derive(Debug, Clone)]
 pub struct Session {
-    servers: Vec<Server>,
+    /// Immutable tool data, shared with background workers (token counting).
+    servers: Arc<Vec<Server>>,
+    /// Per server: connected (false when disabled in the config or toggled off).
+    connected: Vec<bool>,
+    /// Search tokens of every tool, counted once at load.
+    vocabulary: Vocabulary,
+    documents: Vec<Vec<TermCounts>>,
     settings: ToolSearchSettings,
     context: ContextLength,
     scope: Scope,
@@ -67,7 +74,7 @@ impl Session {
     /// capture, in config order; without, every capture, sorted by server name.
     pub fn new(config: &Config, captures: &[ServerCapture], overrides: &Overrides) -> Session {
         let mut notes = Vec::new();
-        let servers: Vec<Server> = match &config.mcp_servers {
+        let servers: Vec<(Server, bool)> = match &config.mcp_servers {
             Some(configured) => {
                 for capture in captures {
                     if !configured.iter().any(|s| s.name == capture.server) {
@@ -95,7 +102,7 @@ impl Session {
                             include: server.include.clone(),
                             exclude: server.exclude.clone(),
                         };
-                        Some(Server::new(&server.name, &capture.tools, &filter, server.enabled))
+                        Some((Server::new(&server.name, &capture.tools, &filter), server.enabled))
                     })
                     .collect()
             }
@@ -104,7 +111,12 @@ impl Session {
                 sorted.sort_by(|a, b| a.server.cmp(&b.server));
                 sorted
                     .into_iter()
-                    .map(|c| Server::new(&c.server, &c.tools, &ToolFilter::default(), true))
+                    .map(|c| {
+                        (
+                            Server::new(&c.server, &c.tools, &ToolFilter::default()),
+                            true,
+                        )
+                    })
                     .collect()
             }
         };
@@ -115,9 +127,23 @@ impl Session {
         if let Some(mode) = overrides.mode {
             settings.enabled = mode;
         }
+        let (servers, connected): (Vec<Server>, Vec<bool>) = servers.into_iter().unzip();
         let token_counts = servers.iter().map(|s| vec![None; s.tools.len()]).collect();
+        let mut vocabulary = Vocabulary::default();
+        let documents = servers
+            .iter()
+            .map(|s| {
+                s.tools
+                    .iter()
+                    .map(|e| vocabulary.count_terms(&e.name, &e.description, e.parameter_names()))
+                    .collect()
+            })
+            .collect();
         let mut session = Session {
-            servers,
+            servers: Arc::new(servers),
+            connected,
+            vocabulary,
+            documents,
             settings,
             context: ContextLength::resolve(overrides.context_length, &config.model),
             scope: overrides.scope.clone(),
@@ -130,18 +156,16 @@ impl Session {
         session
     }
 
-    /// Rebuilds the catalog and index from the current servers and scope.
-    fn rebuild(&mut self) {
-        self.catalog = Catalog::build(&self.servers, &self.scope);
-        let servers = &self.servers;
-        self.index = SearchIndex::build(self.catalog.tools.iter().map(|&r| {
-            let e = entry(servers, r);
-            Document {
-                name: &e.name,
-                description: &e.description,
-                parameter_names: e.parameter_names(),
-            }
-        }));
+    /// Rebuilds the catalog and index from the current servers and scope (done on every change).
+    pub fn rebuild(&mut self) {
+        self.catalog = Catalog::build(&self.servers, &self.connected, &self.scope);
+        let documents = self.catalog.tools.iter().map(|&r| {
+            (
+                &self.documents[r.server][r.tool],
+                entry(&self.servers, r).name.as_str(),
+            )
+        });
+        self.index = SearchIndex::build(&self.vocabulary, documents);
     }
 
     /// All servers of the session, in registration order (connected or not).
@@ -149,11 +173,21 @@ impl Session {
         &self.servers
     }
 
+    /// The servers' tool data, to share with a background worker.
+    pub fn shared_servers(&self) -> Arc<Vec<Server>> {
+        Arc::clone(&self.servers)
+    }
+
+    /// Whether server `server` is connected.
+    pub fn is_connected(&self, server: usize) -> bool {
+        self.connected.get(server).copied().unwrap_or(false)
+    }
+
     /// Connects or disconnects a server, as if it were added or removed mid-session.
-    pub fn set_server_enabled(&mut self, server: usize, enabled: bool) {
-        if let Some(s) = self.servers.get_mut(server) {
-            if s.enabled != enabled {
-                s.enabled = enabled;
+    pub fn set_connected(&mut self, server: usize, connected: bool) {
+        if let Some(slot) = self.connected.get_mut(server) {
+            if *slot != connected {
+                *slot = connected;
                 self.rebuild();
             }
         }
@@ -293,22 +327,7 @@ impl Session {
         self.token_counts.get(server)?.get(tool).copied().flatten()
     }
 
-    /// The definitions to count, as `(server, tool, definition)`.
-    pub fn definitions(&self) -> Vec<(usize, usize, String)> {
-        self.servers
-            .iter()
-            .enumerate()
-            .flat_map(|(s, server)| {
-                server
-                    .tools
-                    .iter()
-                    .enumerate()
-                    .map(move |(t, e)| (s, t, e.definition.clone()))
-            })
-            .collect()
-    }
-
-    /// Stores real token counts computed for [`Session::definitions`].
+    /// Stores real token counts, as `((server, tool), count)`.
     pub fn set_token_counts(
         &mut self,
         counts: impl IntoIterator<Item = ((usize, usize), TokenCount)>,
@@ -331,7 +350,7 @@ impl Session {
 
     /// Runs `tool_search` for `query` with `limit` hits at most (already resolved).
     pub fn search(&self, query: &str, limit: usize) -> SearchResult {
-        self.index.search(query, limit)
+        self.index.search(&self.vocabulary, query, limit)
     }
 
     /// Catalog size seen by `tool_search` (`total_available`).
@@ -369,6 +388,23 @@ impl Session {
         }
         bridge::call_arguments(arguments)
     }
+}
+
+/// Real token counts of every tool of `servers`, as `((server, tool), count)`. Loads both
+/// encoders, which takes a noticeable fraction of a second: never call it on a UI thread.
+pub fn count_tokens(servers: &[Server]) -> Result<Vec<((usize, usize), TokenCount)>, String> {
+    use rayon::prelude::*;
+    let places: Vec<(usize, usize)> = servers
+        .iter()
+        .enumerate()
+        .flat_map(|(s, server)| (0..server.tools.len()).map(move |t| (s, t)))
+        .collect();
+    let definitions: Vec<String> = places
+        .par_iter()
+        .map(|&(s, t)| servers[s].tools[t].definition())
+        .collect();
+    let counts = count_with_both_encodings(&definitions)?;
+    Ok(places.into_iter().zip(counts).collect())
 }
 
 #[cfg(test)]
@@ -415,7 +451,8 @@ mod tests {
         let names: Vec<_> = s
             .servers()
             .iter()
-            .map(|s| (s.name.as_str(), s.enabled))
+            .enumerate()
+            .map(|(i, srv)| (srv.name.as_str(), s.is_connected(i)))
             .collect();
         assert_eq!(names, [("zed", true), ("off", false)]);
         assert_eq!(s.total_available(), 1);
@@ -433,12 +470,12 @@ mod tests {
             },
         );
         let before = s.activation();
-        s.set_server_enabled(0, false);
+        s.set_connected(0, false);
         let after = s.activation();
         assert_eq!((before.deferrable_tools, after.deferrable_tools), (3, 1));
         assert!(after.deferrable_chars < before.deferrable_chars);
         assert_eq!(s.search("commit", 5).hits.len(), 0);
-        s.set_server_enabled(0, true);
+        s.set_connected(0, true);
         assert_eq!(s.search("commit", 5).hits.len(), 1);
     }
 

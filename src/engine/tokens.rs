@@ -5,7 +5,6 @@
 use rayon::prelude::*;
 use serde_json::Value;
 use std::fmt::Write;
-use std::sync::Arc;
 use tiktoken_rs::CoreBPE;
 
 /// The chars/4 estimate: `ceil(chars / 4)`.
@@ -18,60 +17,130 @@ pub fn char_count(text: &str) -> u64 {
     text.chars().count() as u64
 }
 
+/// Where compact JSON goes: a `String`, or a [`CharCounter`] that only measures it.
+pub trait JsonSink {
+    /// Appends text.
+    fn push_str(&mut self, text: &str);
+
+    /// Appends the body of a JSON string (between the quotes) with Python's escapes.
+    fn push_escaped(&mut self, text: &str)
+    where
+        Self: Sized,
+    {
+        escape_into(text, self);
+    }
+}
+
+impl JsonSink for String {
+    fn push_str(&mut self, text: &str) {
+        String::push_str(self, text);
+    }
+}
+
+/// A sink that counts the Unicode scalar values written to it, without storing them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CharCounter(pub u64);
+
+impl JsonSink for CharCounter {
+    fn push_str(&mut self, text: &str) {
+        // Scalar values are the bytes that do not continue a UTF-8 sequence; this loop is
+        // cheaper than `chars().count()` on the many short pieces of a schema.
+        self.0 += text.bytes().filter(|b| b & 0xc0 != 0x80).count() as u64;
+    }
+
+    /// Every character counts once, and each escaped byte adds what its escape writes beyond
+    /// one character (1 for `\n`-style escapes, 5 for `\u00XX`).
+    fn push_escaped(&mut self, text: &str) {
+        self.push_str(text);
+        let bytes = text.as_bytes();
+        if bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+            self.0 += bytes
+                .iter()
+                .map(|&b| u64::from(ESCAPE_EXTRA[b as usize]))
+                .sum::<u64>();
+        }
+    }
+}
+
+/// Characters an escaped byte writes beyond one, by byte: what [`escape_into`] writes.
+const ESCAPE_EXTRA: [u8; 256] = {
+    let mut table = [0u8; 256];
+    let mut byte = 0;
+    while byte < 0x20 {
+        table[byte] = 5;
+        byte += 1;
+    }
+    table[b'\n' as usize] = 1;
+    table[b'\r' as usize] = 1;
+    table[b'\t' as usize] = 1;
+    table[0x08] = 1;
+    table[0x0c] = 1;
+    table[b'"' as usize] = 1;
+    table[b'\\' as usize] = 1;
+    table
+};
+
 /// Serialises `value` as Python's `json.dumps(value, separators=(",", ":"), ensure_ascii=False)`
 /// does, which is what Hermes measures: compact, keys in document order, non-ASCII unescaped,
 /// floats in Python's shortest `repr`.
-pub fn write_compact_json(value: &Value, out: &mut String) {
+pub fn write_compact_json<S: JsonSink>(value: &Value, out: &mut S) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(true) => out.push_str("true"),
         Value::Bool(false) => out.push_str("false"),
         Value::Number(number) => match (number.as_i64(), number.as_u64(), number.as_f64()) {
-            (Some(i), _, _) => {
-                let _ = write!(out, "{i}");
-            }
-            (_, Some(u), _) => {
-                let _ = write!(out, "{u}");
-            }
-            (_, _, Some(f)) => write_python_float(f, out),
+            (Some(i), _, _) => out.push_str(itoa::Buffer::new().format(i)),
+            (_, Some(u), _) => out.push_str(itoa::Buffer::new().format(u)),
+            (_, _, Some(f)) => out.push_str(&python_float(f)),
             _ => out.push_str(&number.to_string()),
         },
         Value::String(text) => write_json_string(text, out),
         Value::Array(items) => {
-            out.push('[');
+            out.push_str("[");
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.push_str(",");
                 }
                 write_compact_json(item, out);
             }
-            out.push(']');
+            out.push_str("]");
         }
         Value::Object(map) => write_compact_object(map, out),
     }
 }
 
 /// [`write_compact_json`] of an object, without wrapping it in a `Value`.
-pub fn write_compact_object(map: &serde_json::Map<String, Value>, out: &mut String) {
-    out.push('{');
+pub fn write_compact_object<S: JsonSink>(map: &serde_json::Map<String, Value>, out: &mut S) {
+    out.push_str("{");
     for (i, (key, item)) in map.iter().enumerate() {
         if i > 0 {
-            out.push(',');
+            out.push_str(",");
         }
         write_json_string(key, out);
-        out.push(':');
+        out.push_str(":");
         write_compact_json(item, out);
     }
-    out.push('}');
+    out.push_str("}");
 }
 
 /// A JSON string with Python's escapes: `\"`, `\\`, `\n`, `\r`, `\t`, `\b`, `\f`, and
 /// `\u00XX` for the other control characters below U+0020; everything else as is.
-pub fn write_json_string(text: &str, out: &mut String) {
-    out.push('"');
+pub fn write_json_string<S: JsonSink>(text: &str, out: &mut S) {
+    out.push_str("\"");
+    out.push_escaped(text);
+    out.push_str("\"");
+}
+
+/// The escaping of [`write_json_string`], without the quotes.
+fn escape_into<S: JsonSink>(text: &str, out: &mut S) {
+    let bytes = text.as_bytes();
+    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+        out.push_str(text);
+        return;
+    }
     let mut start = 0;
-    for (index, byte) in text.bytes().enumerate() {
-        let escape: &str = match byte {
+    for (index, &byte) in bytes.iter().enumerate() {
+        let short: &str = match byte {
             b'"' => "\\\"",
             b'\\' => "\\\\",
             b'\n' => "\\n",
@@ -83,30 +152,30 @@ pub fn write_json_string(text: &str, out: &mut String) {
             _ => continue,
         };
         out.push_str(&text[start..index]);
-        if escape.is_empty() {
-            let _ = write!(out, "\\u{byte:04x}");
+        if short.is_empty() {
+            out.push_str(&format!("\\u{byte:04x}"));
         } else {
-            out.push_str(escape);
+            out.push_str(short);
         }
         start = index + 1;
     }
     out.push_str(&text[start..]);
-    out.push('"');
 }
 
 /// A float as Python's `repr`: the shortest round-trip digits, fixed notation for decimal
 /// exponents in [-4, 16), otherwise `d.ddde+XX`.
-fn write_python_float(value: f64, out: &mut String) {
+fn python_float(value: f64) -> String {
     if !value.is_finite() {
-        out.push_str(if value.is_nan() {
+        let text = if value.is_nan() {
             "NaN"
         } else if value > 0.0 {
             "Infinity"
         } else {
             "-Infinity"
-        });
-        return;
+        };
+        return text.to_string();
     }
+    let mut out = String::new();
     // Rust's `{:e}` gives the shortest round-trip digits, e.g. "-1.805e2".
     let scientific = format!("{value:e}");
     let (mantissa, exponent) = scientific
@@ -149,6 +218,7 @@ fn write_python_float(value: f64, out: &mut String) {
             exponent.abs()
         );
     }
+    out
 }
 
 /// A real tokenizer, as opposed to the chars/4 estimate.
@@ -195,42 +265,30 @@ impl std::iter::Sum for TokenCount {
     }
 }
 
-/// Both loaded encoders. Loading takes a noticeable fraction of a second: never on a UI thread.
-#[derive(Clone)]
-pub struct Tokenizers {
-    o200k: Arc<CoreBPE>,
-    cl100k: Arc<CoreBPE>,
-}
-
-impl Tokenizers {
-    /// Loads both encoders in parallel from the vocabularies compiled into the binary.
-    pub fn load() -> Result<Tokenizers, String> {
-        let (o200k, cl100k) = rayon::join(tiktoken_rs::o200k_base, tiktoken_rs::cl100k_base);
-        Ok(Tokenizers {
-            o200k: Arc::new(o200k.map_err(|e| format!("cannot load o200k_base: {e}"))?),
-            cl100k: Arc::new(cl100k.map_err(|e| format!("cannot load cl100k_base: {e}"))?),
-        })
-    }
-
-    /// Tokens of `text` under `encoding` (special-token text counts as ordinary text).
-    pub fn count_one(&self, encoding: Encoding, text: &str) -> u64 {
-        let bpe = match encoding {
-            Encoding::O200k => &self.o200k,
-            Encoding::Cl100k => &self.cl100k,
-        };
-        bpe.encode_ordinary(text).len() as u64
-    }
-
-    /// Counts every text under both encodings, in parallel.
-    pub fn count_all<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Vec<TokenCount> {
-        texts
-            .par_iter()
-            .map(|text| TokenCount {
-                o200k: self.count_one(Encoding::O200k, text.as_ref()),
-                cl100k: self.count_one(Encoding::Cl100k, text.as_ref()),
-            })
-            .collect()
-    }
+/// Loads both encoders and counts every text with each. Loading takes a noticeable fraction of
+/// a second, so never call this on a UI thread. The two encoders run side by side and each
+/// starts counting as soon as it is loaded, which hides most of the loading.
+pub fn count_with_both_encodings<S: AsRef<str> + Sync>(
+    texts: &[S],
+) -> Result<Vec<TokenCount>, String> {
+    let load_and_count = |load: fn() -> anyhow::Result<CoreBPE>, encoding: Encoding| {
+        let bpe = load().map_err(|e| format!("cannot load {}: {e}", encoding.name()))?;
+        Ok::<Vec<u64>, String>(
+            texts
+                .par_iter()
+                .map(|text| bpe.encode_ordinary(text.as_ref()).len() as u64)
+                .collect(),
+        )
+    };
+    let (o200k, cl100k) = rayon::join(
+        || load_and_count(tiktoken_rs::o200k_base, Encoding::O200k),
+        || load_and_count(tiktoken_rs::cl100k_base, Encoding::Cl100k),
+    );
+    Ok(o200k?
+        .into_iter()
+        .zip(cl100k?)
+        .map(|(o200k, cl100k)| TokenCount { o200k, cl100k })
+        .collect())
 }
 
 #[cfg(test)]
@@ -261,9 +319,7 @@ mod tests {
             (1e100, "1e+100"),
         ];
         for (value, expected) in cases {
-            let mut out = String::new();
-            write_python_float(value, &mut out);
-            assert_eq!(out, expected, "{value}");
+            assert_eq!(python_float(value), expected, "{value}");
         }
     }
 
@@ -280,6 +336,33 @@ mod tests {
     fn keys_keep_document_order() {
         let value: Value = serde_json::from_str(r#"{"z":1,"a":[true,null,2.50],"m":{}}"#).unwrap();
         assert_eq!(compact(&value), r#"{"z":1,"a":[true,null,2.5],"m":{}}"#);
+    }
+
+    #[test]
+    fn counter_agrees_with_the_written_text() {
+        let every_escape: String = (0u8..0x20)
+            .map(char::from)
+            .chain("\"\\\u{7f}é".chars())
+            .collect();
+        let value = serde_json::json!({"é": "a\"b\u{1}東🍵", "n": [1, -2, 1.5e300, true], "all": every_escape});
+        let mut counter = CharCounter::default();
+        write_compact_json(&value, &mut counter);
+        assert_eq!(counter.0, char_count(&compact(&value)));
+    }
+
+    #[test]
+    fn real_counts_of_both_encodings() {
+        let counts = count_with_both_encodings(&["hello world", "", "<|endoftext|>"]).unwrap();
+        assert_eq!(
+            counts[0],
+            TokenCount {
+                o200k: 2,
+                cl100k: 2
+            }
+        );
+        assert_eq!(counts[1], TokenCount::default());
+        // Special-token text counts as ordinary text.
+        assert!(counts[2].o200k > 1 && counts[2].cl100k > 1);
     }
 
     #[test]

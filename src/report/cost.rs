@@ -134,7 +134,9 @@ impl CostReport {
             .servers()
             .iter()
             .zip(&costs)
-            .filter(|(server, _)| server.enabled)
+            .enumerate()
+            .filter(|(i, _)| session.is_connected(*i))
+            .map(|(_, pair)| pair)
             .map(|(server, cost)| ServerRow {
                 server: server.name.clone(),
                 toolset: server.toolset.clone(),
