@@ -327,12 +327,12 @@ impl Session {
         self.token_counts.get(server)?.get(tool).copied().flatten()
     }
 
-    /// Stores real token counts, as `((server, tool), count)`.
+    /// Stores real token counts of tools.
     pub fn set_token_counts(
         &mut self,
-        counts: impl IntoIterator<Item = ((usize, usize), TokenCount)>,
+        counts: impl IntoIterator<Item = (ToolRef, TokenCount)>,
     ) {
-        for ((server, tool), count) in counts {
+        for (ToolRef { server, tool }, count) in counts {
             if let Some(slot) = self
                 .token_counts
                 .get_mut(server)
@@ -390,18 +390,18 @@ impl Session {
     }
 }
 
-/// Real token counts of every tool of `servers`, as `((server, tool), count)`. Loads both
+/// Real token counts of every tool of `servers`. Loads both
 /// encoders, which takes a noticeable fraction of a second: never call it on a UI thread.
-pub fn count_tokens(servers: &[Server]) -> Result<Vec<((usize, usize), TokenCount)>, String> {
+pub fn count_tokens(servers: &[Server]) -> Result<Vec<(ToolRef, TokenCount)>, String> {
     use rayon::prelude::*;
-    let places: Vec<(usize, usize)> = servers
+    let places: Vec<ToolRef> = servers
         .iter()
         .enumerate()
-        .flat_map(|(s, server)| (0..server.tools.len()).map(move |t| (s, t)))
+        .flat_map(|(server, s)| (0..s.tools.len()).map(move |tool| ToolRef { server, tool }))
         .collect();
     let definitions: Vec<String> = places
         .par_iter()
-        .map(|&(s, t)| servers[s].tools[t].definition())
+        .map(|&place| entry(servers, place).definition())
         .collect();
     let counts = count_with_both_encodings(&definitions)?;
     Ok(places.into_iter().zip(counts).collect())
@@ -520,14 +520,14 @@ mod tests {
         assert_eq!(s.server_costs()[0].counted, None);
         s.set_token_counts([
             (
-                (0, 0),
+                ToolRef { server: 0, tool: 0 },
                 TokenCount {
                     o200k: 3,
                     cl100k: 4,
                 },
             ),
             (
-                (0, 1),
+                ToolRef { server: 0, tool: 1 },
                 TokenCount {
                     o200k: 1,
                     cl100k: 1,
