@@ -22,20 +22,34 @@ pub const EXIT_USAGE: u8 = 2;
 pub const EXIT_FAILURE: u8 = 1;
 
 /// Measure the schema tax of MCP tool definitions and replay Hermes Agent's Tool Search.
+///
+/// Without a command, opens the interactive view (on the embedded sample when no config is given).
 #[derive(Debug, Parser)]
 #[command(name = "schematax", version, args_conflicts_with_subcommands = true)]
 pub struct Cli {
-    /// What to do (default: the report, on the embedded sample without a config).
+    /// What to do (default: the interactive view).
     #[command(subcommand)]
     pub command: Option<Command>,
-    /// Inputs and overrides of the default command.
+    /// Inputs and overrides of the interactive view.
     #[command(flatten)]
-    pub input: InputArgs,
+    pub tui: TuiArgs,
+}
+
+/// Options of the interactive view.
+#[derive(Debug, Clone, Args)]
+pub struct TuiArgs {
+    #[command(flatten)]
+    input: InputArgs,
+    /// Dollars per million input tokens, for the savings.
+    #[arg(long, value_name = "DOLLARS", default_value_t = 3.0, value_parser = parse_price)]
+    price_per_mtok: f64,
 }
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Open the interactive view (the default): live cost, activation and search panes.
+    Tui(TuiArgs),
     /// Token cost per server, the Tool Search gate with its numbers, savings and warnings.
     Report {
         #[command(flatten)]
@@ -203,15 +217,26 @@ pub fn count_tokens(session: &mut Session) -> Option<String> {
 
 /// Runs a parsed command line; the error is a one-line message for exit code 2.
 pub fn run(cli: Cli) -> Result<ExitCode, String> {
-    let command = cli.command.unwrap_or(Command::Report {
-        input: cli.input,
-        output: OutputArgs {
-            format: Format::Table,
-        },
-        price_per_mtok: 3.0,
-        estimate_only: false,
-    });
-    match command {
+    match cli.command.unwrap_or(Command::Tui(cli.tui)) {
+        Command::Tui(args) => {
+            let (inputs, session) = args.input.session()?;
+            let app = crate::tui::app::App::new(
+                session,
+                inputs.config_label.clone(),
+                args.price_per_mtok,
+            );
+            let app = crate::tui::run(app)?;
+            for warning in inputs.all_warnings().chain(app.session.notes()) {
+                eprintln!("schematax: warning: {}", crate::text::sanitize(warning));
+            }
+            if app.is_tuned() {
+                return emit(&format!(
+                    "# Tuned in schematax; paste into hermes.yaml:\n{}",
+                    app.tuned_yaml()
+                ));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Report {
             input,
             output,

@@ -328,10 +328,7 @@ impl Session {
     }
 
     /// Stores real token counts of tools.
-    pub fn set_token_counts(
-        &mut self,
-        counts: impl IntoIterator<Item = (ToolRef, TokenCount)>,
-    ) {
+    pub fn set_token_counts(&mut self, counts: impl IntoIterator<Item = (ToolRef, TokenCount)>) {
         for (ToolRef { server, tool }, count) in counts {
             if let Some(slot) = self
                 .token_counts

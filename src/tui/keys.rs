@@ -1,0 +1,525 @@
+//! The one key map: it turns key events into [`Action`]s, and the hint bar and the help overlay
+//! are generated from it, so the three never drift apart.
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+/// Everything a key can ask for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Leave (prints the tuned `tools.tool_search` block when something was tuned).
+    Quit,
+    /// Show or hide the help overlay.
+    ToggleHelp,
+    /// Focus the next pane.
+    NextPane,
+    /// Focus the previous pane.
+    PrevPane,
+    /// threshold_pct + 1.
+    ThresholdUp,
+    /// threshold_pct - 1.
+    ThresholdDown,
+    /// threshold_pct + 0.1.
+    ThresholdUpFine,
+    /// threshold_pct - 0.1.
+    ThresholdDownFine,
+    /// Next context-length preset.
+    ContextNext,
+    /// Previous context-length preset.
+    ContextPrev,
+    /// Type a context length.
+    ContextEntry,
+    /// auto -> on -> off.
+    CycleMode,
+    /// Focus the query line and type.
+    StartSearch,
+    /// Selection up / scroll up.
+    Up,
+    /// Selection down / scroll down.
+    Down,
+    /// A page up.
+    PageUp,
+    /// A page down.
+    PageDown,
+    /// Connect or disconnect the selected server.
+    ToggleServer,
+    /// Sort servers by cost or by name.
+    CycleSort,
+    /// Open the selection (a server's tools, a tool's detail).
+    Open,
+    /// Close the overlay / stop typing.
+    Back,
+    /// Search limit + 1.
+    LimitUp,
+    /// Search limit - 1.
+    LimitDown,
+    /// Show the `tool_search` payload of the current query.
+    ShowPayload,
+    /// Finish typing (keep the text).
+    Submit,
+}
+
+/// Where a binding applies.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum KeyContext {
+    /// Everywhere except in overlays and while typing.
+    Global,
+    /// The Servers pane has the focus.
+    Servers,
+    /// The Search pane has the focus.
+    Search,
+    /// Typing in the query line or a prompt.
+    Typing,
+    /// The list of a server's tools.
+    ToolList,
+    /// A scrollable payload.
+    Detail,
+    /// The help overlay.
+    Help,
+}
+
+impl KeyContext {
+    /// Heading of the context in the help overlay.
+    pub fn title(self) -> &'static str {
+        match self {
+            KeyContext::Global => "Anywhere",
+            KeyContext::Servers => "Servers pane",
+            KeyContext::Search => "Search pane",
+            KeyContext::Typing => "While typing",
+            KeyContext::ToolList => "Server tools",
+            KeyContext::Detail => "Detail",
+            KeyContext::Help => "Help",
+        }
+    }
+}
+
+/// A key: a code and the modifiers that must be held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Key {
+    /// The key code.
+    pub code: KeyCode,
+    /// Modifiers that must be held (Shift is ignored for characters).
+    pub modifiers: KeyModifiers,
+}
+
+const fn key(code: KeyCode) -> Key {
+    Key {
+        code,
+        modifiers: KeyModifiers::NONE,
+    }
+}
+
+const fn ch(c: char) -> Key {
+    key(KeyCode::Char(c))
+}
+
+const fn ctrl(c: char) -> Key {
+    Key {
+        code: KeyCode::Char(c),
+        modifiers: KeyModifiers::CONTROL,
+    }
+}
+
+impl Key {
+    /// Whether `event` is this key.
+    pub fn matches(&self, event: &KeyEvent) -> bool {
+        let held = event.modifiers - KeyModifiers::SHIFT;
+        match (self.code, event.code) {
+            (KeyCode::Char(a), KeyCode::Char(b)) => a == b && held == self.modifiers,
+            (a, b) => a == b && event.modifiers == self.modifiers,
+        }
+    }
+
+    /// The key as the help shows it.
+    pub fn label(&self) -> String {
+        let name = match self.code {
+            KeyCode::Char(' ') => "Space".to_string(),
+            KeyCode::Char(c) => c.to_string(),
+            KeyCode::Up => "↑".into(),
+            KeyCode::Down => "↓".into(),
+            KeyCode::PageUp => "PgUp".into(),
+            KeyCode::PageDown => "PgDn".into(),
+            KeyCode::Enter => "Enter".into(),
+            KeyCode::Esc => "Esc".into(),
+            KeyCode::Tab => "Tab".into(),
+            KeyCode::BackTab => "S-Tab".into(),
+            other => format!("{other:?}"),
+        };
+        if self.modifiers.contains(KeyModifiers::CONTROL) {
+            format!("C-{name}")
+        } else {
+            name
+        }
+    }
+}
+
+/// One line of the key map.
+#[derive(Debug, Clone, Copy)]
+pub struct Binding {
+    /// Where it applies.
+    pub context: KeyContext,
+    /// The keys that trigger it.
+    pub keys: &'static [Key],
+    /// What it does.
+    pub action: Action,
+    /// Short description for the hint bar and the help.
+    pub hint: &'static str,
+    /// Whether the hint bar shows it.
+    pub in_hint_bar: bool,
+}
+
+const fn bind(
+    context: KeyContext,
+    keys: &'static [Key],
+    action: Action,
+    hint: &'static str,
+    in_hint_bar: bool,
+) -> Binding {
+    Binding {
+        context,
+        keys,
+        action,
+        hint,
+        in_hint_bar,
+    }
+}
+
+use KeyContext::{Detail, Global, Help, Search, Servers, ToolList, Typing};
+
+/// The key map. The first binding that matches in the most specific context wins.
+pub const KEYMAP: &[Binding] = &[
+    bind(Global, &[ch('q'), ctrl('c')], Action::Quit, "quit", true),
+    bind(Global, &[ch('?')], Action::ToggleHelp, "help", true),
+    bind(
+        Global,
+        &[key(KeyCode::Tab)],
+        Action::NextPane,
+        "next pane",
+        true,
+    ),
+    bind(
+        Global,
+        &[key(KeyCode::BackTab)],
+        Action::PrevPane,
+        "previous pane",
+        false,
+    ),
+    bind(
+        Global,
+        &[ch('+'), ch('=')],
+        Action::ThresholdUp,
+        "threshold +1",
+        true,
+    ),
+    bind(
+        Global,
+        &[ch('-')],
+        Action::ThresholdDown,
+        "threshold -1",
+        true,
+    ),
+    bind(
+        Global,
+        &[ch(']')],
+        Action::ThresholdUpFine,
+        "threshold +0.1",
+        false,
+    ),
+    bind(
+        Global,
+        &[ch('[')],
+        Action::ThresholdDownFine,
+        "threshold -0.1",
+        false,
+    ),
+    bind(
+        Global,
+        &[ch('c')],
+        Action::ContextNext,
+        "next context preset",
+        true,
+    ),
+    bind(
+        Global,
+        &[ch('C')],
+        Action::ContextPrev,
+        "previous context preset",
+        false,
+    ),
+    bind(
+        Global,
+        &[ch('x')],
+        Action::ContextEntry,
+        "type a context length",
+        false,
+    ),
+    bind(
+        Global,
+        &[ch('m')],
+        Action::CycleMode,
+        "mode auto/on/off",
+        true,
+    ),
+    bind(Global, &[ch('/')], Action::StartSearch, "search", true),
+    bind(
+        Servers,
+        &[key(KeyCode::Up), ch('k')],
+        Action::Up,
+        "select up",
+        false,
+    ),
+    bind(
+        Servers,
+        &[key(KeyCode::Down), ch('j')],
+        Action::Down,
+        "select down",
+        false,
+    ),
+    bind(
+        Servers,
+        &[ch(' ')],
+        Action::ToggleServer,
+        "server on/off",
+        true,
+    ),
+    bind(
+        Servers,
+        &[ch('s')],
+        Action::CycleSort,
+        "sort cost/name",
+        true,
+    ),
+    bind(
+        Servers,
+        &[key(KeyCode::Enter)],
+        Action::Open,
+        "server's tools",
+        true,
+    ),
+    bind(
+        Search,
+        &[key(KeyCode::Up), ch('k')],
+        Action::Up,
+        "select up",
+        false,
+    ),
+    bind(
+        Search,
+        &[key(KeyCode::Down), ch('j')],
+        Action::Down,
+        "select down",
+        false,
+    ),
+    bind(
+        Search,
+        &[key(KeyCode::Enter)],
+        Action::Open,
+        "tool detail",
+        true,
+    ),
+    bind(Search, &[ch('>')], Action::LimitUp, "limit +1", true),
+    bind(Search, &[ch('<')], Action::LimitDown, "limit -1", true),
+    bind(
+        Search,
+        &[ch('p')],
+        Action::ShowPayload,
+        "tool_search payload",
+        true,
+    ),
+    bind(Typing, &[key(KeyCode::Enter)], Action::Submit, "done", true),
+    bind(Typing, &[key(KeyCode::Esc)], Action::Back, "cancel", true),
+    bind(Typing, &[key(KeyCode::Up)], Action::Up, "select up", false),
+    bind(
+        Typing,
+        &[key(KeyCode::Down)],
+        Action::Down,
+        "select down",
+        false,
+    ),
+    bind(Typing, &[ctrl('c')], Action::Quit, "quit", false),
+    bind(
+        ToolList,
+        &[key(KeyCode::Up), ch('k')],
+        Action::Up,
+        "select up",
+        false,
+    ),
+    bind(
+        ToolList,
+        &[key(KeyCode::Down), ch('j')],
+        Action::Down,
+        "select down",
+        false,
+    ),
+    bind(
+        ToolList,
+        &[key(KeyCode::PageUp)],
+        Action::PageUp,
+        "page up",
+        false,
+    ),
+    bind(
+        ToolList,
+        &[key(KeyCode::PageDown)],
+        Action::PageDown,
+        "page down",
+        false,
+    ),
+    bind(
+        ToolList,
+        &[key(KeyCode::Enter)],
+        Action::Open,
+        "tool detail",
+        true,
+    ),
+    bind(
+        ToolList,
+        &[key(KeyCode::Esc), ch('q')],
+        Action::Back,
+        "back",
+        true,
+    ),
+    bind(
+        Detail,
+        &[key(KeyCode::Up), ch('k')],
+        Action::Up,
+        "scroll up",
+        true,
+    ),
+    bind(
+        Detail,
+        &[key(KeyCode::Down), ch('j')],
+        Action::Down,
+        "scroll down",
+        true,
+    ),
+    bind(
+        Detail,
+        &[key(KeyCode::PageUp)],
+        Action::PageUp,
+        "page up",
+        false,
+    ),
+    bind(
+        Detail,
+        &[key(KeyCode::PageDown), ch(' ')],
+        Action::PageDown,
+        "page down",
+        true,
+    ),
+    bind(
+        Detail,
+        &[key(KeyCode::Esc), ch('q')],
+        Action::Back,
+        "back",
+        true,
+    ),
+    bind(
+        Help,
+        &[key(KeyCode::Esc), ch('?'), ch('q')],
+        Action::Back,
+        "close help",
+        true,
+    ),
+];
+
+/// The action `event` asks for in `context`: the context's own bindings first, then the global
+/// ones (overlays and typing are modal: only their own bindings apply).
+pub fn action_for(context: KeyContext, event: &KeyEvent) -> Option<Action> {
+    let find = |c: KeyContext| {
+        KEYMAP
+            .iter()
+            .filter(|b| b.context == c)
+            .find(|b| b.keys.iter().any(|k| k.matches(event)))
+            .map(|b| b.action)
+    };
+    let modal = matches!(
+        context,
+        KeyContext::Typing | KeyContext::ToolList | KeyContext::Detail | KeyContext::Help
+    );
+    find(context).or_else(|| {
+        if modal {
+            None
+        } else {
+            find(KeyContext::Global)
+        }
+    })
+}
+
+/// The hint-bar entries for `context`: `(keys, hint)`.
+pub fn hints(context: KeyContext) -> Vec<(String, &'static str)> {
+    let modal = matches!(
+        context,
+        KeyContext::Typing | KeyContext::ToolList | KeyContext::Detail | KeyContext::Help
+    );
+    KEYMAP
+        .iter()
+        .filter(|b| {
+            b.in_hint_bar && (b.context == context || (!modal && b.context == KeyContext::Global))
+        })
+        .map(|b| (b.keys[0].label(), b.hint))
+        .collect()
+}
+
+/// The contexts in the order the help lists them.
+pub const HELP_ORDER: [KeyContext; 7] = [Global, Servers, Search, Typing, ToolList, Detail, Help];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn event(code: KeyCode, modifiers: KeyModifiers) -> KeyEvent {
+        KeyEvent::new(code, modifiers)
+    }
+
+    #[test]
+    fn context_bindings_win_over_global_ones() {
+        let enter = event(KeyCode::Enter, KeyModifiers::NONE);
+        assert_eq!(action_for(KeyContext::Servers, &enter), Some(Action::Open));
+        let q = event(KeyCode::Char('q'), KeyModifiers::NONE);
+        assert_eq!(action_for(KeyContext::Servers, &q), Some(Action::Quit));
+        assert_eq!(action_for(KeyContext::Detail, &q), Some(Action::Back));
+        assert_eq!(
+            action_for(KeyContext::Typing, &q),
+            None,
+            "typing: q is text"
+        );
+        let plus = event(KeyCode::Char('+'), KeyModifiers::SHIFT);
+        assert_eq!(
+            action_for(KeyContext::Search, &plus),
+            Some(Action::ThresholdUp)
+        );
+        let ctrl_c = event(KeyCode::Char('c'), KeyModifiers::CONTROL);
+        assert_eq!(action_for(KeyContext::Typing, &ctrl_c), Some(Action::Quit));
+        let c = event(KeyCode::Char('c'), KeyModifiers::NONE);
+        assert_eq!(
+            action_for(KeyContext::Servers, &c),
+            Some(Action::ContextNext)
+        );
+    }
+
+    #[test]
+    fn no_key_is_bound_twice_in_one_context() {
+        for (i, a) in KEYMAP.iter().enumerate() {
+            for b in &KEYMAP[i + 1..] {
+                if a.context == b.context {
+                    for k in a.keys {
+                        assert!(
+                            !b.keys.contains(k),
+                            "{:?} bound twice in {:?}",
+                            k,
+                            a.context
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hints_come_from_the_map() {
+        let servers = hints(KeyContext::Servers);
+        assert!(servers.contains(&("Space".to_string(), "server on/off")));
+        assert!(servers.contains(&("q".to_string(), "quit")));
+        assert!(!hints(KeyContext::Detail).iter().any(|(_, h)| *h == "quit"));
+    }
+}

@@ -1,0 +1,86 @@
+//! The interactive terminal UI: terminal set-up and restore, and the event loop. The loop is
+//! generic over the backend and fed by a channel, so tests drive it on a `TestBackend`.
+
+pub mod app;
+pub mod keys;
+pub mod view;
+
+use ratatui::backend::Backend;
+use ratatui::crossterm::event::{self, Event};
+use ratatui::Terminal;
+use std::io::IsTerminal;
+use std::sync::mpsc::{channel, Receiver, Sender};
+
+use crate::engine::session::count_tokens;
+use app::{App, Effect, Msg};
+
+/// Opens the TUI on `app` in the real terminal, and restores the terminal however it ends
+/// (quit, error, panic, Ctrl-C). Returns the final state.
+pub fn run(app: App) -> Result<App, String> {
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        return Err(
+            "the interactive view needs a terminal (stdin and stdout); for a report to a pipe or file, run `schematax report`".into(),
+        );
+    }
+    // ratatui's init installs a panic hook that restores the terminal before the panic prints.
+    let mut terminal = ratatui::try_init().map_err(|e| format!("cannot open the terminal: {e}"))?;
+    let (sender, receiver) = channel();
+    spawn_input_reader(sender.clone());
+    let result = event_loop(&mut terminal, app, &sender, &receiver);
+    ratatui::restore();
+    result.map_err(|e| format!("terminal error: {e}"))
+}
+
+/// Reads terminal events on their own thread and forwards them as messages.
+fn spawn_input_reader(sender: Sender<Msg>) {
+    std::thread::spawn(move || loop {
+        let msg = match event::read() {
+            Ok(Event::Key(key)) => Msg::Key(key),
+            Ok(Event::Resize(..)) => Msg::Resize,
+            Ok(_) => continue,
+            Err(_) => return,
+        };
+        if sender.send(msg).is_err() {
+            return;
+        }
+    });
+}
+
+/// Starts an effect on a worker thread; its answer comes back as a message.
+pub fn start_effect(effect: Effect, app: &App, sender: &Sender<Msg>) {
+    match effect {
+        Effect::CountTokens => {
+            let servers = app.session.shared_servers();
+            let sender = sender.clone();
+            std::thread::spawn(move || {
+                let _ = sender.send(Msg::Counted(count_tokens(&servers)));
+            });
+        }
+    }
+}
+
+/// Draws, waits for messages, updates, until the app quits or the senders are gone. Messages
+/// that queued up while drawing are all applied before the next frame.
+pub fn event_loop<B: Backend>(
+    terminal: &mut Terminal<B>,
+    mut app: App,
+    sender: &Sender<Msg>,
+    receiver: &Receiver<Msg>,
+) -> Result<App, B::Error> {
+    for effect in app.startup_effects() {
+        start_effect(effect, &app, sender);
+    }
+    while !app.quit {
+        terminal.draw(|frame| view::render(&app, frame))?;
+        let Ok(first) = receiver.recv() else { break };
+        for msg in std::iter::once(first).chain(receiver.try_iter()) {
+            for effect in app.update(msg) {
+                start_effect(effect, &app, sender);
+            }
+            if app.quit {
+                break;
+            }
+        }
+    }
+    Ok(app)
+}

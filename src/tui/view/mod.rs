@@ -1,0 +1,151 @@
+//! Drawing: one module per pane, every function reading `&App` only.
+//!
+//! ```text
+//! ┌ header: source · servers on · tools · real counts ──────────┐
+//! │ Servers (focusable)            │ Activation                 │
+//! ├────────────────────────────────┼────────────────────────────┤
+//! │ Search (focusable)             │ Activation map             │
+//! └ hint bar (from the key map) or a status message ────────────┘
+//!   overlays: help, a server's tools, a payload, the context prompt
+//! ```
+
+mod activation;
+mod map;
+mod overlay;
+mod search;
+mod servers;
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
+use ratatui::Frame;
+
+use super::app::{App, Counting, Pane};
+use super::keys::hints;
+use crate::report::thousands;
+use crate::text::clip;
+
+/// Smallest terminal the layout is drawn in.
+pub const MIN_WIDTH: u16 = 80;
+/// Smallest terminal height the layout is drawn in.
+pub const MIN_HEIGHT: u16 = 24;
+
+/// Accent of the focused pane and of headings.
+const ACCENT: Color = Color::Cyan;
+
+/// Draws the whole screen.
+pub fn render(app: &App, frame: &mut Frame) {
+    let area = frame.area();
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        render_too_small(frame, area);
+        return;
+    }
+    let [header, body, footer] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let top_height = (body.height * 45 / 100).max(10);
+    let [top, bottom] =
+        Layout::vertical([Constraint::Length(top_height), Constraint::Fill(1)]).areas(body);
+    let servers_share = if area.width < 110 { 55 } else { 52 };
+    let [servers_area, activation_area] =
+        Layout::horizontal([Constraint::Percentage(servers_share), Constraint::Fill(1)]).areas(top);
+    let search_share = if area.width < 110 { 64 } else { 60 };
+    let [search_area, map_area] =
+        Layout::horizontal([Constraint::Percentage(search_share), Constraint::Fill(1)])
+            .areas(bottom);
+
+    render_header(app, frame, header);
+    servers::render(app, frame, servers_area);
+    activation::render(app, frame, activation_area);
+    search::render(app, frame, search_area);
+    map::render(app, frame, map_area);
+    render_footer(app, frame, footer);
+    overlay::render(app, frame, area);
+}
+
+/// A pane's frame, highlighted when focused.
+fn pane_block(title: &str, focused: bool) -> Block<'static> {
+    let style = if focused {
+        Style::new().fg(ACCENT)
+    } else {
+        Style::new().fg(Color::DarkGray)
+    };
+    Block::bordered()
+        .border_type(if focused {
+            BorderType::Thick
+        } else {
+            BorderType::Plain
+        })
+        .border_style(style)
+        .title(Span::styled(
+            format!(" {title} "),
+            Style::new().add_modifier(Modifier::BOLD),
+        ))
+}
+
+/// Whether `pane` has the focus (and no overlay covers it).
+fn is_focused(app: &App, pane: Pane) -> bool {
+    app.focus == pane && app.overlay.is_none()
+}
+
+fn render_header(app: &App, frame: &mut Frame, area: Rect) {
+    let servers = app.session.servers().len();
+    let on = (0..servers)
+        .filter(|&s| app.session.is_connected(s))
+        .count();
+    let counts = match &app.counting {
+        Counting::Pending => "o200k/cl100k counting...".to_string(),
+        Counting::Done => "o200k/cl100k counted".to_string(),
+        Counting::Failed(_) => "o200k/cl100k unavailable".to_string(),
+    };
+    let text = format!(
+        " schematax │ {} │ {on}/{servers} servers on │ {} tools in catalog │ {counts}",
+        app.source_label,
+        thousands(app.session.total_available() as u64)
+    );
+    let line = Line::from(clip(&text, area.width as usize))
+        .style(Style::new().bg(Color::Blue).fg(Color::White));
+    frame.render_widget(
+        Paragraph::new(line).style(Style::new().bg(Color::Blue)),
+        area,
+    );
+}
+
+fn render_footer(app: &App, frame: &mut Frame, area: Rect) {
+    let line = match &app.status {
+        Some(status) => Line::from(Span::styled(
+            clip(&format!(" {status}"), area.width as usize),
+            Style::new().fg(Color::Yellow),
+        )),
+        None => {
+            let mut spans = Vec::new();
+            let mut used = 0usize;
+            for (keys, hint) in hints(app.key_context()) {
+                let piece = format!(" {keys} {hint} ");
+                if used + piece.chars().count() > area.width as usize {
+                    break;
+                }
+                used += piece.chars().count();
+                spans.push(Span::styled(
+                    format!(" {keys}"),
+                    Style::new().fg(ACCENT).add_modifier(Modifier::BOLD),
+                ));
+                spans.push(Span::raw(format!(" {hint} ")));
+            }
+            Line::from(spans)
+        }
+    };
+    frame.render_widget(Paragraph::new(line), area);
+}
+
+fn render_too_small(frame: &mut Frame, area: Rect) {
+    let text = format!(
+        "Terminal too small: {}x{}.\nschematax needs at least {MIN_WIDTH}x{MIN_HEIGHT}.\nEnlarge the window, or press q to quit.",
+        area.width, area.height
+    );
+    frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+}

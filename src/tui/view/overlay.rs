@@ -1,0 +1,186 @@
+//! Overlays: the help (generated from the key map), a server's tools, a payload, and the
+//! context-length prompt.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Cell, Clear, Paragraph, Row, Table, TableState, Wrap};
+use ratatui::Frame;
+
+use super::ACCENT;
+use crate::engine::tokens::estimate_tokens;
+use crate::report::thousands;
+use crate::text::{clip, first_sentence};
+use crate::tui::app::{App, DetailView, Overlay, ToolListView};
+use crate::tui::keys::{HELP_ORDER, KEYMAP};
+
+/// Draws the overlay, if one is open.
+pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+    match &app.overlay {
+        None => {}
+        Some(Overlay::Help) => render_help(frame, area),
+        Some(Overlay::ToolList(list)) => render_tool_list(app, list, frame, area),
+        Some(Overlay::Detail(detail, _)) => render_detail(detail, frame, area),
+        Some(Overlay::ContextPrompt(text)) => render_prompt(text, frame, area),
+    }
+}
+
+/// A cleared, framed popup of `width` x `height` percent of `area`.
+fn popup(frame: &mut Frame, area: Rect, width: u16, height: u16, title: &str) -> Rect {
+    let popup = area.centered(
+        Constraint::Percentage(width),
+        Constraint::Percentage(height),
+    );
+    let block = Block::bordered()
+        .border_style(Style::new().fg(ACCENT))
+        .title(Span::styled(
+            format!(" {} ", clip(title, popup.width.saturating_sub(4) as usize)),
+            Style::new().add_modifier(Modifier::BOLD),
+        ));
+    let inner = block.inner(popup);
+    frame.render_widget(Clear, popup);
+    frame.render_widget(block, popup);
+    inner
+}
+
+fn render_help(frame: &mut Frame, area: Rect) {
+    let inner = popup(frame, area, 90, 90, "Keys (? or Esc closes)");
+    let mut lines: Vec<Line> = Vec::new();
+    for context in HELP_ORDER {
+        lines.push(Line::from(Span::styled(
+            context.title(),
+            Style::new().fg(ACCENT).add_modifier(Modifier::BOLD),
+        )));
+        for binding in KEYMAP.iter().filter(|b| b.context == context) {
+            let keys = binding
+                .keys
+                .iter()
+                .map(|k| k.label())
+                .collect::<Vec<_>>()
+                .join(" ");
+            lines.push(Line::from(vec![
+                Span::styled(
+                    format!("  {keys:<12}"),
+                    Style::new().add_modifier(Modifier::BOLD),
+                ),
+                Span::raw(binding.hint),
+            ]));
+        }
+    }
+    // Two columns when the help is taller than the popup.
+    let height = inner.height as usize;
+    if lines.len() > height && inner.width >= 60 {
+        let [left, right] =
+            Layout::horizontal([Constraint::Percentage(50), Constraint::Fill(1)]).areas(inner);
+        let split = lines.len().div_ceil(2).max(height.min(lines.len()));
+        let split = split.min(height);
+        let rest = lines.split_off(split);
+        frame.render_widget(Paragraph::new(lines), left);
+        frame.render_widget(Paragraph::new(rest), right);
+    } else {
+        frame.render_widget(Paragraph::new(lines), inner);
+    }
+}
+
+fn render_tool_list(app: &App, list: &ToolListView, frame: &mut Frame, area: Rect) {
+    let server = &app.session.servers()[list.server];
+    let title = format!(
+        "{}: {} tools, heaviest first (Enter: detail, Esc: back)",
+        server.name,
+        server.tools.len()
+    );
+    let inner = popup(frame, area, 90, 85, &title);
+    let rows = list.tools.iter().map(|&t| {
+        let tool = &server.tools[t];
+        let o200k = app
+            .session
+            .token_count(list.server, t)
+            .map_or("...".to_string(), |c| thousands(c.o200k));
+        Row::new(vec![
+            Cell::from(clip(&tool.raw_name, 34)),
+            Cell::from(Line::from(thousands(estimate_tokens(tool.chars))).right_aligned()),
+            Cell::from(Line::from(o200k).right_aligned()),
+            Cell::from(clip(first_sentence(&tool.description), 200)),
+        ])
+    });
+    let widths = [
+        Constraint::Length(34),
+        Constraint::Length(7),
+        Constraint::Length(7),
+        Constraint::Fill(1),
+    ];
+    let header = Row::new(vec![
+        Cell::from("tool"),
+        Cell::from(Line::from("chars/4").right_aligned()),
+        Cell::from(Line::from("o200k").right_aligned()),
+        Cell::from("description"),
+    ])
+    .style(Style::new().add_modifier(Modifier::BOLD));
+    let table = Table::new(rows, widths)
+        .header(header)
+        .column_spacing(1)
+        .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED));
+    let mut state = TableState::default().with_selected(Some(list.selected));
+    frame.render_stateful_widget(table, inner, &mut state);
+}
+
+fn render_detail(detail: &DetailView, frame: &mut Frame, area: Rect) {
+    let inner = popup(frame, area, 92, 90, &detail.title);
+    let [summary, body, position] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(1),
+    ])
+    .areas(inner);
+    frame.render_widget(
+        Paragraph::new(Line::from(Span::styled(
+            clip(&detail.summary, summary.width as usize),
+            Style::new().fg(Color::Green),
+        ))),
+        summary,
+    );
+    // Long lines wrap; scrolling moves by payload lines.
+    let visible = body.height as usize;
+    let lines: Vec<Line> = detail
+        .lines
+        .iter()
+        .skip(detail.scroll)
+        .take(visible)
+        .map(|l| Line::from(l.as_str()))
+        .collect();
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), body);
+    let text = format!(
+        "from line {} of {}  ↑↓ PgUp PgDn scroll · Esc back",
+        detail.scroll + 1,
+        detail.lines.len()
+    );
+    frame.render_widget(
+        Paragraph::new(Line::from(Span::styled(
+            text,
+            Style::new().fg(Color::DarkGray),
+        ))),
+        position,
+    );
+}
+
+fn render_prompt(text: &str, frame: &mut Frame, area: Rect) {
+    let popup = area.centered(Constraint::Length(50), Constraint::Length(4));
+    let block = Block::bordered()
+        .border_style(Style::new().fg(ACCENT))
+        .title(" Context length (Enter: set, Esc: cancel) ");
+    let inner = block.inner(popup);
+    frame.render_widget(Clear, popup);
+    frame.render_widget(block, popup);
+    let lines = vec![
+        Line::from(vec![
+            Span::raw("tokens: "),
+            Span::raw(clip(text, 30)),
+            Span::styled("▏", Style::new().fg(ACCENT)),
+        ]),
+        Line::from(Span::styled(
+            "e.g. 200000, 200K, 1M; 0 = unknown",
+            Style::new().fg(Color::DarkGray),
+        )),
+    ];
+    frame.render_widget(Paragraph::new(lines), inner);
+}

@@ -1,0 +1,186 @@
+//! The Search pane: the query line and the ranked hits, matched terms highlighted.
+
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
+use ratatui::Frame;
+
+use super::{is_focused, pane_block, ACCENT};
+use crate::engine::search::Via;
+use crate::text::{clip, first_sentence, sanitize};
+use crate::tui::app::{App, Pane};
+
+/// Draws the pane.
+pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+    let block = pane_block("Search", is_focused(app, Pane::Search) || app.search.typing);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let [query_area, results_area] =
+        Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
+
+    let search = &app.search;
+    let via = match search.result.via {
+        Via::Bm25 => "bm25",
+        Via::Substring => "substring fallback",
+        Via::None => "none",
+    };
+    let status = format!(
+        " limit {}/{} · {} · {} tools",
+        search.limit,
+        app.session.settings().max_search_limit,
+        via,
+        app.session.total_available()
+    );
+    let room = (inner.width as usize).saturating_sub(status.chars().count() + 3);
+    let mut query_spans = vec![
+        Span::styled("/ ", Style::new().fg(ACCENT).add_modifier(Modifier::BOLD)),
+        Span::raw(tail(&sanitize(&search.query), room)),
+    ];
+    if search.typing {
+        query_spans.push(Span::styled("▏", Style::new().fg(ACCENT)));
+    }
+    let used: usize = query_spans.iter().map(|s| s.content.chars().count()).sum();
+    query_spans.push(Span::raw(" ".repeat(
+        (inner.width as usize).saturating_sub(used + status.chars().count()),
+    )));
+    query_spans.push(Span::styled(status, Style::new().fg(Color::DarkGray)));
+    frame.render_widget(Paragraph::new(Line::from(query_spans)), query_area);
+
+    let empty = if app.session.total_available() == 0 {
+        Some("The catalog is empty: no deferrable tools in this session. Switch a server on, or check the toolset scope.")
+    } else if search.query.trim().is_empty() {
+        Some("Type / and a query: the hits re-rank on every keystroke, as tool_search would rank them.")
+    } else if search.result.hits.is_empty() {
+        Some("No tool matched: no query word (ASCII letters and digits) is in any tool's name, description or parameter names, and the query is in no tool name.")
+    } else {
+        None
+    };
+    if let Some(message) = empty {
+        frame.render_widget(
+            Paragraph::new(message)
+                .style(Style::new().fg(Color::DarkGray))
+                .wrap(Wrap { trim: true }),
+            results_area,
+        );
+        return;
+    }
+
+    let show_server = inner.width >= 70;
+    let name_width = if show_server { 30 } else { 26 };
+    let rows = search.result.hits.iter().enumerate().map(|(i, hit)| {
+        let (entry, _) = app.session.catalog_entry(hit.doc);
+        let mut cells = vec![
+            Cell::from(Line::from(format!("{}", i + 1)).right_aligned()),
+            Cell::from(tail(&sanitize(&entry.name), name_width)),
+        ];
+        if show_server {
+            cells.push(Cell::from(clip(&entry.server, 14)));
+        }
+        cells.push(Cell::from(
+            Line::from(format!("{:.2}", hit.score)).right_aligned(),
+        ));
+        cells.push(Cell::from(highlight(
+            first_sentence(&entry.description),
+            &hit.matched_terms,
+        )));
+        Row::new(cells)
+    });
+    let mut widths = vec![Constraint::Length(2), Constraint::Length(name_width as u16)];
+    let mut header = vec!["#", "name"];
+    if show_server {
+        widths.push(Constraint::Length(14));
+        header.push("server");
+    }
+    widths.extend([Constraint::Length(6), Constraint::Fill(1)]);
+    header.extend(["score", "description"]);
+    let table = Table::new(rows, widths)
+        .header(Row::new(header).style(Style::new().add_modifier(Modifier::BOLD)))
+        .column_spacing(1)
+        .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED));
+    let selected = (is_focused(app, Pane::Search) || search.typing).then_some(search.selected);
+    let mut state = TableState::default().with_selected(selected);
+    frame.render_stateful_widget(table, results_area, &mut state);
+}
+
+/// The last `width` characters of `text`: the end of a long query or tool name stays visible.
+fn tail(text: &str, width: usize) -> String {
+    let count = text.chars().count();
+    if count <= width {
+        text.to_string()
+    } else {
+        let skip = count - width.saturating_sub(1);
+        format!("…{}", text.chars().skip(skip).collect::<String>())
+    }
+}
+
+/// `text` sanitised, with the words that match `terms` (lowercase tokens) highlighted.
+pub fn highlight(text: &str, terms: &[String]) -> Line<'static> {
+    let clean = sanitize(text);
+    let mut spans = Vec::new();
+    let mut word = String::new();
+    let mut other = String::new();
+    let flush_word = |word: &mut String, spans: &mut Vec<Span<'static>>| {
+        if word.is_empty() {
+            return;
+        }
+        let matched = terms.iter().any(|t| t.eq_ignore_ascii_case(word));
+        let style = if matched {
+            Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD)
+        } else {
+            Style::new()
+        };
+        spans.push(Span::styled(std::mem::take(word), style));
+    };
+    for c in clean.chars() {
+        if c.is_ascii_alphanumeric() {
+            if !other.is_empty() {
+                spans.push(Span::raw(std::mem::take(&mut other)));
+            }
+            word.push(c);
+        } else {
+            flush_word(&mut word, &mut spans);
+            other.push(c);
+        }
+    }
+    flush_word(&mut word, &mut spans);
+    if !other.is_empty() {
+        spans.push(Span::raw(other));
+    }
+    Line::from(spans)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn highlights_whole_tokens_only() {
+        let line = highlight(
+            "Scrape a page; scraped\u{1b}[31m PAGE",
+            &["page".to_string()],
+        );
+        let styled: Vec<(&str, bool)> = line
+            .spans
+            .iter()
+            .map(|s| (s.content.as_ref(), s.style.fg == Some(Color::Yellow)))
+            .filter(|(t, _)| t.chars().any(|c| c.is_alphanumeric()))
+            .collect();
+        assert_eq!(
+            styled,
+            [
+                ("Scrape", false),
+                ("a", false),
+                ("page", true),
+                ("scraped", false),
+                ("PAGE", true)
+            ]
+        );
+    }
+
+    #[test]
+    fn long_queries_show_their_end() {
+        assert_eq!(tail("abcdef", 4), "…def");
+        assert_eq!(tail("abc", 4), "abc");
+    }
+}

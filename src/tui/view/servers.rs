@@ -1,0 +1,118 @@
+//! The Servers pane: one row per server with its cost, share and a bar.
+
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
+use ratatui::Frame;
+
+use super::{is_focused, pane_block};
+use crate::engine::tokens::estimate_tokens;
+use crate::report::thousands;
+use crate::text::sanitize;
+use crate::tui::app::{App, Counting, Pane, SortOrder};
+
+/// Draws the pane.
+pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+    let sort = match app.servers.sort {
+        SortOrder::Cost => "by cost",
+        SortOrder::Name => "by name",
+    };
+    let block = pane_block(&format!("Servers ({sort})"), is_focused(app, Pane::Servers));
+    let servers = app.session.servers();
+    if servers.is_empty() {
+        let text = "No MCP servers in this session.\n\nGive a hermes.yaml with mcp_servers and their captures (--tools DIR), or run schematax without arguments for the embedded sample.";
+        frame.render_widget(
+            Paragraph::new(text).wrap(Wrap { trim: true }).block(block),
+            area,
+        );
+        return;
+    }
+    let costs = app.session.server_costs();
+    let deferrable: u64 = costs.iter().map(|c| c.chars).sum();
+    let wide = area.width >= 60;
+    let bar_width = if wide {
+        (area.width as usize).saturating_sub(50).clamp(4, 20)
+    } else {
+        0
+    };
+    let rows = app.server_order().into_iter().map(|s| {
+        let server = &servers[s];
+        let on = app.session.is_connected(s);
+        let cost = costs[s];
+        // A server that is off shows what it would cost, dimmed.
+        let chars = if on {
+            cost.chars
+        } else {
+            server.tools.iter().map(|t| t.chars).sum()
+        };
+        let tools = if on { cost.tools } else { server.tools.len() };
+        let o200k = match (on, cost.counted, &app.counting) {
+            (true, Some(c), _) => thousands(c.o200k),
+            (_, _, Counting::Failed(_)) => "n/a".into(),
+            (false, _, _) => "-".into(),
+            (true, None, _) => "...".into(),
+        };
+        let share = if on && deferrable > 0 {
+            cost.chars as f64 * 100.0 / deferrable as f64
+        } else {
+            0.0
+        };
+        let share_label = match (on, share) {
+            (false, _) => "off".to_string(),
+            (true, s) if s >= 99.95 => "100%".to_string(),
+            (true, s) => format!("{s:.1}%"),
+        };
+        let filled = (share / 100.0 * bar_width as f64).round() as usize;
+        let mut cells = vec![
+            Cell::from(if on { "●" } else { "○" }).style(Style::new().fg(if on {
+                Color::Green
+            } else {
+                Color::DarkGray
+            })),
+            Cell::from(sanitize(&server.name).into_owned()),
+            Cell::from(Line::from(tools.to_string()).right_aligned()),
+            Cell::from(Line::from(thousands(estimate_tokens(chars))).right_aligned()),
+            Cell::from(Line::from(o200k).right_aligned()),
+            Cell::from(Line::from(share_label).right_aligned()),
+        ];
+        if wide {
+            cells.push(Cell::from("█".repeat(filled)).style(Style::new().fg(Color::Magenta)));
+        }
+        let style = if on {
+            Style::new()
+        } else {
+            Style::new().fg(Color::DarkGray)
+        };
+        Row::new(cells).style(style)
+    });
+    let mut widths = vec![
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(5),
+        Constraint::Length(7),
+        Constraint::Length(6),
+        Constraint::Length(5),
+    ];
+    let mut header = vec!["", "server", "tools", "chars/4", "o200k", "share"];
+    if wide {
+        widths.push(Constraint::Length(bar_width as u16));
+        header.push("");
+    }
+    let header = Row::new(header.into_iter().enumerate().map(|(i, h)| {
+        let line = Line::from(h);
+        Cell::from(if (2..6).contains(&i) {
+            line.right_aligned()
+        } else {
+            line
+        })
+    }))
+    .style(Style::new().add_modifier(Modifier::BOLD));
+    let table = Table::new(rows, widths)
+        .header(header)
+        .column_spacing(1)
+        .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED))
+        .block(block);
+    let mut state = TableState::default().with_selected(Some(app.servers.selected));
+    frame.render_stateful_widget(table, area, &mut state);
+}

@@ -1,0 +1,302 @@
+//! TUI tests: every pane and overlay rendered into ratatui's TestBackend (insta snapshots), and
+//! flows that drive the update function the way keys would.
+
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use schematax::engine::activation::is_active;
+use schematax::engine::capture_file::parse_capture;
+use schematax::engine::config::{Config, Mode};
+use schematax::engine::inputs::Inputs;
+use schematax::engine::session::{Overrides, Session};
+use schematax::tui::app::{App, Msg, Overlay};
+use schematax::tui::{event_loop, view};
+
+fn sample_app() -> App {
+    let inputs = Inputs::sample();
+    let session = Session::new(&inputs.config, &inputs.captures, &Overrides::default());
+    App::new(session, inputs.config_label, 3.0)
+}
+
+/// The screen as text, one line per row.
+fn screen(app: &App, width: u16, height: u16) -> String {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| view::render(app, frame)).unwrap();
+    let buffer = terminal.backend().buffer();
+    (0..height)
+        .map(|y| {
+            let line: String = (0..width)
+                .map(|x| buffer[(x, y)].symbol().to_string())
+                .collect();
+            line.trim_end().to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+fn press(app: &mut App, code: KeyCode) {
+    app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        press(app, KeyCode::Char(c));
+    }
+}
+
+/// Gives the app the real token counts of its servers.
+fn with_counts(mut app: App) -> App {
+    let counts = schematax::engine::session::count_tokens(&app.session.shared_servers());
+    app.update(Msg::Counted(counts));
+    app
+}
+
+#[test]
+fn main_screen_at_80x24_while_counting() {
+    insta::assert_snapshot!(screen(&sample_app(), 80, 24));
+}
+
+#[test]
+fn main_screen_at_120x40_with_real_counts() {
+    insta::assert_snapshot!(screen(&with_counts(sample_app()), 120, 40));
+}
+
+#[test]
+fn server_off_turns_the_gate_inactive() {
+    let mut app = sample_app();
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Down);
+    }
+    press(&mut app, KeyCode::Char(' '));
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("○ fetch"), "{text}");
+    assert!(text.contains(" INACTIVE "), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn search_pane_ranks_as_you_type() {
+    let mut app = sample_app();
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "resolve library id");
+    insta::assert_snapshot!(screen(&app, 100, 30));
+}
+
+#[test]
+fn search_with_no_hits_says_so() {
+    let mut app = sample_app();
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "zzqqx");
+    let text = screen(&app, 80, 24);
+    assert!(text.contains("No tool matched"), "{text}");
+}
+
+#[test]
+fn help_overlay_lists_the_key_map() {
+    let mut app = sample_app();
+    press(&mut app, KeyCode::Char('?'));
+    let text = screen(&app, 100, 40);
+    for binding in schematax::tui::keys::KEYMAP {
+        assert!(
+            text.contains(binding.hint),
+            "help lacks {:?}\n{text}",
+            binding.hint
+        );
+    }
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn server_tools_overlay() {
+    let mut app = sample_app();
+    press(&mut app, KeyCode::Enter);
+    insta::assert_snapshot!(screen(&app, 100, 30));
+}
+
+#[test]
+fn tool_detail_overlay_scrolls() {
+    let mut app = sample_app();
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "fetch url");
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
+    let Some(Overlay::Detail(detail, _)) = &app.overlay else {
+        panic!("{:?}", app.overlay)
+    };
+    assert_eq!(detail.title, "tool_describe mcp_fetch_fetch");
+    insta::assert_snapshot!("detail_top", screen(&app, 100, 30));
+    press(&mut app, KeyCode::PageDown);
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("from line 11 of 41"), "{text}");
+}
+
+#[test]
+fn search_payload_overlay() {
+    let mut app = sample_app();
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "web search");
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Char('p'));
+    insta::assert_snapshot!(screen(&app, 100, 30));
+}
+
+#[test]
+fn context_prompt_overlay() {
+    let mut app = sample_app();
+    press(&mut app, KeyCode::Char('x'));
+    type_text(&mut app, "1M");
+    insta::assert_snapshot!(screen(&app, 80, 24));
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.session.context().tokens, 1_000_000);
+}
+
+#[test]
+fn too_small_terminal_says_so() {
+    insta::assert_snapshot!(screen(&sample_app(), 60, 20));
+}
+
+#[test]
+fn empty_session_has_empty_states() {
+    let session = Session::new(&Config::default(), &[], &Overrides::default());
+    let app = App::new(session, "none".into(), 3.0);
+    let text = screen(&app, 80, 24);
+    assert!(text.contains("No MCP servers in this session"), "{text}");
+    assert!(text.contains("The catalog is empty"), "{text}");
+    assert!(text.contains("nothing to defer"), "{text}");
+    insta::assert_snapshot!(text);
+}
+
+#[test]
+fn raising_threshold_flips_at_the_engine_boundary() {
+    let mut app = sample_app();
+    let deferrable = app.session.activation().deferrable_tokens;
+    let mut flipped_at = None;
+    // From 10.0 in steps of 0.1 up to 11.0: the engine says where the flip is.
+    for _ in 0..10 {
+        let activation = app.session.activation();
+        assert_eq!(
+            activation.active,
+            is_active(Mode::Auto, deferrable, 200_000, activation.threshold_pct),
+            "threshold {}",
+            activation.threshold_pct
+        );
+        let text = screen(&app, 80, 24);
+        assert_eq!(text.contains(" ACTIVE "), activation.active, "{text}");
+        assert_eq!(text.contains(" INACTIVE "), !activation.active, "{text}");
+        if !activation.active && flipped_at.is_none() {
+            flipped_at = Some(activation.threshold_pct);
+        }
+        press(&mut app, KeyCode::Char(']'));
+    }
+    // 20,182 tokens at 200K: active up to 10.09%, so the first inactive tenth is 10.1.
+    assert_eq!(flipped_at, Some(10.1));
+    assert_eq!(app.session.settings().threshold_pct, 11.0);
+    press(&mut app, KeyCode::Char('-'));
+    press(&mut app, KeyCode::Char('-'));
+    assert_eq!(app.session.settings().threshold_pct, 9.0);
+    assert!(app.session.activation().active, "active again at 9%");
+}
+
+#[test]
+fn toggling_any_server_off_flips_and_on_restores() {
+    let mut app = sample_app();
+    for row in 0..5 {
+        app.servers.selected = row;
+        press(&mut app, KeyCode::Char(' '));
+        assert!(!app.session.activation().active, "row {row} off");
+        press(&mut app, KeyCode::Char(' '));
+        assert!(app.session.activation().active, "row {row} back on");
+    }
+}
+
+#[test]
+fn typed_query_shows_the_same_hits_as_schematax_search() {
+    let query = "crawl a site and extract content";
+    let mut app = sample_app();
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, query);
+    let tui: Vec<(String, f64)> = app
+        .search
+        .result
+        .hits
+        .iter()
+        .map(|h| (app.session.catalog_entry(h.doc).0.name.clone(), h.score))
+        .collect();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_schematax"))
+        .args(["search", query, "--format", "json"])
+        .output()
+        .unwrap();
+    let cli: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let cli: Vec<(String, f64)> = cli["hits"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| {
+            (
+                h["name"].as_str().unwrap().to_string(),
+                h["score"].as_f64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(tui.len(), 5);
+    assert_eq!(tui, cli);
+}
+
+#[test]
+fn untrusted_text_is_stripped_before_rendering() {
+    let capture = parse_capture(
+        "{\"server\":\"ev\\u001b[2Jil\",\"tools\":[{\"name\":\"wipe\\u001b]0;x\\u0007\",\"description\":\"Clears \\u001b[31mred\\u001b[0m screen \\u009b2J now\",\"inputSchema\":{\"type\":\"object\",\"properties\":{\"p\\u001b[5m\":{\"type\":\"string\"}}}}]}"
+            .as_bytes(),
+        "evil",
+    )
+    .unwrap();
+    let session = Session::new(&Config::default(), &[capture], &Overrides::default());
+    let mut app = App::new(session, "evil".into(), 3.0);
+    let check = |app: &App| {
+        let text = screen(app, 100, 30);
+        assert!(
+            !text.chars().any(|c| c.is_control() && c != '\n'),
+            "{text:?}"
+        );
+        text
+    };
+    check(&app);
+    press(&mut app, KeyCode::Enter);
+    check(&app);
+    press(&mut app, KeyCode::Enter);
+    let text = check(&app);
+    assert!(
+        text.contains("\\u001b[31mred"),
+        "the payload shows escapes as text: {text}"
+    );
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "clears screen");
+    let text = check(&app);
+    assert!(text.contains("Clears red screen"), "{text}");
+}
+
+#[test]
+fn event_loop_runs_on_a_test_backend() {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    for code in [
+        KeyCode::Char('/'),
+        KeyCode::Char('f'),
+        KeyCode::Char('e'),
+        KeyCode::Enter,
+        KeyCode::Char('+'),
+        KeyCode::Char('q'),
+    ] {
+        sender
+            .send(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+            .unwrap();
+    }
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let app = event_loop(&mut terminal, sample_app(), &sender, &receiver).unwrap();
+    assert!(app.quit);
+    assert_eq!(app.search.query, "fe");
+    assert_eq!(app.session.settings().threshold_pct, 11.0);
+    assert!(app.is_tuned());
+    assert!(app.tuned_yaml().contains("threshold_pct: 11"));
+}
