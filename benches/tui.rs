@@ -1,0 +1,76 @@
+//! TUI benchmarks. Targets: a keystroke on a 10,000-tool catalog handled and rendered within
+//! 16 ms; the first frame on the embedded sample within 100 ms of start.
+
+mod support;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::Terminal;
+use schematax::engine::config::Config;
+use schematax::engine::inputs::Inputs;
+use schematax::engine::session::{Overrides, Session};
+use schematax::tui::app::{App, Msg};
+use schematax::tui::view;
+
+fn key(code: KeyCode) -> Msg {
+    Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
+}
+
+fn keystrokes_10k(c: &mut Criterion) {
+    let captures = support::catalog_of(10_000);
+    let session = Session::new(&Config::default(), &captures, &Overrides::default());
+    let mut app = App::new(session, "10k".into(), 3.0);
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    app.update(key(KeyCode::Char('/')));
+    for c in "create a merge request".chars() {
+        app.update(key(KeyCode::Char(c)));
+    }
+    let mut group = c.benchmark_group("tui_10k");
+    // A character typed into the query (re-rank) and the frame drawn; then its removal.
+    group.bench_function("type_a_character_and_render", |b| {
+        let mut typed = false;
+        b.iter(|| {
+            app.update(key(if typed {
+                KeyCode::Backspace
+            } else {
+                KeyCode::Char('s')
+            }));
+            typed = !typed;
+            terminal.draw(|frame| view::render(&app, frame)).unwrap();
+        })
+    });
+    app.update(key(KeyCode::Enter));
+    app.update(key(KeyCode::Tab));
+    // Space on the selected server: the catalog and index are rebuilt, the frame drawn.
+    group.bench_function("toggle_a_server_and_render", |b| {
+        b.iter(|| {
+            app.update(key(KeyCode::Char(' ')));
+            terminal.draw(|frame| view::render(&app, frame)).unwrap();
+        })
+    });
+    group.bench_function("threshold_step_and_render", |b| {
+        let mut up = false;
+        b.iter(|| {
+            app.update(key(KeyCode::Char(if up { '+' } else { '-' })));
+            up = !up;
+            terminal.draw(|frame| view::render(&app, frame)).unwrap();
+        })
+    });
+    group.finish();
+}
+
+fn first_frame(c: &mut Criterion) {
+    c.bench_function("first_frame_on_the_sample", |b| {
+        b.iter(|| {
+            let inputs = Inputs::sample();
+            let session = Session::new(&inputs.config, &inputs.captures, &Overrides::default());
+            let app = App::new(session, inputs.config_label, 3.0);
+            let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+            terminal.draw(|frame| view::render(&app, frame)).unwrap();
+        })
+    });
+}
+
+criterion_group!(benches, keystrokes_10k, first_frame);
+criterion_main!(benches);
