@@ -2,7 +2,8 @@
 //! Targets: index build <= 20 ms, one search <= 0.5 ms (median), chars/4 estimate <= 10 ms,
 //! both tokenizer counts of ../shared/captures (loading included) < 300 ms. The definitions'
 //! characters are measured once at load (`definition_chars_from_scratch`); the estimate the
-//! gate recomputes on every change sums them (`chars_estimate`).
+//! gate recomputes on every change sums them (`chars_estimate`). Lint and eval of the 10,000
+//! tools (one query per tool) each under 5 s.
 
 mod support;
 
@@ -10,8 +11,11 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use rayon::prelude::*;
 use schematax::engine::catalog::definition_chars;
 use schematax::engine::config::Config;
+use schematax::engine::eval::{evaluate, EvalQuery, QuerySet};
+use schematax::engine::lint::lint;
 use schematax::engine::session::{count_tokens, Overrides, Session};
 use schematax::engine::tokens::estimate_tokens;
+use schematax::text::first_sentence;
 use std::hint::black_box;
 
 const TOOLS: usize = 10_000;
@@ -60,5 +64,31 @@ fn tokenizers(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, catalog_10k, tokenizers);
+fn lint_and_eval_10k(c: &mut Criterion) {
+    let captures = support::catalog_of(TOOLS);
+    let session = Session::new(&Config::default(), &captures, &Overrides::default());
+    // One query per tool: its own first sentence, expecting the tool itself.
+    let queries = QuerySet {
+        queries: session
+            .catalog()
+            .map(|e| EvalQuery {
+                id: e.name.clone(),
+                query: first_sentence(&e.description).to_string(),
+                server: None,
+                expected: vec![e.name.clone()],
+                also_ok: Vec::new(),
+            })
+            .collect(),
+        warnings: Vec::new(),
+    };
+    let mut group = c.benchmark_group("quality_10k");
+    group.sample_size(10);
+    group.bench_function("lint", |b| b.iter(|| lint(&session)));
+    group.bench_function("eval_10k_queries", |b| {
+        b.iter(|| evaluate(&session, &queries, 5, false))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, catalog_10k, tokenizers, lint_and_eval_10k);
 criterion_main!(benches);

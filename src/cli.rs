@@ -7,11 +7,15 @@ use std::process::ExitCode;
 
 use crate::engine::catalog::Scope;
 use crate::engine::config::{Mode, Scalar};
+use crate::engine::eval::{evaluate, QuerySet};
 use crate::engine::inputs::Inputs;
+use crate::engine::lint::Severity;
 use crate::engine::search::resolve_limit;
 use crate::engine::session::{Overrides, Session};
 use crate::report::cost::CostReport;
 use crate::report::describe::describe;
+use crate::report::eval::EvalReport;
+use crate::report::lint::{LintFormat, LintReport};
 use crate::report::search::SearchReport;
 use crate::report::sweep::SweepReport;
 use crate::report::Format;
@@ -84,6 +88,35 @@ pub enum Command {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// Tool description quality: findings per tool, with a rule, a severity and the fix.
+    Lint {
+        #[command(flatten)]
+        input: InputArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = LintFormat::Table)]
+        format: LintFormat,
+        /// Exit 1 when any finding reaches this severity.
+        #[arg(long, value_enum, value_name = "SEVERITY")]
+        fail_on: Option<FailOn>,
+    },
+    /// Retrieval evaluation of a queries file: recall@1, recall@k and MRR, by server and overall.
+    Eval {
+        /// YAML file: `queries: [{id?, query, server?, expected, also_ok?}]`.
+        queries: PathBuf,
+        /// The k of recall@k (default: search_default_limit).
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Count `also_ok` tools as hits too.
+        #[arg(long)]
+        lenient: bool,
+        /// Exit 1 when the overall recall@k is below R (0 to 1).
+        #[arg(long, value_name = "R", value_parser = parse_recall)]
+        min_recall: Option<f64>,
+        #[command(flatten)]
+        input: InputArgs,
+        #[command(flatten)]
+        output: OutputArgs,
+    },
     /// Activation over a grid of context lengths and threshold_pct values, with flip points.
     Sweep {
         #[command(flatten)]
@@ -125,6 +158,15 @@ pub struct OutputArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+}
+
+/// `--fail-on` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FailOn {
+    /// Any error finding.
+    Error,
+    /// Any error or warning finding.
+    Warning,
 }
 
 /// `--enabled` values.
@@ -170,6 +212,13 @@ fn parse_threshold(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(p) if p.is_finite() && (0.0..=100.0).contains(&p) => Ok(p),
         _ => Err(format!("{text:?} is not a percentage in [0, 100]")),
+    }
+}
+
+fn parse_recall(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(r) if (0.0..=1.0).contains(&r) => Ok(r),
+        _ => Err(format!("{text:?} is not a recall between 0 and 1")),
     }
 }
 
@@ -280,6 +329,53 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                     Ok(ExitCode::from(EXIT_FAILURE))
                 }
             }
+        }
+        Command::Lint {
+            input,
+            format,
+            fail_on,
+        } => {
+            let (inputs, session) = input.session()?;
+            let findings = crate::engine::lint::lint(&session);
+            let sources = inputs
+                .captures
+                .iter()
+                .map(|c| (c.server.clone(), c.source.display().to_string()))
+                .collect();
+            let report = LintReport::build(&findings, session.total_available(), sources);
+            emit(&report.render(format))?;
+            let level = fail_on.map(|f| match f {
+                FailOn::Error => Severity::Error,
+                FailOn::Warning => Severity::Warning,
+            });
+            Ok(match level {
+                Some(level) if report.reaches(level) => ExitCode::from(EXIT_FAILURE),
+                _ => ExitCode::SUCCESS,
+            })
+        }
+        Command::Eval {
+            queries,
+            limit,
+            lenient,
+            min_recall,
+            input,
+            output,
+        } => {
+            let (_, session) = input.session()?;
+            let set = QuerySet::load(&queries).map_err(|e| e.to_string())?;
+            let k = limit.unwrap_or(session.settings().search_default_limit as usize);
+            let evaluation = evaluate(&session, &set, k, lenient);
+            emit(&EvalReport::build(&evaluation).render(output.format))?;
+            Ok(match min_recall {
+                Some(min) if evaluation.overall.recall_at_k < min => {
+                    eprintln!(
+                        "schematax: recall@{} {:.3} is below --min-recall {min}",
+                        evaluation.overall.k, evaluation.overall.recall_at_k
+                    );
+                    ExitCode::from(EXIT_FAILURE)
+                }
+                _ => ExitCode::SUCCESS,
+            })
         }
         Command::Sweep { input, output } => {
             let (_, session) = input.session()?;

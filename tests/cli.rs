@@ -510,3 +510,133 @@ fn escape_sequences_never_reach_the_terminal() {
     let out = stdout(&schematax(&["search", "clears screen", "--tools", &evil]));
     assert!(out.contains("Clears red screen now"), "{out}");
 }
+
+#[test]
+fn lint_formats_and_fail_on() {
+    let r = json(&["lint", "--format", "json"]);
+    let summary = &r["summary"];
+    let findings = r["findings"].as_array().unwrap();
+    assert_eq!(
+        summary["errors"].as_u64().unwrap()
+            + summary["warnings"].as_u64().unwrap()
+            + summary["infos"].as_u64().unwrap(),
+        findings.len() as u64
+    );
+    let scrape = findings
+        .iter()
+        .find(|f| f["rule"] == "shadowed" && f["tool"] == "firecrawl_scrape")
+        .expect("firecrawl_scrape is shadowed by its own server's tools");
+    assert_eq!(scrape["severity"], "warning");
+    assert_eq!(scrape["server"], "firecrawl");
+    assert!(scrape["message"]
+        .as_str()
+        .unwrap()
+        .contains("\"firecrawl scrape\""));
+
+    let sarif = json(&["lint", "--format", "sarif"]);
+    assert_eq!(sarif["version"], "2.1.0");
+    let results = sarif["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), findings.len());
+    assert_eq!(
+        results[0]["locations"][0]["physicalLocation"]["artifactLocation"]["uri"],
+        "samples/tools/firecrawl.json"
+    );
+    let rules = sarif["runs"][0]["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap();
+    assert!(rules.iter().any(|r| r["id"] == "shadowed"));
+
+    let md = stdout(&schematax(&["lint", "--format", "markdown"]));
+    assert!(
+        md.contains("| warning | shadowed | firecrawl | firecrawl\\_scrape |"),
+        "{md}"
+    );
+    assert_eq!(
+        schematax(&["lint", "--fail-on", "warning"]).status.code(),
+        Some(1)
+    );
+    assert_eq!(
+        schematax(&["lint", "--fail-on", "error"]).status.code(),
+        Some(0)
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write(
+        dir.path(),
+        "bad.json",
+        br#"{"server":"s","tools":[{"name":"getThing"}]}"#,
+    );
+    let out = schematax(&["lint", "--tools", &bad, "--fail-on", "error"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.contains("no-description") && text.contains("camel-case-name"),
+        "{text}"
+    );
+}
+
+#[test]
+fn eval_on_the_sample_queries() {
+    let queries = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples/queries.yaml");
+    let queries = queries.display().to_string();
+    let r = json(&["eval", &queries, "--format", "json"]);
+    let overall = &r["overall"];
+    assert_eq!(overall["queries"], 20);
+    assert_eq!(overall["k"], 5);
+    assert!(overall["recall_at_k"].as_f64().unwrap() >= overall["recall_at_1"].as_f64().unwrap());
+    assert!(r["by_server"]["firecrawl"]["queries"].as_u64().unwrap() > 5);
+    let first = &r["queries"][0];
+    assert_eq!(first["id"], "scrape-1");
+    assert!(first["rank"].as_u64().is_some());
+    assert!(first["hits"].as_array().unwrap().len() <= 5);
+
+    // Switching firecrawl off turns its queries into misses.
+    let off = json(&[
+        "eval",
+        &queries,
+        "--format",
+        "json",
+        "--disabled-toolsets",
+        "firecrawl",
+    ]);
+    assert_eq!(off["by_server"]["firecrawl"]["recall_at_k"], 0.0);
+    assert!(off["queries"][0]["rank"].is_null());
+    assert!(off["warnings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|w| w.as_str().unwrap().contains("firecrawl_scrape")));
+
+    let at_1 = json(&["eval", &queries, "--format", "json", "--limit", "1"]);
+    assert_eq!(
+        at_1["overall"]["recall_at_k"],
+        at_1["overall"]["recall_at_1"]
+    );
+    let lenient = json(&["eval", &queries, "--format", "json", "--lenient"]);
+    assert!(lenient["queries"][0]["rank"].as_u64() <= r["queries"][0]["rank"].as_u64());
+
+    assert_eq!(
+        schematax(&["eval", &queries, "--min-recall", "0.5"])
+            .status
+            .code(),
+        Some(0)
+    );
+    let strict = schematax(&["eval", &queries, "--min-recall", "1", "--limit", "1"]);
+    assert_eq!(strict.status.code(), Some(1));
+    assert!(stderr(&strict).contains("below --min-recall"));
+    let table = stdout(&schematax(&["eval", &queries, "--limit", "1"]));
+    assert!(table.contains("came instead"), "{table}");
+    let md = stdout(&schematax(&["eval", &queries, "--format", "markdown"]));
+    assert!(md.starts_with("# schematax eval: 20 queries"), "{md}");
+    fails_with(
+        &["eval", "/nonexistent/q.yaml"],
+        2,
+        "/nonexistent/q.yaml: no such file",
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let bad = write(dir.path(), "q.yaml", b"- just a list");
+    fails_with(
+        &["eval", &bad],
+        2,
+        "expected a mapping with a `queries` list",
+    );
+}

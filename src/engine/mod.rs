@@ -10,6 +10,9 @@
 //! | §6 search tokens, BM25, fallback, limit | [`search`] |
 //! | §7 bridge payloads | [`bridge`] |
 //!
+//! On top of the engine: [`lint`] (tool description quality and findability) and [`eval`]
+//! (retrieval evaluation of a queries file).
+//!
 //! Reading inputs lives in [`capture_file`] (tool lists) and [`inputs`] (config + captures or
 //! the embedded sample).
 
@@ -19,7 +22,9 @@ pub mod capture_file;
 pub mod catalog;
 pub mod config;
 pub mod error;
+pub mod eval;
 pub mod inputs;
+pub mod lint;
 pub mod search;
 pub mod session;
 pub mod tokens;

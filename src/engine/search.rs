@@ -331,6 +331,26 @@ impl SearchIndex {
         }
     }
 
+    /// BM25 score of document `doc` for a query given as term counts (a term counted `n` times
+    /// contributes `n` times), as a search for that text would score it.
+    pub fn score_terms(&self, query: &TermCounts, doc: usize) -> f64 {
+        let n = self.len() as f64;
+        let dl = f64::from(self.lengths[doc]);
+        let mut score = 0.0;
+        for &(term, count) in &query.terms {
+            let postings = self.postings(Some(term));
+            let Ok(at) = postings.binary_search_by_key(&(doc as u32), |&(d, _)| d) else {
+                continue;
+            };
+            let df = postings.len() as f64;
+            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
+            let tf = f64::from(postings[at].1);
+            score += f64::from(count) * idf * tf * (K1 + 1.0)
+                / (tf + K1 * (1.0 - B + B * dl / self.avgdl.max(1.0)));
+        }
+        score
+    }
+
     /// The distinct query tokens that occur in `doc`, in query order.
     fn matched_terms(
         &self,
@@ -437,6 +457,22 @@ mod tests {
         assert_eq!(f.index.document_frequency(&f.vocabulary, "zeta"), 0);
         // dl: "mcp a x alpha beta beta beta id" = 8, "mcp a y gamma" = 4.
         assert_eq!(f.index.avgdl(), 6.0);
+    }
+
+    #[test]
+    fn scoring_a_document_by_term_counts_matches_a_search() {
+        let f = index(&[
+            ("mcp_a_x", "alpha beta beta", &[]),
+            ("mcp_a_y", "beta gamma", &[]),
+            ("mcp_a_z", "delta", &[]),
+        ]);
+        let mut vocabulary = f.vocabulary.clone();
+        let query = vocabulary.count_terms("", "beta beta gamma", std::iter::empty());
+        let hits = f.search("beta beta gamma", 5).hits;
+        for hit in hits {
+            assert!((f.index.score_terms(&query, hit.doc) - hit.score).abs() < 1e-12);
+        }
+        assert_eq!(f.index.score_terms(&query, 2), 0.0);
     }
 
     #[test]

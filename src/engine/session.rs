@@ -350,6 +350,22 @@ impl Session {
         self.index.search(&self.vocabulary, query, limit)
     }
 
+    /// How well catalog tool `target` answers the whole search text of catalog tool `query`,
+    /// relative to how well `query` answers itself (1.0 = as well; BM25 scores).
+    pub fn relative_score(&self, query: usize, target: usize) -> f64 {
+        let terms = self.catalog_terms(query);
+        let own = self.index.score_terms(terms, query);
+        if own <= 0.0 {
+            return 0.0;
+        }
+        self.index.score_terms(terms, target) / own
+    }
+
+    fn catalog_terms(&self, doc: usize) -> &TermCounts {
+        let r = self.catalog.tools[doc];
+        &self.documents[r.server][r.tool]
+    }
+
     /// Catalog size seen by `tool_search` (`total_available`).
     pub fn total_available(&self) -> usize {
         self.catalog.tools.len()

@@ -3,6 +3,8 @@
 
 pub mod cost;
 pub mod describe;
+pub mod eval;
+pub mod lint;
 pub mod search;
 pub mod sweep;
 pub mod table;

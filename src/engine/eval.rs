@@ -1,0 +1,356 @@
+//! Retrieval evaluation: a file of queries with the tools they should find, run through the
+//! session's search, scored as recall@1, recall@k and MRR, by server and overall.
+
+use rayon::prelude::*;
+use serde_yaml::Value as Yaml;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+use super::error::{read_limited, InputError};
+use super::session::{Lookup, Session};
+
+/// Largest queries file read.
+pub const MAX_QUERIES_BYTES: u64 = 16 * 1024 * 1024;
+
+/// One query and the tools it should find.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvalQuery {
+    /// Optional id (else its 1-based position).
+    pub id: String,
+    /// What the model would search for.
+    pub query: String,
+    /// Server the raw names of `expected` are on, when given.
+    pub server: Option<String>,
+    /// Raw MCP names, `server/tool`, or Hermes names.
+    pub expected: Vec<String>,
+    /// Also acceptable, counted only when lenient.
+    pub also_ok: Vec<String>,
+}
+
+/// A parsed queries file.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct QuerySet {
+    /// Usable queries, in file order.
+    pub queries: Vec<EvalQuery>,
+    /// Entries skipped, one line each.
+    pub warnings: Vec<String>,
+}
+
+impl QuerySet {
+    /// Reads a queries file; errors name the file.
+    pub fn load(path: &Path) -> Result<QuerySet, InputError> {
+        let bytes = read_limited(path, MAX_QUERIES_BYTES)?;
+        QuerySet::parse(&bytes).map_err(|reason| InputError::new(path, reason))
+    }
+
+    /// Parses `queries: [{id?, query, server?, expected, also_ok?}]`; other keys are ignored.
+    pub fn parse(bytes: &[u8]) -> Result<QuerySet, String> {
+        if std::str::from_utf8(bytes).is_err() {
+            return Err("not valid UTF-8".into());
+        }
+        let root: Yaml = serde_yaml::from_slice(bytes).map_err(|e| format!("invalid YAML: {e}"))?;
+        let Some(items) = root.get("queries").and_then(Yaml::as_sequence) else {
+            return Err("expected a mapping with a `queries` list".into());
+        };
+        let mut set = QuerySet::default();
+        for (index, item) in items.iter().enumerate() {
+            let position = index + 1;
+            let text = |key: &str| match item.get(key) {
+                Some(Yaml::String(s)) => Some(s.clone()),
+                Some(Yaml::Number(n)) => Some(n.to_string()),
+                _ => None,
+            };
+            let list = |key: &str| match item.get(key) {
+                Some(Yaml::String(s)) => vec![s.clone()],
+                Some(Yaml::Sequence(values)) => values
+                    .iter()
+                    .filter_map(|v| v.as_str().map(str::to_string))
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let Some(query) = text("query").filter(|q| !q.trim().is_empty()) else {
+                set.warnings
+                    .push(format!("query #{position} skipped: no `query` text"));
+                continue;
+            };
+            let expected = list("expected");
+            if expected.is_empty() {
+                set.warnings.push(format!(
+                    "query #{position} ({query:?}) skipped: no `expected` tools"
+                ));
+                continue;
+            }
+            set.queries.push(EvalQuery {
+                id: text("id").unwrap_or_else(|| position.to_string()),
+                query,
+                server: text("server"),
+                expected,
+                also_ok: list("also_ok"),
+            });
+        }
+        Ok(set)
+    }
+}
+
+/// Recall and MRR over a set of queries.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Metrics {
+    /// Queries counted.
+    pub queries: usize,
+    /// The k of recall@k.
+    pub k: usize,
+    /// Share of queries whose first hit is expected.
+    pub recall_at_1: f64,
+    /// Share of queries with an expected tool in the top k.
+    pub recall_at_k: f64,
+    /// Mean of 1/rank over the top max_search_limit hits (0 for a miss).
+    pub mrr: f64,
+}
+
+/// The outcome of one query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryOutcome {
+    /// Its id.
+    pub id: String,
+    /// The query text.
+    pub query: String,
+    /// Expected names as written.
+    pub expected: Vec<String>,
+    /// The group it counts in (its `server`, else the first expected tool's server).
+    pub group: String,
+    /// 1-based rank of the first acceptable hit within max_search_limit; `None` for a miss.
+    pub rank: Option<usize>,
+    /// Hermes names of the top k hits.
+    pub hits: Vec<String>,
+}
+
+/// The whole evaluation.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evaluation {
+    /// All queries.
+    pub overall: Metrics,
+    /// Per group (server).
+    pub by_server: BTreeMap<String, Metrics>,
+    /// Per query.
+    pub queries: Vec<QueryOutcome>,
+    /// Expected names not in the session's catalog, and skipped entries.
+    pub warnings: Vec<String>,
+}
+
+/// Resolves an expected name to catalog positions; empty when it is not in the catalog.
+fn resolve(session: &Session, name: &str, server: Option<&str>) -> Vec<usize> {
+    let direct = session.lookup(name);
+    let lookup = match (&direct, server) {
+        (Lookup::Found(_), _) => direct,
+        (_, Some(server)) if !name.contains('/') => session.lookup(&format!("{server}/{name}")),
+        _ => direct,
+    };
+    match lookup {
+        Lookup::Found(position) => vec![position],
+        Lookup::Ambiguous(positions) => positions,
+        Lookup::Missing => Vec::new(),
+    }
+}
+
+/// Runs every query; `k` is clamped to [1, max_search_limit]; `lenient` also accepts `also_ok`.
+pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> Evaluation {
+    let depth = session.settings().max_search_limit as usize;
+    let k = k.clamp(1, depth);
+    let results: Vec<(QueryOutcome, Vec<String>)> = set
+        .queries
+        .par_iter()
+        .map(|query| {
+            let server = query.server.as_deref();
+            let mut accepted: Vec<usize> = Vec::new();
+            let mut missing = Vec::new();
+            let names = query
+                .expected
+                .iter()
+                .chain(if lenient { &query.also_ok[..] } else { &[] });
+            for name in names {
+                let found = resolve(session, name, server);
+                if found.is_empty() {
+                    missing.push(format!(
+                        "query {}: expected tool {name:?} is not in this session's catalog",
+                        query.id
+                    ));
+                }
+                accepted.extend(found);
+            }
+            let result = session.search(&query.query, depth);
+            let rank = result
+                .hits
+                .iter()
+                .position(|h| accepted.contains(&h.doc))
+                .map(|p| p + 1);
+            let group = match (server, accepted.first()) {
+                (Some(server), _) => server.to_string(),
+                (None, Some(&first)) => session.catalog_entry(first).0.server.clone(),
+                (None, None) => "(not in catalog)".to_string(),
+            };
+            let outcome = QueryOutcome {
+                id: query.id.clone(),
+                query: query.query.clone(),
+                expected: query.expected.clone(),
+                group,
+                rank,
+                hits: result
+                    .hits
+                    .iter()
+                    .take(k)
+                    .map(|h| session.catalog_entry(h.doc).0.name.clone())
+                    .collect(),
+            };
+            (outcome, missing)
+        })
+        .collect();
+    let mut warnings = set.warnings.clone();
+    let mut outcomes = Vec::with_capacity(results.len());
+    for (outcome, missing) in results {
+        warnings.extend(missing);
+        outcomes.push(outcome);
+    }
+    let mut groups: BTreeMap<String, Vec<&QueryOutcome>> = BTreeMap::new();
+    for outcome in &outcomes {
+        groups
+            .entry(outcome.group.clone())
+            .or_default()
+            .push(outcome);
+    }
+    Evaluation {
+        overall: metrics(outcomes.iter(), k),
+        by_server: groups
+            .into_iter()
+            .map(|(group, list)| (group, metrics(list.into_iter(), k)))
+            .collect(),
+        queries: outcomes,
+        warnings,
+    }
+}
+
+fn metrics<'a>(outcomes: impl Iterator<Item = &'a QueryOutcome>, k: usize) -> Metrics {
+    let ranks: Vec<Option<usize>> = outcomes.map(|o| o.rank).collect();
+    let n = ranks.len();
+    if n == 0 {
+        return Metrics {
+            k,
+            ..Metrics::default()
+        };
+    }
+    let share = |hit: fn(usize, usize) -> bool| {
+        ranks
+            .iter()
+            .filter(|r| r.is_some_and(|r| hit(r, k)))
+            .count() as f64
+            / n as f64
+    };
+    Metrics {
+        queries: n,
+        k,
+        recall_at_1: share(|r, _| r == 1),
+        recall_at_k: share(|r, k| r <= k),
+        mrr: ranks
+            .iter()
+            .map(|r| r.map_or(0.0, |r| 1.0 / r as f64))
+            .sum::<f64>()
+            / n as f64,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::capture_file::parse_capture;
+    use crate::engine::config::Config;
+    use crate::engine::session::Overrides;
+
+    fn session() -> Session {
+        let capture = |server: &str, tools: &str| {
+            parse_capture(
+                format!("{{\"server\":\"{server}\",\"tools\":{tools}}}").as_bytes(),
+                server,
+            )
+            .unwrap()
+        };
+        let captures = vec![
+            capture(
+                "github",
+                r#"[{"name":"create_issue","description":"Open a new issue in a GitHub repository"},{"name":"search_repos","description":"Search GitHub for repositories"}]"#,
+            ),
+            capture(
+                "gitlab",
+                r#"[{"name":"create_issue","description":"Create an issue in a GitLab project"}]"#,
+            ),
+            capture(
+                "slack",
+                r#"[{"name":"post_message","description":"Post a message to a Slack channel"}]"#,
+            ),
+        ];
+        Session::new(&Config::default(), &captures, &Overrides::default())
+    }
+
+    fn set(yaml: &str) -> QuerySet {
+        QuerySet::parse(yaml.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn parses_and_skips_with_warnings() {
+        let s = set("queries:\n  - id: a\n    query: x\n    expected: t\n    note: ignored\n  - query: y\n  - expected: [t]\n  - query: z\n    expected: [u, v]\n    also_ok: [w]\n");
+        assert_eq!(s.queries.len(), 2);
+        assert_eq!(s.queries[0].expected, ["t"]);
+        assert_eq!(s.queries[1].id, "4");
+        assert_eq!(s.queries[1].also_ok, ["w"]);
+        assert_eq!(s.warnings.len(), 2);
+        assert!(QuerySet::parse(b"- a").is_err());
+        assert!(QuerySet::parse(b"queries: [").is_err());
+    }
+
+    #[test]
+    fn ranks_recall_and_mrr() {
+        let s = session();
+        let queries = set(
+            "queries:\n  - query: open a github issue\n    server: github\n    expected: [create_issue]\n  - query: create an issue in a project\n    expected: [github/create_issue]\n    also_ok: [mcp_gitlab_create_issue]\n  - query: post to slack\n    expected: [mcp_slack_post_message]\n  - query: zebra\n    expected: [post_message]\n",
+        );
+        let strict = evaluate(&s, &queries, 1, false);
+        assert_eq!(strict.queries[0].rank, Some(1));
+        assert_eq!(
+            strict.queries[1].rank,
+            Some(2),
+            "gitlab's issue tool ranks first"
+        );
+        assert_eq!(strict.queries[2].rank, Some(1));
+        assert_eq!(strict.queries[3].rank, None);
+        assert_eq!(strict.overall.queries, 4);
+        assert_eq!(strict.overall.recall_at_1, 0.5);
+        assert_eq!(strict.overall.recall_at_k, 0.5);
+        assert!((strict.overall.mrr - (1.0 + 0.5 + 1.0 + 0.0) / 4.0).abs() < 1e-12);
+        assert_eq!(strict.queries[0].hits.len(), 1);
+        assert_eq!(strict.by_server["github"].queries, 2);
+        assert_eq!(strict.by_server["slack"].recall_at_1, 0.5);
+
+        let lenient = evaluate(&s, &queries, 3, true);
+        assert_eq!(lenient.queries[1].rank, Some(1));
+        assert_eq!(lenient.overall.k, 3);
+        assert_eq!(lenient.overall.recall_at_k, 0.75);
+    }
+
+    #[test]
+    fn missing_tools_are_misses_with_a_warning() {
+        let s = session();
+        let queries = set("queries:\n  - query: open a github issue\n    expected: [nope]\n");
+        let e = evaluate(&s, &queries, 5, false);
+        assert_eq!(e.queries[0].rank, None);
+        assert_eq!(e.queries[0].group, "(not in catalog)");
+        assert_eq!(e.warnings.len(), 1);
+        assert!(e.warnings[0].contains("\"nope\""));
+    }
+
+    #[test]
+    fn ambiguous_raw_names_accept_every_server() {
+        let s = session();
+        let queries = set(
+            "queries:\n  - query: create an issue in a project\n    expected: [create_issue]\n",
+        );
+        assert_eq!(evaluate(&s, &queries, 5, false).queries[0].rank, Some(1));
+    }
+}

@@ -1,0 +1,778 @@
+//! Tool description quality: which tools an agent will fail to find through Tool Search, and
+//! why. Every rule runs over the session's catalog through the same engine.
+
+use rayon::prelude::*;
+use serde_json::{Map, Value};
+use std::fmt;
+
+use super::catalog::ToolEntry;
+use super::search::tokens;
+use super::session::Session;
+
+/// How bad a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    /// The tool is broken for some clients, or cannot be found.
+    Error,
+    /// The tool is likely to be missed or misread.
+    Warning,
+    /// Worth knowing.
+    Info,
+}
+
+impl Severity {
+    /// `error`, `warning` or `info`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A lint rule: its id, severity and what it checks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule {
+    /// Stable id, e.g. `no-description`.
+    pub id: &'static str,
+    /// Severity of its findings.
+    pub severity: Severity,
+    /// One line: what it checks.
+    pub summary: &'static str,
+}
+
+const fn rule(id: &'static str, severity: Severity, summary: &'static str) -> Rule {
+    Rule {
+        id,
+        severity,
+        summary,
+    }
+}
+
+/// The tool has no description: Hermes sends `MCP tool X from S`.
+pub const NO_DESCRIPTION: Rule = rule("no-description", Severity::Error, "tool has no description");
+/// The description is under [`MIN_DESCRIPTION_CHARS`].
+pub const SHORT_DESCRIPTION: Rule = rule(
+    "short-description",
+    Severity::Warning,
+    "description too short to search",
+);
+/// The description is over [`MAX_DESCRIPTION_BYTES`].
+pub const LONG_DESCRIPTION: Rule = rule(
+    "long-description",
+    Severity::Warning,
+    "description over 2 KB, which some clients cut",
+);
+/// The definition is in the costliest tenth of the catalog.
+pub const COSTLY_TOOL: Rule = rule(
+    "costly-tool",
+    Severity::Info,
+    "definition in the costliest tenth of the catalog",
+);
+/// A camelCase name is one search token.
+pub const CAMEL_CASE: Rule = rule(
+    "camel-case-name",
+    Severity::Warning,
+    "camelCase name is one search token",
+);
+/// Words with non-ASCII letters are split or dropped by the search tokenizer.
+pub const NON_ASCII: Rule = rule(
+    "non-ascii-words",
+    Severity::Warning,
+    "words the search tokenizer cannot use",
+);
+/// A top-level parameter has no description.
+pub const PARAM_NO_DESCRIPTION: Rule = rule(
+    "param-no-description",
+    Severity::Warning,
+    "parameter without a description",
+);
+/// A top-level parameter has no type.
+pub const PARAM_NO_TYPE: Rule = rule(
+    "param-no-type",
+    Severity::Warning,
+    "parameter without a type",
+);
+/// The schema nests deeper than [`MAX_SCHEMA_DEPTH`].
+pub const DEEP_SCHEMA: Rule = rule(
+    "deep-schema",
+    Severity::Warning,
+    "schema nested deeper than 3 levels",
+);
+/// The Hermes name is over [`MAX_NAME_CHARS`].
+pub const LONG_NAME: Rule = rule(
+    "long-name",
+    Severity::Error,
+    "Hermes name over 64 characters",
+);
+/// The Hermes name collides with another server's tool.
+pub const NAME_COLLISION: Rule = rule(
+    "name-collision",
+    Severity::Error,
+    "name collides after sanitising",
+);
+/// Another server has a near-identical tool.
+pub const NEAR_DUPLICATE: Rule = rule(
+    "near-duplicate",
+    Severity::Warning,
+    "near-duplicate of a tool on another server",
+);
+/// The tool's own name words do not find it.
+pub const SHADOWED: Rule = rule(
+    "shadowed",
+    Severity::Warning,
+    "its own name words do not find it",
+);
+/// The tool's own first sentence does not find it.
+pub const WEAK_FIRST_SENTENCE: Rule = rule(
+    "weak-first-sentence",
+    Severity::Info,
+    "its own first sentence does not find it",
+);
+
+/// Every rule, in report order.
+pub const RULES: [Rule; 14] = [
+    NO_DESCRIPTION,
+    SHORT_DESCRIPTION,
+    LONG_DESCRIPTION,
+    COSTLY_TOOL,
+    CAMEL_CASE,
+    NON_ASCII,
+    PARAM_NO_DESCRIPTION,
+    PARAM_NO_TYPE,
+    DEEP_SCHEMA,
+    LONG_NAME,
+    NAME_COLLISION,
+    NEAR_DUPLICATE,
+    SHADOWED,
+    WEAK_FIRST_SENTENCE,
+];
+
+/// Shortest description that is useful to search.
+pub const MIN_DESCRIPTION_CHARS: usize = 20;
+/// Longest description some clients keep whole.
+pub const MAX_DESCRIPTION_BYTES: usize = 2048;
+/// Longest function name providers accept.
+pub const MAX_NAME_CHARS: usize = 64;
+/// Deepest schema nesting before it is flagged.
+pub const MAX_SCHEMA_DEPTH: usize = 3;
+/// Relative BM25 score, both ways, from which two tools are near-duplicates.
+pub const NEAR_DUPLICATE_SIMILARITY: f64 = 0.8;
+
+/// One finding about one tool.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Finding {
+    /// The rule.
+    pub rule: Rule,
+    /// Server key.
+    pub server: String,
+    /// Raw MCP tool name.
+    pub tool: String,
+    /// Hermes name (empty for a tool that lost a name collision).
+    pub name: String,
+    /// One line: what is wrong and the fix.
+    pub message: String,
+    /// Hermes names of the tools involved (what outranks a shadowed tool, a duplicate).
+    pub related: Vec<String>,
+}
+
+impl Finding {
+    fn new(rule: Rule, entry: &ToolEntry, message: String) -> Finding {
+        Finding {
+            rule,
+            server: entry.server.clone(),
+            tool: entry.raw_name.clone(),
+            name: entry.name.clone(),
+            message,
+            related: Vec::new(),
+        }
+    }
+}
+
+/// Lints every tool of the session's catalog (and the tools that lost a name collision).
+/// Findings come sorted by severity, then server, then tool.
+pub fn lint(session: &Session) -> Vec<Finding> {
+    let limit = session.settings().search_default_limit as usize;
+    let costly_from = costly_threshold(session);
+    let mut findings: Vec<Finding> = (0..session.total_available())
+        .into_par_iter()
+        .flat_map_iter(|doc| {
+            let (entry, _) = session.catalog_entry(doc);
+            let mut found = text_findings(entry);
+            found.extend(schema_findings(entry));
+            if costly_from.is_some_and(|from| entry.chars >= from) {
+                found.push(Finding::new(
+                    COSTLY_TOOL,
+                    entry,
+                    format!(
+                        "its definition costs {} tokens by chars/4, in the costliest tenth of the catalog: trim the description or schema",
+                        crate::report::thousands(super::tokens::estimate_tokens(entry.chars))
+                    ),
+                ));
+            }
+            found.extend(findability_findings(session, doc, limit));
+            found
+        })
+        .collect();
+    for collision in session.collisions() {
+        findings.push(Finding {
+            rule: NAME_COLLISION,
+            server: collision.server.clone(),
+            tool: collision.tool.clone(),
+            name: String::new(),
+            message: format!(
+                "its Hermes name {} is already taken by server {}, so Hermes skips it: rename the tool or the server key",
+                collision.name, collision.kept_server
+            ),
+            related: vec![collision.name.clone()],
+        });
+    }
+    findings.sort_by(|a, b| {
+        (a.rule.severity, &a.server, &a.tool, a.rule.id).cmp(&(
+            b.rule.severity,
+            &b.server,
+            &b.tool,
+            b.rule.id,
+        ))
+    });
+    findings
+}
+
+/// The definition size from which a tool is in the costliest tenth (catalogs of 10+ tools).
+fn costly_threshold(session: &Session) -> Option<u64> {
+    let mut chars: Vec<u64> = session.catalog().map(|e| e.chars).collect();
+    if chars.len() < 10 {
+        return None;
+    }
+    chars.sort_unstable_by(|a, b| b.cmp(a));
+    Some(chars[chars.len() / 10 - 1])
+}
+
+/// Description, name and word rules.
+fn text_findings(entry: &ToolEntry) -> Vec<Finding> {
+    let mut found = Vec::new();
+    if !entry.has_own_description {
+        found.push(Finding::new(
+            NO_DESCRIPTION,
+            entry,
+            format!(
+                "Hermes sends \"{}\", which says nothing of what it does: add a description",
+                entry.description
+            ),
+        ));
+    } else if entry.description.trim().chars().count() < MIN_DESCRIPTION_CHARS {
+        found.push(Finding::new(
+            SHORT_DESCRIPTION,
+            entry,
+            format!(
+                "description \"{}\" is under {MIN_DESCRIPTION_CHARS} characters: say what it does and on what, in the words users search with",
+                entry.description.trim()
+            ),
+        ));
+    }
+    if entry.description.len() > MAX_DESCRIPTION_BYTES {
+        found.push(Finding::new(
+            LONG_DESCRIPTION,
+            entry,
+            format!(
+                "description is {} bytes, over the {MAX_DESCRIPTION_BYTES} some clients keep: put the essentials first and move details to parameter descriptions",
+                entry.description.len()
+            ),
+        ));
+    }
+    if let Some(snake) = camel_to_snake(&entry.raw_name) {
+        found.push(Finding::new(
+            CAMEL_CASE,
+            entry,
+            format!(
+                "\"{}\" is one search token (\"{}\"): a query for its words does not match it; name it {snake}",
+                entry.raw_name,
+                entry.raw_name.to_ascii_lowercase()
+            ),
+        ));
+    }
+    let mut odd: Vec<&str> = Vec::new();
+    for text in [entry.raw_name.as_str(), entry.description.as_str()]
+        .into_iter()
+        .chain(entry.parameter_names())
+    {
+        for word in
+            text.split(|c: char| c.is_whitespace() || (c.is_ascii_punctuation() && c != '_'))
+        {
+            if word.chars().any(|c| c.is_alphabetic() && !c.is_ascii()) && !odd.contains(&word) {
+                odd.push(word);
+            }
+        }
+    }
+    if !odd.is_empty() {
+        let shown: Vec<String> = odd.iter().take(3).map(|w| format!("\"{w}\"")).collect();
+        found.push(Finding::new(
+            NON_ASCII,
+            entry,
+            format!(
+                "{} word{} with non-ASCII letters ({}{}): search only keeps ASCII letters and digits, so they are split or dropped",
+                odd.len(),
+                if odd.len() == 1 { "" } else { "s" },
+                shown.join(", "),
+                if odd.len() > 3 { ", ..." } else { "" }
+            ),
+        ));
+    }
+    let hermes_chars = entry.name.chars().count();
+    if hermes_chars > MAX_NAME_CHARS {
+        found.push(Finding::new(
+            LONG_NAME,
+            entry,
+            format!(
+                "Hermes name {} is {hermes_chars} characters; providers reject function names over {MAX_NAME_CHARS}: shorten the tool name or the server key",
+                entry.name
+            ),
+        ));
+    }
+    found
+}
+
+/// `listItems` -> `Some("list_items")`; `None` when the name has no lower-to-upper step.
+pub fn camel_to_snake(name: &str) -> Option<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let is_camel = chars
+        .windows(2)
+        .any(|w| w[0].is_ascii_lowercase() && w[1].is_ascii_uppercase());
+    if !is_camel {
+        return None;
+    }
+    let mut out = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if c.is_ascii_uppercase()
+            && i > 0
+            && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit())
+        {
+            out.push('_');
+        }
+        out.push(c.to_ascii_lowercase());
+    }
+    Some(out)
+}
+
+/// Parameter and nesting rules.
+fn schema_findings(entry: &ToolEntry) -> Vec<Finding> {
+    let mut found = Vec::new();
+    let properties = entry
+        .parameters
+        .get("properties")
+        .and_then(Value::as_object);
+    let mut no_description = Vec::new();
+    let mut no_type = Vec::new();
+    for (name, schema) in properties.into_iter().flatten() {
+        let Some(schema) = schema.as_object() else {
+            continue;
+        };
+        if !schema
+            .get("description")
+            .and_then(Value::as_str)
+            .is_some_and(|d| !d.trim().is_empty())
+        {
+            no_description.push(name.as_str());
+        }
+        const TYPED: [&str; 7] = ["type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const"];
+        if !TYPED.iter().any(|k| schema.contains_key(*k)) {
+            no_type.push(name.as_str());
+        }
+    }
+    if !no_description.is_empty() {
+        found.push(Finding::new(
+            PARAM_NO_DESCRIPTION,
+            entry,
+            format!(
+                "parameter{} {} ha{} no description: the model must guess what to pass",
+                if no_description.len() == 1 { "" } else { "s" },
+                no_description.join(", "),
+                if no_description.len() == 1 { "s" } else { "ve" }
+            ),
+        ));
+    }
+    if !no_type.is_empty() {
+        found.push(Finding::new(
+            PARAM_NO_TYPE,
+            entry,
+            format!(
+                "parameter{} {} ha{} no type: add \"type\" so the model sends the right kind of value",
+                if no_type.len() == 1 { "" } else { "s" },
+                no_type.join(", "),
+                if no_type.len() == 1 { "s" } else { "ve" }
+            ),
+        ));
+    }
+    let depth = properties.map_or(0, |p| properties_depth(p));
+    if depth > MAX_SCHEMA_DEPTH {
+        found.push(Finding::new(
+            DEEP_SCHEMA,
+            entry,
+            format!(
+                "parameters nest {depth} levels deep (over {MAX_SCHEMA_DEPTH}): models fill deep objects badly; flatten them"
+            ),
+        ));
+    }
+    found
+}
+
+/// Levels of object nesting under a `properties` map: a top-level parameter is level 1.
+fn properties_depth(properties: &Map<String, Value>) -> usize {
+    properties
+        .values()
+        .map(|schema| 1 + schema_depth(schema))
+        .max()
+        .unwrap_or(0)
+}
+
+/// Levels of properties below one schema (through `items`, combinators and additionalProperties).
+fn schema_depth(schema: &Value) -> usize {
+    let Some(object) = schema.as_object() else {
+        return 0;
+    };
+    let mut depth = object
+        .get("properties")
+        .and_then(Value::as_object)
+        .map_or(0, properties_depth);
+    for key in ["items", "additionalProperties"] {
+        if let Some(inner) = object.get(key) {
+            depth = depth.max(schema_depth(inner));
+        }
+    }
+    for key in ["anyOf", "oneOf", "allOf"] {
+        if let Some(Value::Array(options)) = object.get(key) {
+            depth = depth.max(options.iter().map(schema_depth).max().unwrap_or(0));
+        }
+    }
+    depth
+}
+
+/// Shadowing, first-sentence and near-duplicate rules: the tool's own text run as queries.
+fn findability_findings(session: &Session, doc: usize, limit: usize) -> Vec<Finding> {
+    let (entry, _) = session.catalog_entry(doc);
+    let mut found = Vec::new();
+    let name_words: Vec<String> = tokens(&entry.raw_name).collect();
+    if !name_words.is_empty() {
+        let query = name_words.join(" ");
+        let result = session.search(&query, limit);
+        if !result.hits.iter().any(|h| h.doc == doc) {
+            let above: Vec<String> = result
+                .hits
+                .iter()
+                .map(|h| session.catalog_entry(h.doc).0.name.clone())
+                .collect();
+            let mut finding = Finding::new(
+                SHADOWED,
+                entry,
+                format!(
+                    "a search for its name words \"{query}\" does not return it in the top {limit}{}: put those words in its description",
+                    if above.is_empty() { String::new() } else { format!(", outranked by {}", above.join(", ")) }
+                ),
+            );
+            finding.related = above;
+            found.push(finding);
+        }
+    }
+    let sentence = crate::text::first_sentence(&entry.description);
+    if entry.has_own_description && tokens(sentence).next().is_some() {
+        let result = session.search(sentence, limit);
+        match result.hits.iter().position(|h| h.doc == doc) {
+            Some(_) => {}
+            None => {
+                let above: Vec<String> = result
+                    .hits
+                    .iter()
+                    .map(|h| session.catalog_entry(h.doc).0.name.clone())
+                    .collect();
+                let mut finding = Finding::new(
+                    WEAK_FIRST_SENTENCE,
+                    entry,
+                    format!(
+                        "a search for its own first sentence does not return it in the top {limit}: make that sentence specific to this tool"
+                    ),
+                );
+                finding.related = above;
+                found.push(finding);
+            }
+        }
+        // Near-duplicates: the first-sentence hits on other servers whose whole search text
+        // scores as well as this tool's own, both ways.
+        for hit in &result.hits {
+            let (other, _) = session.catalog_entry(hit.doc);
+            if hit.doc == doc || other.server == entry.server {
+                continue;
+            }
+            let similarity = session
+                .relative_score(doc, hit.doc)
+                .min(session.relative_score(hit.doc, doc));
+            if similarity >= NEAR_DUPLICATE_SIMILARITY
+                && (entry.name.as_str(), doc) > (other.name.as_str(), hit.doc)
+            {
+                let mut finding = Finding::new(
+                    NEAR_DUPLICATE,
+                    entry,
+                    format!(
+                        "its search text matches {} (server {}) at {:.0}% similarity: the model may pick either; tell them apart in the descriptions",
+                        other.name,
+                        other.server,
+                        similarity * 100.0
+                    ),
+                );
+                finding.related = vec![other.name.clone()];
+                found.push(finding);
+            }
+        }
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::capture_file::parse_capture;
+    use crate::engine::config::Config;
+    use crate::engine::session::Overrides;
+
+    /// A session of captures given as (server, tools JSON), with a config's settings.
+    fn session_with(config: &Config, servers: &[(&str, &str)]) -> Session {
+        let captures: Vec<_> = servers
+            .iter()
+            .map(|(server, tools)| {
+                parse_capture(
+                    format!("{{\"server\":\"{server}\",\"tools\":{tools}}}").as_bytes(),
+                    server,
+                )
+                .unwrap()
+            })
+            .collect();
+        Session::new(config, &captures, &Overrides::default())
+    }
+
+    fn session(servers: &[(&str, &str)]) -> Session {
+        session_with(&Config::default(), servers)
+    }
+
+    fn rules_of(findings: &[Finding], tool: &str) -> Vec<&'static str> {
+        findings
+            .iter()
+            .filter(|f| f.tool == tool)
+            .map(|f| f.rule.id)
+            .collect()
+    }
+
+    const FILLER: &str = r#"{"name":"archive_report","description":"Archive a finished quarterly sales report into cold storage.","inputSchema":{"type":"object","properties":{"report_id":{"type":"string","description":"Report id."}}}}"#;
+
+    fn one(tool: &str) -> Vec<Finding> {
+        lint(&session(&[("srv", &format!("[{tool},{FILLER}]"))]))
+    }
+
+    #[test]
+    fn a_clean_tool_has_no_findings() {
+        let findings = lint(&session(&[("srv", &format!("[{FILLER}]"))]));
+        assert!(findings.is_empty(), "{findings:?}");
+    }
+
+    #[test]
+    fn no_description_and_short_description() {
+        let f = one(r#"{"name":"purge_cache","inputSchema":{"type":"object"}}"#);
+        assert!(rules_of(&f, "purge_cache").contains(&"no-description"));
+        let f = one(r#"{"name":"purge_cache","description":"Purges."}"#);
+        assert!(rules_of(&f, "purge_cache").contains(&"short-description"));
+        assert!(!rules_of(&f, "purge_cache").contains(&"no-description"));
+        let f =
+            one(r#"{"name":"purge_cache","description":"Purge the CDN cache of a website zone."}"#);
+        assert!(!rules_of(&f, "purge_cache")
+            .iter()
+            .any(|r| r.ends_with("description")));
+    }
+
+    #[test]
+    fn long_description() {
+        let long = format!(
+            r#"{{"name":"purge_cache","description":"Purge the cache. {}"}}"#,
+            "More detail here. ".repeat(120)
+        );
+        assert!(rules_of(&one(&long), "purge_cache").contains(&"long-description"));
+        assert!(!rules_of(&one(FILLER), "archive_report").contains(&"long-description"));
+    }
+
+    #[test]
+    fn costly_tool_in_the_top_tenth() {
+        let mut tools: Vec<String> = (0..9)
+            .map(|i| {
+                format!(
+                    r#"{{"name":"tool_{i}","description":"Does thing number {i} for the user."}}"#
+                )
+            })
+            .collect();
+        tools.push(format!(
+            r#"{{"name":"heavy","description":"Heavy tool for the user. {}"}}"#,
+            "Words. ".repeat(100)
+        ));
+        let findings = lint(&session(&[("srv", &format!("[{}]", tools.join(",")))]));
+        assert!(rules_of(&findings, "heavy").contains(&"costly-tool"));
+        assert!(!rules_of(&findings, "tool_3").contains(&"costly-tool"));
+    }
+
+    #[test]
+    fn camel_case_names() {
+        let f = one(r#"{"name":"listItems","description":"List the items in a shopping basket."}"#);
+        let finding = f.iter().find(|f| f.rule == CAMEL_CASE).unwrap();
+        assert!(
+            finding.message.contains("name it list_items"),
+            "{}",
+            finding.message
+        );
+        assert_eq!(
+            camel_to_snake("getHTTPStatus2Go"),
+            Some("get_httpstatus2_go".into())
+        );
+        assert_eq!(camel_to_snake("list_items"), None);
+        assert_eq!(camel_to_snake("HTTP"), None);
+    }
+
+    #[test]
+    fn non_ascii_words() {
+        let f = one(r#"{"name":"trouver_café","description":"Trouve un café près de Zürich."}"#);
+        let finding = f.iter().find(|f| f.rule == NON_ASCII).unwrap();
+        assert!(
+            finding.message.starts_with(
+                "4 words with non-ASCII letters (\"trouver_café\", \"café\", \"près\", ...)"
+            ),
+            "{}",
+            finding.message
+        );
+        assert!(!rules_of(&one(FILLER), "archive_report").contains(&"non-ascii-words"));
+    }
+
+    #[test]
+    fn parameters_without_description_or_type() {
+        let f = one(
+            r#"{"name":"purge_cache","description":"Purge the CDN cache of a website zone.","inputSchema":{"type":"object","properties":{"zone":{"type":"string"},"hard":{"description":"Hard purge."},"mode":{"enum":["a","b"],"description":"Mode."}}}}"#,
+        );
+        let no_description = f.iter().find(|f| f.rule == PARAM_NO_DESCRIPTION).unwrap();
+        assert!(
+            no_description.message.starts_with("parameter zone has"),
+            "{}",
+            no_description.message
+        );
+        let no_type = f.iter().find(|f| f.rule == PARAM_NO_TYPE).unwrap();
+        assert!(
+            no_type.message.starts_with("parameter hard has"),
+            "{}",
+            no_type.message
+        );
+    }
+
+    #[test]
+    fn deep_schemas() {
+        let deep = r#"{"name":"purge_cache","description":"Purge the CDN cache of a website zone.","inputSchema":{"type":"object","properties":{"a":{"type":"object","description":"A.","properties":{"b":{"type":"array","items":{"type":"object","properties":{"c":{"type":"object","properties":{"d":{"type":"string"}}}}}}}}}}}"#;
+        assert!(rules_of(&one(deep), "purge_cache").contains(&"deep-schema"));
+        let three = r#"{"name":"purge_cache","description":"Purge the CDN cache of a website zone.","inputSchema":{"type":"object","properties":{"a":{"type":"object","description":"A.","properties":{"b":{"type":"object","properties":{"c":{"type":"string"}}}}}}}}"#;
+        assert!(!rules_of(&one(three), "purge_cache").contains(&"deep-schema"));
+    }
+
+    #[test]
+    fn long_hermes_names() {
+        let name = "x".repeat(60);
+        let f = one(&format!(
+            r#"{{"name":"{name}","description":"A tool with a very long name indeed."}}"#
+        ));
+        assert!(rules_of(&f, &name).contains(&"long-name"));
+        assert!(!rules_of(&one(FILLER), "archive_report").contains(&"long-name"));
+    }
+
+    #[test]
+    fn name_collisions() {
+        let s = session(&[
+            (
+                "my-api",
+                r#"[{"name":"query.data","description":"Run a query against the data API."}]"#,
+            ),
+            (
+                "my_api",
+                r#"[{"name":"query_data","description":"Run a query against the other data API."}]"#,
+            ),
+        ]);
+        let findings = lint(&s);
+        let collision = findings.iter().find(|f| f.rule == NAME_COLLISION).unwrap();
+        assert_eq!(
+            (collision.server.as_str(), collision.tool.as_str()),
+            ("my_api", "query_data")
+        );
+        assert!(!findings
+            .iter()
+            .any(|f| f.rule == NAME_COLLISION && f.server == "my-api"));
+    }
+
+    #[test]
+    fn near_duplicates_across_servers() {
+        let fetch = r#"[{"name":"fetch_url","description":"Fetch a web page by URL and return its content as markdown.","inputSchema":{"type":"object","properties":{"url":{"type":"string","description":"URL."}}}}]"#;
+        let other = r#"[{"name":"fetch_url","description":"Fetch a web page by URL and return its content as markdown text.","inputSchema":{"type":"object","properties":{"url":{"type":"string","description":"URL."}}}}]"#;
+        let unrelated = r#"[{"name":"send_mail","description":"Send an email message to a recipient address.","inputSchema":{"type":"object","properties":{"to":{"type":"string","description":"To."}}}}]"#;
+        let findings = lint(&session(&[
+            ("web", fetch),
+            ("web2", other),
+            ("mail", unrelated),
+        ]));
+        let dups: Vec<&Finding> = findings
+            .iter()
+            .filter(|f| f.rule == NEAR_DUPLICATE)
+            .collect();
+        assert_eq!(dups.len(), 1, "reported once per pair: {dups:?}");
+        assert!(dups[0].related[0].starts_with("mcp_web"));
+        assert!(!findings
+            .iter()
+            .any(|f| f.rule == NEAR_DUPLICATE && f.tool == "send_mail"));
+    }
+
+    #[test]
+    fn shadowed_and_weak_first_sentence() {
+        // "get_status" is named for words that its description never uses, and three other
+        // tools use them heavily.
+        let tools = r#"[
+            {"name":"get_status","description":"Report pipeline health."},
+            {"name":"status_get_a","description":"Get status. Get the status of a build: status, status."},
+            {"name":"status_get_b","description":"Get status. Get the status of a job: status, status."},
+            {"name":"status_get_c","description":"Get status. Get the status of a deploy: status, status."},
+            {"name":"delete_build","description":"Delete a finished build and its artifacts."}
+        ]"#;
+        let config = Config::parse(b"tools:\n  tool_search:\n    search_default_limit: 2").unwrap();
+        let findings = lint(&session_with(&config, &[("ci", tools)]));
+        let shadowed = findings
+            .iter()
+            .find(|f| f.rule == SHADOWED && f.tool == "get_status")
+            .unwrap();
+        assert_eq!(shadowed.related.len(), 2);
+        assert!(
+            shadowed.message.contains("\"get status\""),
+            "{}",
+            shadowed.message
+        );
+        assert!(!findings
+            .iter()
+            .any(|f| f.rule == SHADOWED && f.tool == "delete_build"));
+        assert!(findings
+            .iter()
+            .any(|f| f.rule == WEAK_FIRST_SENTENCE && f.tool == "status_get_c"));
+        assert!(!findings
+            .iter()
+            .any(|f| f.rule == WEAK_FIRST_SENTENCE && f.tool == "delete_build"));
+    }
+
+    #[test]
+    fn findings_are_sorted_by_severity() {
+        let f = one(r#"{"name":"listItems","description":"ok"}"#);
+        let severities: Vec<Severity> = f.iter().map(|f| f.rule.severity).collect();
+        let mut sorted = severities.clone();
+        sorted.sort();
+        assert_eq!(severities, sorted);
+    }
+}

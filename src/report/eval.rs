@@ -1,0 +1,171 @@
+//! `schematax eval`: recall@1, recall@k and MRR of a queries file, by server and overall.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+use super::table::{escape_markdown, Align, Table};
+use super::Format;
+use crate::engine::eval::{Evaluation, Metrics};
+
+/// Recall and MRR of a group of queries.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct MetricsRow {
+    /// Queries counted.
+    pub queries: usize,
+    /// The k of recall@k.
+    pub k: usize,
+    /// Share whose first hit is expected.
+    pub recall_at_1: f64,
+    /// Share with an expected tool in the top k.
+    pub recall_at_k: f64,
+    /// Mean reciprocal rank over the top max_search_limit hits.
+    pub mrr: f64,
+}
+
+impl From<Metrics> for MetricsRow {
+    fn from(m: Metrics) -> MetricsRow {
+        MetricsRow {
+            queries: m.queries,
+            k: m.k,
+            recall_at_1: m.recall_at_1,
+            recall_at_k: m.recall_at_k,
+            mrr: m.mrr,
+        }
+    }
+}
+
+/// One query's outcome.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct QueryRow {
+    /// Id.
+    pub id: String,
+    /// Query text.
+    pub query: String,
+    /// Expected names as written.
+    pub expected: Vec<String>,
+    /// 1-based rank of the first acceptable hit; null for a miss.
+    pub rank: Option<usize>,
+    /// Hermes names of the top k hits.
+    pub hits: Vec<String>,
+}
+
+/// The whole `eval` output.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct EvalReport {
+    /// All queries.
+    pub overall: MetricsRow,
+    /// Per server.
+    pub by_server: BTreeMap<String, MetricsRow>,
+    /// Per query.
+    pub queries: Vec<QueryRow>,
+    /// Skipped entries and expected tools not in the catalog.
+    pub warnings: Vec<String>,
+}
+
+impl EvalReport {
+    /// The report of an evaluation.
+    pub fn build(evaluation: &Evaluation) -> EvalReport {
+        EvalReport {
+            overall: evaluation.overall.into(),
+            by_server: evaluation
+                .by_server
+                .iter()
+                .map(|(k, m)| (k.clone(), (*m).into()))
+                .collect(),
+            queries: evaluation
+                .queries
+                .iter()
+                .map(|q| QueryRow {
+                    id: q.id.clone(),
+                    query: q.query.clone(),
+                    expected: q.expected.clone(),
+                    rank: q.rank,
+                    hits: q.hits.clone(),
+                })
+                .collect(),
+            warnings: evaluation.warnings.clone(),
+        }
+    }
+
+    fn tables(&self) -> (Table, Table) {
+        let k = self.overall.k;
+        let mut queries = Table::new(&[
+            ("id", Align::Left),
+            ("rank", Align::Right),
+            ("query", Align::Left),
+            ("expected", Align::Left),
+            ("came instead (misses)", Align::Left),
+        ])
+        .max_cell_width(80);
+        for q in &self.queries {
+            let instead = match q.rank {
+                Some(r) if r <= k => String::new(),
+                _ => q.hits.join(", "),
+            };
+            queries.row([
+                q.id.clone(),
+                q.rank.map_or("miss".to_string(), |r| r.to_string()),
+                q.query.clone(),
+                q.expected.join(", "),
+                instead,
+            ]);
+        }
+        let mut servers = Table::new(&[
+            ("server", Align::Left),
+            ("queries", Align::Right),
+            ("recall@1", Align::Right),
+            (&format!("recall@{k}"), Align::Right),
+            ("MRR", Align::Right),
+        ]);
+        let mut add = |name: &str, m: &MetricsRow| {
+            servers.row([
+                name.to_string(),
+                m.queries.to_string(),
+                format!("{:.3}", m.recall_at_1),
+                format!("{:.3}", m.recall_at_k),
+                format!("{:.3}", m.mrr),
+            ]);
+        };
+        for (name, m) in &self.by_server {
+            add(name, m);
+        }
+        add("overall", &self.overall);
+        (queries, servers)
+    }
+
+    /// Renders in `format`.
+    pub fn render(&self, format: Format) -> String {
+        let headline = format!(
+            "schematax eval: {} queries, recall@1 {:.3}, recall@{} {:.3}, MRR {:.3}",
+            self.overall.queries,
+            self.overall.recall_at_1,
+            self.overall.k,
+            self.overall.recall_at_k,
+            self.overall.mrr
+        );
+        match format {
+            Format::Json => super::to_json(self),
+            Format::Table => {
+                let (queries, servers) = self.tables();
+                let mut out = format!("{headline}\n\n{}\n{}", queries.to_text(), servers.to_text());
+                for warning in &self.warnings {
+                    out.push_str(&format!("warning: {}\n", crate::text::sanitize(warning)));
+                }
+                out
+            }
+            Format::Markdown => {
+                let (queries, servers) = self.tables();
+                let mut out = format!(
+                    "# {}\n\n{}\n{}",
+                    escape_markdown(&headline),
+                    queries.to_markdown(),
+                    servers.to_markdown()
+                );
+                for warning in &self.warnings {
+                    out.push_str(&format!("\n- {}", escape_markdown(warning)));
+                }
+                out
+            }
+        }
+    }
+}

@@ -1,0 +1,204 @@
+//! `schematax lint`: findings per tool as a table, JSON, Markdown or SARIF 2.1.0.
+
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+
+use super::table::{escape_markdown, Align, Table};
+use crate::engine::lint::{Finding, Severity, RULES};
+
+/// `--format` of `lint`: the report formats plus SARIF.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum LintFormat {
+    /// Aligned plain text.
+    #[default]
+    Table,
+    /// JSON.
+    Json,
+    /// GitHub-flavoured Markdown.
+    Markdown,
+    /// SARIF 2.1.0, for code-scanning tools.
+    Sarif,
+}
+
+/// One finding as output.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct FindingRow {
+    /// Rule id.
+    pub rule: String,
+    /// `error`, `warning` or `info`.
+    pub severity: String,
+    /// Server key.
+    pub server: String,
+    /// Raw MCP tool name.
+    pub tool: String,
+    /// Hermes name (empty for a tool skipped by a collision).
+    pub name: String,
+    /// What is wrong and the fix.
+    pub message: String,
+    /// Hermes names of the tools involved.
+    pub related: Vec<String>,
+}
+
+/// Counts by severity.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, Default)]
+pub struct Summary {
+    /// Error findings.
+    pub errors: usize,
+    /// Warning findings.
+    pub warnings: usize,
+    /// Info findings.
+    pub infos: usize,
+}
+
+/// The whole `lint` output.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct LintReport {
+    /// Findings, most severe first.
+    pub findings: Vec<FindingRow>,
+    /// Counts by severity.
+    pub summary: Summary,
+    /// Tools linted.
+    pub tools: usize,
+    /// The capture file of each server, for SARIF locations.
+    #[serde(skip)]
+    pub sources: BTreeMap<String, String>,
+}
+
+impl LintReport {
+    /// Builds the report from findings; `sources` maps servers to their capture files.
+    pub fn build(
+        findings: &[Finding],
+        tools: usize,
+        sources: BTreeMap<String, String>,
+    ) -> LintReport {
+        let mut summary = Summary::default();
+        for finding in findings {
+            match finding.rule.severity {
+                Severity::Error => summary.errors += 1,
+                Severity::Warning => summary.warnings += 1,
+                Severity::Info => summary.infos += 1,
+            }
+        }
+        LintReport {
+            findings: findings
+                .iter()
+                .map(|f| FindingRow {
+                    rule: f.rule.id.to_string(),
+                    severity: f.rule.severity.to_string(),
+                    server: f.server.clone(),
+                    tool: f.tool.clone(),
+                    name: f.name.clone(),
+                    message: f.message.clone(),
+                    related: f.related.clone(),
+                })
+                .collect(),
+            summary,
+            tools,
+            sources,
+        }
+    }
+
+    /// Whether any finding is at least as severe as `level`.
+    pub fn reaches(&self, level: Severity) -> bool {
+        match level {
+            Severity::Error => self.summary.errors > 0,
+            Severity::Warning => self.summary.errors + self.summary.warnings > 0,
+            Severity::Info => !self.findings.is_empty(),
+        }
+    }
+
+    fn headline(&self) -> String {
+        format!(
+            "schematax lint: {} tools, {} errors, {} warnings, {} infos",
+            self.tools, self.summary.errors, self.summary.warnings, self.summary.infos
+        )
+    }
+
+    fn table(&self) -> Table {
+        let mut table = Table::new(&[
+            ("severity", Align::Left),
+            ("rule", Align::Left),
+            ("server", Align::Left),
+            ("tool", Align::Left),
+            ("message", Align::Left),
+        ])
+        .max_cell_width(400);
+        for f in &self.findings {
+            table.row([&f.severity, &f.rule, &f.server, &f.tool, &f.message]);
+        }
+        table
+    }
+
+    /// Renders in `format`.
+    pub fn render(&self, format: LintFormat) -> String {
+        match format {
+            LintFormat::Json => super::to_json(self),
+            LintFormat::Sarif => super::to_json(&self.sarif()),
+            LintFormat::Table => {
+                let mut out = format!("{}\n\n", self.headline());
+                if self.findings.is_empty() {
+                    out.push_str("No findings.\n");
+                } else {
+                    out.push_str(&self.table().to_text());
+                }
+                out
+            }
+            LintFormat::Markdown => {
+                let mut out = format!("# {}\n\n", escape_markdown(&self.headline()));
+                if self.findings.is_empty() {
+                    out.push_str("No findings.\n");
+                } else {
+                    out.push_str(&self.table().to_markdown());
+                }
+                out
+            }
+        }
+    }
+
+    /// The findings as a SARIF 2.1.0 log.
+    fn sarif(&self) -> Value {
+        let level = |severity: &str| match severity {
+            "error" => "error",
+            "warning" => "warning",
+            _ => "note",
+        };
+        let rules: Vec<Value> = RULES
+            .iter()
+            .map(|r| {
+                json!({
+                    "id": r.id,
+                    "shortDescription": {"text": r.summary},
+                    "defaultConfiguration": {"level": level(r.severity.as_str())},
+                })
+            })
+            .collect();
+        let results: Vec<Value> = self
+            .findings
+            .iter()
+            .map(|f| {
+                let mut location = json!({
+                    "logicalLocations": [{"fullyQualifiedName": format!("{}/{}", f.server, f.tool), "kind": "function"}],
+                });
+                if let Some(uri) = self.sources.get(&f.server) {
+                    location["physicalLocation"] = json!({"artifactLocation": {"uri": uri}});
+                }
+                json!({
+                    "ruleId": f.rule,
+                    "ruleIndex": RULES.iter().position(|r| r.id == f.rule).unwrap_or(0),
+                    "level": level(&f.severity),
+                    "message": {"text": format!("{}/{}: {}", f.server, f.tool, f.message)},
+                    "locations": [location],
+                })
+            })
+            .collect();
+        json!({
+            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+            "version": "2.1.0",
+            "runs": [{
+                "tool": {"driver": {"name": "schematax", "version": env!("CARGO_PKG_VERSION"), "rules": rules}},
+                "results": results,
+            }],
+        })
+    }
+}
