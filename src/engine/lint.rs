@@ -374,10 +374,10 @@ fn schema_findings(entry: &ToolEntry) -> Vec<Finding> {
         let Some(schema) = schema.as_object() else {
             continue;
         };
-        if !schema
+        if schema
             .get("description")
             .and_then(Value::as_str)
-            .is_some_and(|d| !d.trim().is_empty())
+            .is_none_or(|d| d.trim().is_empty())
         {
             no_description.push(name.as_str());
         }
@@ -410,7 +410,7 @@ fn schema_findings(entry: &ToolEntry) -> Vec<Finding> {
             ),
         ));
     }
-    let depth = properties.map_or(0, |p| properties_depth(p));
+    let depth = properties.map_or(0, properties_depth);
     if depth > MAX_SCHEMA_DEPTH {
         found.push(Finding::new(
             DEEP_SCHEMA,
