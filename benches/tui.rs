@@ -20,7 +20,7 @@ fn key(code: KeyCode) -> Msg {
 fn keystrokes_10k(c: &mut Criterion) {
     let captures = support::catalog_of(10_000);
     let session = Session::new(&Config::default(), &captures, &Overrides::default());
-    let mut app = App::new(session, "10k".into(), 3.0);
+    let mut app = App::new(session, "10k".into(), 3.0, None);
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     app.update(key(KeyCode::Char('/')));
     for c in "create a merge request".chars() {
@@ -65,7 +65,7 @@ fn first_frame(c: &mut Criterion) {
         b.iter(|| {
             let inputs = Inputs::sample();
             let session = Session::new(&inputs.config, &inputs.captures, &Overrides::default());
-            let app = App::new(session, inputs.config_label, 3.0);
+            let app = App::new(session, inputs.config_label, 3.0, None);
             let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
             terminal.draw(|frame| view::render(&app, frame)).unwrap();
         })

@@ -47,6 +47,9 @@ pub struct TuiArgs {
     /// Dollars per million input tokens, for the savings.
     #[arg(long, value_name = "DOLLARS", default_value_t = 3.0, value_parser = parse_price)]
     price_per_mtok: f64,
+    /// A queries file (as for `schematax eval`) for the Eval pane.
+    #[arg(long, value_name = "FILE")]
+    queries: Option<PathBuf>,
 }
 
 /// The subcommands.
@@ -269,10 +272,15 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.command.unwrap_or(Command::Tui(cli.tui)) {
         Command::Tui(args) => {
             let (inputs, session) = args.input.session()?;
+            let queries = match &args.queries {
+                Some(path) => Some(QuerySet::load(path).map_err(|e| e.to_string())?),
+                None => None,
+            };
             let app = crate::tui::app::App::new(
                 session,
                 inputs.config_label.clone(),
                 args.price_per_mtok,
+                queries,
             );
             let app = crate::tui::run(app)?;
             for warning in inputs.all_warnings().chain(app.session.notes()) {

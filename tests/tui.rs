@@ -15,7 +15,7 @@ use schematax::tui::{event_loop, view};
 fn sample_app() -> App {
     let inputs = Inputs::sample();
     let session = Session::new(&inputs.config, &inputs.captures, &Overrides::default());
-    App::new(session, inputs.config_label, 3.0)
+    App::new(session, inputs.config_label, 3.0, None)
 }
 
 /// The screen as text, one line per row.
@@ -158,7 +158,7 @@ fn too_small_terminal_says_so() {
 #[test]
 fn empty_session_has_empty_states() {
     let session = Session::new(&Config::default(), &[], &Overrides::default());
-    let app = App::new(session, "none".into(), 3.0);
+    let app = App::new(session, "none".into(), 3.0, None);
     let text = screen(&app, 80, 24);
     assert!(text.contains("No MCP servers in this session"), "{text}");
     assert!(text.contains("The catalog is empty"), "{text}");
@@ -251,7 +251,7 @@ fn untrusted_text_is_stripped_before_rendering() {
     )
     .unwrap();
     let session = Session::new(&Config::default(), &[capture], &Overrides::default());
-    let mut app = App::new(session, "evil".into(), 3.0);
+    let mut app = App::new(session, "evil".into(), 3.0, None);
     let check = |app: &App| {
         let text = screen(app, 100, 30);
         assert!(
@@ -299,4 +299,116 @@ fn event_loop_runs_on_a_test_backend() {
     assert_eq!(app.session.settings().threshold_pct, 11.0);
     assert!(app.is_tuned());
     assert!(app.tuned_yaml().contains("threshold_pct: 11"));
+}
+
+fn app_with_queries() -> App {
+    let inputs = Inputs::sample();
+    let session = Session::new(&inputs.config, &inputs.captures, &Overrides::default());
+    let queries = schematax::engine::eval::QuerySet::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/samples/queries.yaml"
+    )))
+    .unwrap();
+    App::new(session, inputs.config_label, 3.0, Some(queries))
+}
+
+/// Lints the app's catalog as the background worker would.
+fn linted(mut app: App) -> App {
+    let findings = schematax::engine::lint::lint(&app.session);
+    app.update(Msg::Linted {
+        generation: app.lint.generation,
+        findings,
+    });
+    app
+}
+
+#[test]
+fn lint_pane_lists_findings_and_opens_the_tool() {
+    let mut app = linted(sample_app());
+    press(&mut app, KeyCode::Tab);
+    press(&mut app, KeyCode::Tab);
+    assert_eq!(app.focus, schematax::tui::app::Pane::Lint);
+    let text = screen(&app, 120, 40);
+    assert!(text.contains("Lint 39"), "{text}");
+    insta::assert_snapshot!(text);
+    let shadowed = app
+        .lint
+        .findings
+        .iter()
+        .position(|f| f.rule.id == "shadowed")
+        .unwrap();
+    app.lint.selected = shadowed;
+    press(&mut app, KeyCode::Enter);
+    let Some(Overlay::Detail(detail, _)) = &app.overlay else {
+        panic!("{:?}", app.overlay)
+    };
+    assert_eq!(detail.title, "tool_describe mcp_firecrawl_firecrawl_scrape");
+    assert!(
+        detail.lines[0].starts_with("warning shadowed: a search for its name words"),
+        "{:?}",
+        detail.lines[0]
+    );
+    assert!(
+        detail.lines[1].starts_with("involved: mcp_firecrawl_firecrawl_map"),
+        "{:?}",
+        detail.lines[1]
+    );
+}
+
+#[test]
+fn a_stale_lint_is_dropped_and_a_toggle_relints() {
+    let mut app = sample_app();
+    press(&mut app, KeyCode::Char(' '));
+    assert!(app.lint.is_stale());
+    // The answer for the old catalog arrives late: it is ignored.
+    app.update(Msg::Linted {
+        generation: 0,
+        findings: schematax::engine::lint::lint(&app.session),
+    });
+    assert!(app.lint.is_stale());
+    let effects = {
+        let mut again = app.clone();
+        press(&mut again, KeyCode::Char(' '));
+        again.lint.generation
+    };
+    assert_eq!(effects, 2);
+    app.update(Msg::Linted {
+        generation: 1,
+        findings: Vec::new(),
+    });
+    assert!(!app.lint.is_stale());
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("Lint 0"), "{text}");
+}
+
+#[test]
+fn eval_pane_updates_live() {
+    let mut app = app_with_queries();
+    let before = app.eval.as_ref().unwrap().evaluation.overall;
+    assert_eq!(before.queries, 20);
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Tab);
+    }
+    assert_eq!(app.focus, schematax::tui::app::Pane::Eval);
+    insta::assert_snapshot!(screen(&app, 120, 40));
+    // k follows the limit.
+    press(&mut app, KeyCode::Char('<'));
+    press(&mut app, KeyCode::Char('<'));
+    press(&mut app, KeyCode::Char('<'));
+    press(&mut app, KeyCode::Char('<'));
+    let at_1 = app.eval.as_ref().unwrap().evaluation.overall;
+    assert_eq!(at_1.k, 1);
+    assert_eq!(at_1.recall_at_k, at_1.recall_at_1);
+    // Switching firecrawl off misses its queries.
+    app.focus = schematax::tui::app::Pane::Servers;
+    app.servers.selected = 0;
+    press(&mut app, KeyCode::Char(' '));
+    let off = &app.eval.as_ref().unwrap().evaluation;
+    assert_eq!(off.by_server["firecrawl"].recall_at_k, 0.0);
+    // Enter on a query sends it to the Search pane.
+    app.focus = schematax::tui::app::Pane::Eval;
+    app.lower = schematax::tui::app::Pane::Eval;
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.focus, schematax::tui::app::Pane::Search);
+    assert_eq!(app.search.query, "scrape the content of a web page");
 }

@@ -125,7 +125,7 @@ pub struct QueryOutcome {
 }
 
 /// The whole evaluation.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct Evaluation {
     /// All queries.
     pub overall: Metrics,

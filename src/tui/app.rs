@@ -7,8 +7,10 @@ use super::keys::{action_for, Action, KeyContext};
 use crate::engine::activation::{ContextLength, CONTEXT_PRESETS};
 use crate::engine::catalog::ToolRef;
 use crate::engine::config::ToolSearchSettings;
+use crate::engine::eval::{evaluate, Evaluation, QuerySet};
+use crate::engine::lint::Finding;
 use crate::engine::search::SearchResult;
-use crate::engine::session::Session;
+use crate::engine::session::{Lookup, Session};
 use crate::engine::tokens::{estimate_tokens, TokenCount};
 use crate::report::{pct_label, thousands};
 
@@ -21,6 +23,13 @@ pub enum Msg {
     Resize,
     /// The background token count finished.
     Counted(Result<Vec<(ToolRef, TokenCount)>, String>),
+    /// A background lint finished; `generation` tells whether it is still current.
+    Linted {
+        /// The catalog generation it linted.
+        generation: u64,
+        /// Its findings.
+        findings: Vec<Finding>,
+    },
 }
 
 /// Work the event loop starts for the model, off the UI thread.
@@ -28,6 +37,11 @@ pub enum Msg {
 pub enum Effect {
     /// Count every tool with both real tokenizers and answer with [`Msg::Counted`].
     CountTokens,
+    /// Lint the current catalog and answer with [`Msg::Linted`] (the latest generation wins).
+    Lint {
+        /// The catalog generation to lint.
+        generation: u64,
+    },
 }
 
 /// The focusable panes.
@@ -37,6 +51,10 @@ pub enum Pane {
     Servers,
     /// The query line and its hits.
     Search,
+    /// Lint findings.
+    Lint,
+    /// Evaluation of a queries file (only with `--queries`).
+    Eval,
 }
 
 /// How the servers table is ordered.
@@ -81,6 +99,37 @@ pub struct SearchPane {
     pub selected: usize,
     /// The hits of `query` in the current session (refreshed after every change).
     pub result: SearchResult,
+}
+
+/// State of the Lint pane.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LintPane {
+    /// Findings of the latest lint, most severe first.
+    pub findings: Vec<Finding>,
+    /// Catalog generation the findings belong to.
+    pub linted: Option<u64>,
+    /// Current catalog generation (bumped by every server toggle).
+    pub generation: u64,
+    /// Selected finding.
+    pub selected: usize,
+}
+
+impl LintPane {
+    /// Whether a newer lint is on its way.
+    pub fn is_stale(&self) -> bool {
+        self.linted != Some(self.generation)
+    }
+}
+
+/// State of the Eval pane.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EvalPane {
+    /// The queries file.
+    pub set: QuerySet,
+    /// Its evaluation in the current session at the current limit (refreshed after changes).
+    pub evaluation: Evaluation,
+    /// Selected query.
+    pub selected: usize,
 }
 
 /// A scrollable text overlay: a tool's `tool_describe` payload or a `tool_search` payload.
@@ -137,6 +186,12 @@ pub struct App {
     pub servers: ServersPane,
     /// Search pane state.
     pub search: SearchPane,
+    /// Lint pane state.
+    pub lint: LintPane,
+    /// Eval pane state, when a queries file was given.
+    pub eval: Option<EvalPane>,
+    /// Which of Search, Lint and Eval the lower pane shows.
+    pub lower: Pane,
     /// Overlay, when one is open.
     pub overlay: Option<Overlay>,
     /// Real token counts.
@@ -155,8 +210,14 @@ pub const THRESHOLD_STEP: f64 = 1.0;
 pub const THRESHOLD_FINE_STEP: f64 = 0.1;
 
 impl App {
-    /// A new app on a session; start [`App::startup_effects`] next.
-    pub fn new(session: Session, source_label: String, price_per_mtok: f64) -> App {
+    /// A new app on a session (with a queries file for the Eval pane); start
+    /// [`App::startup_effects`] next.
+    pub fn new(
+        session: Session,
+        source_label: String,
+        price_per_mtok: f64,
+        queries: Option<QuerySet>,
+    ) -> App {
         let limit = session.settings().search_default_limit as usize;
         let baseline = (*session.settings(), session.context().clone());
         let mut app = App {
@@ -179,6 +240,18 @@ impl App {
                     hits: Vec::new(),
                 },
             },
+            lint: LintPane {
+                findings: Vec::new(),
+                linted: None,
+                generation: 0,
+                selected: 0,
+            },
+            eval: queries.map(|set| EvalPane {
+                evaluation: Evaluation::default(),
+                set,
+                selected: 0,
+            }),
+            lower: Pane::Search,
             overlay: None,
             counting: Counting::Pending,
             status: None,
@@ -190,7 +263,12 @@ impl App {
 
     /// The work to start with the app.
     pub fn startup_effects(&self) -> Vec<Effect> {
-        vec![Effect::CountTokens]
+        vec![
+            Effect::CountTokens,
+            Effect::Lint {
+                generation: self.lint.generation,
+            },
+        ]
     }
 
     /// The key context of the current state.
@@ -204,7 +282,25 @@ impl App {
             None => match self.focus {
                 Pane::Servers => KeyContext::Servers,
                 Pane::Search => KeyContext::Search,
+                Pane::Lint => KeyContext::Lint,
+                Pane::Eval => KeyContext::Eval,
             },
+        }
+    }
+
+    /// The focusable panes in Tab order.
+    pub fn panes(&self) -> Vec<Pane> {
+        let mut panes = vec![Pane::Servers, Pane::Search, Pane::Lint];
+        if self.eval.is_some() {
+            panes.push(Pane::Eval);
+        }
+        panes
+    }
+
+    fn focus_pane(&mut self, pane: Pane) {
+        self.focus = pane;
+        if pane != Pane::Servers {
+            self.lower = pane;
         }
     }
 
@@ -235,20 +331,35 @@ impl App {
                 self.status = Some(format!("real token counts unavailable: {reason}"));
                 self.counting = Counting::Failed(reason);
             }
-            Msg::Key(event) if event.kind != KeyEventKind::Release => self.on_key(event),
+            Msg::Linted {
+                generation,
+                findings,
+            } => {
+                if generation == self.lint.generation {
+                    self.lint.findings = findings;
+                    self.lint.linted = Some(generation);
+                    self.lint.selected = self
+                        .lint
+                        .selected
+                        .min(self.lint.findings.len().saturating_sub(1));
+                }
+            }
+            Msg::Key(event) if event.kind != KeyEventKind::Release => return self.on_key(event),
             Msg::Key(_) => {}
         }
         Vec::new()
     }
 
-    fn on_key(&mut self, event: KeyEvent) {
+    fn on_key(&mut self, event: KeyEvent) -> Vec<Effect> {
         let context = self.key_context();
         if let Some(action) = action_for(context, &event) {
             self.status = None;
-            self.apply(action);
-        } else if context == KeyContext::Typing {
+            return self.apply(action);
+        }
+        if context == KeyContext::Typing {
             self.type_key(event);
         }
+        Vec::new()
     }
 
     /// Text editing of the query line or the context prompt.
@@ -277,16 +388,20 @@ impl App {
         }
     }
 
-    /// Carries out one action.
-    pub fn apply(&mut self, action: Action) {
+    /// Carries out one action; returns the work to start.
+    pub fn apply(&mut self, action: Action) -> Vec<Effect> {
         match action {
             Action::Quit => self.quit = true,
             Action::ToggleHelp => self.overlay = Some(Overlay::Help),
             Action::NextPane | Action::PrevPane => {
-                self.focus = match self.focus {
-                    Pane::Servers => Pane::Search,
-                    Pane::Search => Pane::Servers,
-                }
+                let panes = self.panes();
+                let at = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
+                let next = if action == Action::NextPane {
+                    at + 1
+                } else {
+                    at + panes.len() - 1
+                };
+                self.focus_pane(panes[next % panes.len()]);
             }
             Action::ThresholdUp => self.nudge_threshold(THRESHOLD_STEP),
             Action::ThresholdDown => self.nudge_threshold(-THRESHOLD_STEP),
@@ -300,14 +415,14 @@ impl App {
                 self.session.set_mode(mode);
             }
             Action::StartSearch => {
-                self.focus = Pane::Search;
+                self.focus_pane(Pane::Search);
                 self.search.typing = true;
             }
             Action::Up => self.move_selection(-1),
             Action::Down => self.move_selection(1),
             Action::PageUp => self.move_selection(-(PAGE as isize)),
             Action::PageDown => self.move_selection(PAGE as isize),
-            Action::ToggleServer => self.toggle_selected_server(),
+            Action::ToggleServer => return self.toggle_selected_server(),
             Action::CycleSort => {
                 let selected = self.selected_server();
                 self.servers.sort = match self.servers.sort {
@@ -322,7 +437,7 @@ impl App {
                         .unwrap_or(0);
                 }
             }
-            Action::Open => self.open(),
+            Action::Open => return self.open(),
             Action::Back => self.back(),
             Action::LimitUp => self.set_limit(self.search.limit + 1),
             Action::LimitDown => self.set_limit(self.search.limit.saturating_sub(1)),
@@ -359,6 +474,7 @@ impl App {
                 }
             },
         }
+        Vec::new()
     }
 
     fn nudge_threshold(&mut self, step: f64) {
@@ -398,12 +514,17 @@ impl App {
         self.server_order().get(self.servers.selected).copied()
     }
 
-    fn toggle_selected_server(&mut self) {
-        if let Some(server) = self.selected_server() {
-            let connected = self.session.is_connected(server);
-            self.session.set_connected(server, !connected);
-            self.refresh_search();
-        }
+    fn toggle_selected_server(&mut self) -> Vec<Effect> {
+        let Some(server) = self.selected_server() else {
+            return Vec::new();
+        };
+        let connected = self.session.is_connected(server);
+        self.session.set_connected(server, !connected);
+        self.refresh_search();
+        self.lint.generation += 1;
+        vec![Effect::Lint {
+            generation: self.lint.generation,
+        }]
     }
 
     fn move_selection(&mut self, delta: isize) {
@@ -430,11 +551,19 @@ impl App {
                 Pane::Search => {
                     self.search.selected = step(self.search.selected, self.search.result.hits.len())
                 }
+                Pane::Lint => {
+                    self.lint.selected = step(self.lint.selected, self.lint.findings.len())
+                }
+                Pane::Eval => {
+                    if let Some(eval) = &mut self.eval {
+                        eval.selected = step(eval.selected, eval.evaluation.queries.len());
+                    }
+                }
             },
         }
     }
 
-    fn open(&mut self) {
+    fn open(&mut self) -> Vec<Effect> {
         match self.overlay.take() {
             Some(Overlay::ToolList(list)) => {
                 let detail = list.tools.get(list.selected).map(|&tool| {
@@ -470,8 +599,49 @@ impl App {
                         self.overlay = Some(Overlay::Detail(self.tool_detail(place), None));
                     }
                 }
+                Pane::Lint => self.open_finding(),
+                Pane::Eval => {
+                    // The query goes to the Search pane, to see how it ranks.
+                    let query = self
+                        .eval
+                        .as_ref()
+                        .and_then(|e| e.evaluation.queries.get(e.selected))
+                        .map(|q| q.query.clone());
+                    if let Some(query) = query {
+                        self.search.query = query;
+                        self.search.selected = 0;
+                        self.focus_pane(Pane::Search);
+                        self.refresh_search();
+                    }
+                }
             },
         }
+        Vec::new()
+    }
+
+    /// The detail of the selected finding's tool, with the finding and the tools involved.
+    fn open_finding(&mut self) {
+        let Some(finding) = self.lint.findings.get(self.lint.selected) else {
+            return;
+        };
+        let Lookup::Found(position) = self.session.lookup(&finding.name) else {
+            self.status = Some(format!(
+                "{}/{} is not in the catalog",
+                finding.server, finding.tool
+            ));
+            return;
+        };
+        let mut detail = self.tool_detail(self.session.catalog_ref(position));
+        let mut head = vec![format!(
+            "{} {}: {}",
+            finding.rule.severity, finding.rule.id, finding.message
+        )];
+        if !finding.related.is_empty() {
+            head.push(format!("involved: {}", finding.related.join(", ")));
+        }
+        head.push(String::new());
+        detail.lines.splice(0..0, head);
+        self.overlay = Some(Overlay::Detail(detail, None));
     }
 
     fn back(&mut self) {
@@ -509,13 +679,20 @@ impl App {
         DetailView::new(title, summary, &payload)
     }
 
-    /// Re-runs the current query (after any change of query, limit, servers or context).
+    /// Re-runs the current query and the evaluation (after any change of query, limit,
+    /// servers or context).
     pub fn refresh_search(&mut self) {
         self.search.result = self.session.search(&self.search.query, self.search.limit);
         self.search.selected = self
             .search
             .selected
             .min(self.search.result.hits.len().saturating_sub(1));
+        if let Some(eval) = &mut self.eval {
+            eval.evaluation = evaluate(&self.session, &eval.set, self.search.limit, false);
+            eval.selected = eval
+                .selected
+                .min(eval.evaluation.queries.len().saturating_sub(1));
+        }
     }
 
     /// Whether the tool_search settings or context differ from those at start.
@@ -570,7 +747,7 @@ mod tests {
     fn sample_app() -> App {
         let inputs = Inputs::sample();
         let session = Session::new(&inputs.config, &inputs.captures, &Overrides::default());
-        App::new(session, inputs.config_label, 3.0)
+        App::new(session, inputs.config_label, 3.0, None)
     }
 
     fn press(app: &mut App, code: KeyCode) {
@@ -691,7 +868,10 @@ mod tests {
     fn counts_arrive_later() {
         let mut app = sample_app();
         assert_eq!(app.counting, Counting::Pending);
-        assert_eq!(app.startup_effects(), vec![Effect::CountTokens]);
+        assert_eq!(
+            app.startup_effects(),
+            vec![Effect::CountTokens, Effect::Lint { generation: 0 }]
+        );
         app.update(Msg::Counted(Err("boom".into())));
         assert_eq!(app.counting, Counting::Failed("boom".into()));
         assert!(app.status.as_deref().unwrap().contains("boom"));

@@ -67,6 +67,10 @@ pub enum KeyContext {
     Servers,
     /// The Search pane has the focus.
     Search,
+    /// The Lint pane has the focus.
+    Lint,
+    /// The Eval pane has the focus.
+    Eval,
     /// Typing in the query line or a prompt.
     Typing,
     /// The list of a server's tools.
@@ -84,6 +88,8 @@ impl KeyContext {
             KeyContext::Global => "Anywhere",
             KeyContext::Servers => "Servers pane",
             KeyContext::Search => "Search pane",
+            KeyContext::Lint => "Lint pane",
+            KeyContext::Eval => "Eval pane",
             KeyContext::Typing => "While typing",
             KeyContext::ToolList => "Server tools",
             KeyContext::Detail => "Detail",
@@ -183,7 +189,7 @@ const fn bind(
     }
 }
 
-use KeyContext::{Detail, Global, Help, Search, Servers, ToolList, Typing};
+use KeyContext::{Detail, Eval, Global, Help, Lint, Search, Servers, ToolList, Typing};
 
 /// The key map. The first binding that matches in the most specific context wins.
 pub const KEYMAP: &[Binding] = &[
@@ -325,6 +331,50 @@ pub const KEYMAP: &[Binding] = &[
         "tool_search payload",
         true,
     ),
+    bind(
+        Lint,
+        &[key(KeyCode::Up), ch('k')],
+        Action::Up,
+        "select up",
+        false,
+    ),
+    bind(
+        Lint,
+        &[key(KeyCode::Down), ch('j')],
+        Action::Down,
+        "select down",
+        false,
+    ),
+    bind(
+        Lint,
+        &[key(KeyCode::Enter)],
+        Action::Open,
+        "tool detail",
+        true,
+    ),
+    bind(
+        Eval,
+        &[key(KeyCode::Up), ch('k')],
+        Action::Up,
+        "select up",
+        false,
+    ),
+    bind(
+        Eval,
+        &[key(KeyCode::Down), ch('j')],
+        Action::Down,
+        "select down",
+        false,
+    ),
+    bind(
+        Eval,
+        &[key(KeyCode::Enter)],
+        Action::Open,
+        "query to Search",
+        true,
+    ),
+    bind(Eval, &[ch('>')], Action::LimitUp, "k +1", true),
+    bind(Eval, &[ch('<')], Action::LimitDown, "k -1", true),
     bind(Typing, &[key(KeyCode::Enter)], Action::Submit, "done", true),
     bind(Typing, &[key(KeyCode::Esc)], Action::Back, "cancel", true),
     bind(Typing, &[key(KeyCode::Up)], Action::Up, "select up", false),
@@ -461,7 +511,9 @@ pub fn hints(context: KeyContext) -> Vec<(String, &'static str)> {
 }
 
 /// The contexts in the order the help lists them.
-pub const HELP_ORDER: [KeyContext; 7] = [Global, Servers, Search, Typing, ToolList, Detail, Help];
+pub const HELP_ORDER: [KeyContext; 9] = [
+    Global, Servers, Search, Lint, Eval, Typing, ToolList, Detail, Help,
+];
 
 #[cfg(test)]
 mod tests {

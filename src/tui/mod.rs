@@ -56,6 +56,17 @@ pub fn start_effect(effect: Effect, app: &App, sender: &Sender<Msg>) {
                 let _ = sender.send(Msg::Counted(count_tokens(&servers)));
             });
         }
+        Effect::Lint { generation } => {
+            let session = app.session.clone();
+            let sender = sender.clone();
+            std::thread::spawn(move || {
+                let findings = crate::engine::lint::lint(&session);
+                let _ = sender.send(Msg::Linted {
+                    generation,
+                    findings,
+                });
+            });
+        }
     }
 }
 

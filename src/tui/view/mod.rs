@@ -10,6 +10,8 @@
 //! ```
 
 mod activation;
+mod eval;
+mod lint;
 mod map;
 mod overlay;
 mod search;
@@ -61,7 +63,11 @@ pub fn render(app: &App, frame: &mut Frame) {
     render_header(app, frame, header);
     servers::render(app, frame, servers_area);
     activation::render(app, frame, activation_area);
-    search::render(app, frame, search_area);
+    match app.lower {
+        Pane::Lint => lint::render(app, frame, search_area),
+        Pane::Eval if app.eval.is_some() => eval::render(app, frame, search_area),
+        _ => search::render(app, frame, search_area),
+    }
     map::render(app, frame, map_area);
     render_footer(app, frame, footer);
     overlay::render(app, frame, area);
@@ -85,6 +91,52 @@ fn pane_block(title: &str, focused: bool) -> Block<'static> {
             format!(" {title} "),
             Style::new().add_modifier(Modifier::BOLD),
         ))
+}
+
+/// The frame of the lower pane: tabs for Search, Lint and (with a queries file) Eval.
+fn lower_block(app: &App) -> Block<'static> {
+    let focused = app.overlay.is_none()
+        && (app.focus == app.lower || (app.lower == Pane::Search && app.search.typing));
+    let style = if focused {
+        Style::new().fg(ACCENT)
+    } else {
+        Style::new().fg(Color::DarkGray)
+    };
+    let lint = if app.lint.is_stale() {
+        "Lint ...".to_string()
+    } else {
+        format!("Lint {}", app.lint.findings.len())
+    };
+    let mut tabs = vec![(Pane::Search, "Search".to_string()), (Pane::Lint, lint)];
+    if let Some(eval) = &app.eval {
+        tabs.push((
+            Pane::Eval,
+            format!("Eval {:.2}", eval.evaluation.overall.recall_at_k),
+        ));
+    }
+    let mut title = vec![Span::raw(" ")];
+    for (i, (pane, label)) in tabs.into_iter().enumerate() {
+        if i > 0 {
+            title.push(Span::styled(" │ ", Style::new().fg(Color::DarkGray)));
+        }
+        let style = if pane == app.lower {
+            Style::new()
+                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
+                .fg(Color::White)
+        } else {
+            Style::new().fg(Color::Gray)
+        };
+        title.push(Span::styled(label, style));
+    }
+    title.push(Span::raw(" "));
+    Block::bordered()
+        .border_type(if focused {
+            BorderType::Thick
+        } else {
+            BorderType::Plain
+        })
+        .border_style(style)
+        .title(Line::from(title))
 }
 
 /// Whether `pane` has the focus (and no overlay covers it).

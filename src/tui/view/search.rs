@@ -6,14 +6,14 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
-use super::{is_focused, pane_block, ACCENT};
+use super::{is_focused, lower_block, ACCENT};
 use crate::engine::search::Via;
 use crate::text::{clip, first_sentence, sanitize};
 use crate::tui::app::{App, Pane};
 
 /// Draws the pane.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
-    let block = pane_block("Search", is_focused(app, Pane::Search) || app.search.typing);
+    let block = lower_block(app);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let [query_area, results_area] =

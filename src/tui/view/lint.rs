@@ -1,0 +1,72 @@
+//! The Lint pane: findings by severity; Enter opens the tool's detail with the finding.
+
+use ratatui::layout::{Constraint, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
+use ratatui::Frame;
+
+use super::{is_focused, lower_block};
+use crate::engine::lint::Severity;
+use crate::text::{clip, sanitize};
+use crate::tui::app::{App, Pane};
+
+/// Draws the pane.
+pub fn render(app: &App, frame: &mut Frame, area: Rect) {
+    let block = lower_block(app);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let lint = &app.lint;
+    if lint.findings.is_empty() {
+        let message = if lint.is_stale() {
+            "Linting the catalog in the background..."
+        } else if app.session.total_available() == 0 {
+            "The catalog is empty: nothing to lint."
+        } else {
+            "No findings: every tool in the catalog passes every rule."
+        };
+        frame.render_widget(
+            Paragraph::new(message)
+                .style(Style::new().fg(Color::DarkGray))
+                .wrap(Wrap { trim: true }),
+            inner,
+        );
+        return;
+    }
+    // Two lines a finding: level, rule and tool; then the message.
+    let width = inner.width as usize;
+    let rows = lint.findings.iter().map(|f| {
+        let color = match f.rule.severity {
+            Severity::Error => Color::Red,
+            Severity::Warning => Color::Yellow,
+            Severity::Info => Color::Blue,
+        };
+        let head = Line::from(vec![
+            Span::styled(
+                format!("{:<8}", f.rule.severity.as_str()),
+                Style::new().fg(color).add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(
+                format!("{:<21}", f.rule.id),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(clip(
+                &format!("{}/{}", f.server, f.tool),
+                width.saturating_sub(29),
+            )),
+        ]);
+        let message = Line::from(Span::styled(
+            clip(&format!("  {}", sanitize(&f.message)), width),
+            Style::new().fg(Color::Gray),
+        ));
+        Row::new(vec![Cell::from(vec![head, message])]).height(2)
+    });
+    let table = Table::new(rows, [Constraint::Fill(1)])
+        .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED));
+    let selected = is_focused(app, Pane::Lint).then_some(lint.selected);
+    frame.render_stateful_widget(
+        table,
+        inner,
+        &mut TableState::default().with_selected(selected),
+    );
+}
