@@ -2,11 +2,11 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::engine::catalog::Scope;
-use crate::engine::config::{Mode, Scalar};
+use crate::engine::config::{Config, Mode, Scalar};
 use crate::engine::eval::{evaluate, QuerySet};
 use crate::engine::inputs::Inputs;
 use crate::engine::lint::Severity;
@@ -120,6 +120,9 @@ pub enum Command {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// Capture tool lists from live MCP servers: those of a config, of MCP client configs, or
+    /// one given here (`--name N -- COMMAND ARGS...` or `--name N --url URL`).
+    Capture(CaptureArgs),
     /// Activation over a grid of context lengths and threshold_pct values, with flip points.
     Sweep {
         #[command(flatten)]
@@ -161,6 +164,47 @@ pub struct OutputArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+}
+
+/// Options of `schematax capture`.
+#[derive(Debug, Clone, Args)]
+pub struct CaptureArgs {
+    /// hermes.yaml whose mcp_servers to capture.
+    #[arg(value_name = "CONFIG")]
+    pub config: Option<PathBuf>,
+    /// Only these servers of the config (repeatable).
+    #[arg(long = "server", value_name = "NAME")]
+    pub servers: Vec<String>,
+    /// Where capture files go (default: tools/ beside the config, else ./tools).
+    #[arg(long, value_name = "DIR")]
+    pub out: Option<PathBuf>,
+    /// Seconds a server has to answer each request.
+    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_timeout)]
+    pub timeout: f64,
+    /// Claude Desktop, Claude Code, Cursor or VS Code MCP config (repeatable).
+    #[arg(long = "client-config", value_name = "PATH")]
+    pub client_configs: Vec<PathBuf>,
+    /// Name of a server given here.
+    #[arg(long, value_name = "NAME")]
+    pub name: Option<String>,
+    /// Streamable HTTP endpoint of a server given here.
+    #[arg(
+        long,
+        value_name = "URL",
+        requires = "name",
+        conflicts_with = "command"
+    )]
+    pub url: Option<String>,
+    /// Command (after `--`) of a stdio server given here.
+    #[arg(last = true, value_name = "COMMAND", requires = "name")]
+    pub command: Vec<String>,
+}
+
+fn parse_timeout(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(t) if t.is_finite() && t > 0.0 && t <= 3600.0 => Ok(t),
+        _ => Err(format!("{text:?} is not a number of seconds in (0, 3600]")),
+    }
 }
 
 /// `--fail-on` values.
@@ -282,7 +326,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                 args.price_per_mtok,
                 queries,
             );
-            let app = crate::tui::run(app)?;
+            let app = crate::tui::run(app);
+            // Servers of a re-capture still running when the view closed are stopped.
+            crate::capture::stdio::kill_all();
+            let app = app?;
             for warning in inputs.all_warnings().chain(app.session.notes()) {
                 eprintln!("schematax: warning: {}", crate::text::sanitize(warning));
             }
@@ -385,11 +432,104 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                 _ => ExitCode::SUCCESS,
             })
         }
+        Command::Capture(args) => run_capture(&args),
         Command::Sweep { input, output } => {
             let (_, session) = input.session()?;
             emit(&SweepReport::build(&session).render(output.format))
         }
     }
+}
+
+/// `schematax capture`: 0 when every server was captured, 1 when some failed.
+fn run_capture(args: &CaptureArgs) -> Result<ExitCode, String> {
+    use crate::capture::{capture_all, client_config, specs_from_config, ServerSpec};
+    use crate::engine::config::Transport;
+    let mut specs: Vec<ServerSpec> = Vec::new();
+    let ad_hoc = !args.command.is_empty() || args.url.is_some();
+    match (&args.name, ad_hoc) {
+        (Some(name), true) => specs.push(ServerSpec {
+            name: name.clone(),
+            transport: match &args.url {
+                Some(url) => Transport::Http {
+                    url: url.clone(),
+                    headers: Vec::new(),
+                },
+                None => Transport::Stdio {
+                    command: args.command[0].clone(),
+                    args: args.command[1..].to_vec(),
+                    env: Vec::new(),
+                },
+            },
+        }),
+        (Some(_), false) => return Err("--name needs a command after `--` or --url".into()),
+        (None, _) => {}
+    }
+    if let Some(path) = &args.config {
+        let config = Config::load(path).map_err(|e| e.to_string())?;
+        for warning in &config.warnings {
+            eprintln!("schematax: warning: {}", crate::text::sanitize(warning));
+        }
+        let chosen = specs_from_config(&config, &args.servers)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        specs.extend(chosen);
+    } else if !args.servers.is_empty() {
+        return Err("--server needs a CONFIG".into());
+    }
+    for path in &args.client_configs {
+        specs.extend(client_config::load(path).map_err(|e| e.to_string())?);
+    }
+    if specs.is_empty() {
+        return Err("nothing to capture: give a CONFIG with mcp_servers, --client-config, or --name with a command or --url".into());
+    }
+    let out = match (&args.out, &args.config) {
+        (Some(out), _) => out.clone(),
+        (None, Some(config)) => config.parent().unwrap_or(Path::new(".")).join("tools"),
+        (None, None) => PathBuf::from("tools"),
+    };
+    std::fs::create_dir_all(&out)
+        .map_err(|e| format!("{}: cannot create the folder: {e}", out.display()))?;
+    // Ctrl-C kills every server's process group before leaving.
+    let _ = ctrlc::set_handler(|| {
+        crate::capture::stdio::kill_all();
+        eprintln!("schematax: interrupted; servers stopped");
+        std::process::exit(130);
+    });
+    let timeout = std::time::Duration::from_secs_f64(args.timeout);
+    let report = |name: &str, result: &Result<crate::capture::Saved, String>| match result {
+        Ok(_) => eprintln!("schematax: captured {}", crate::text::sanitize(name)),
+        Err(e) => eprintln!(
+            "schematax: capture of {} failed: {}",
+            crate::text::sanitize(name),
+            crate::text::sanitize(e)
+        ),
+    };
+    let results = capture_all(&specs, timeout, &out, &report);
+    let mut text = String::new();
+    let mut failed = 0;
+    for (spec, result) in specs.iter().zip(&results) {
+        match result {
+            Ok(saved) => {
+                text.push_str(&format!("{}\n", crate::text::sanitize(&saved.summary())));
+                for note in &saved.notes {
+                    text.push_str(&format!("  note: {}\n", crate::text::sanitize(note)));
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                text.push_str(&format!(
+                    "{}: FAILED: {}\n",
+                    crate::text::sanitize(&spec.name),
+                    crate::text::sanitize(e)
+                ));
+            }
+        }
+    }
+    emit(&text)?;
+    Ok(if failed > 0 {
+        ExitCode::from(EXIT_FAILURE)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 /// Writes to stdout; a closed pipe (`| head`) ends quietly.

@@ -3,10 +3,12 @@
 //!
 //! - [`engine`]: the pure replay of Hermes's catalog, BM25 search and activation gate.
 //! - [`text`]: making untrusted tool text safe for a terminal.
+//! - [`capture`]: capturing tool lists from live MCP servers (stdio, Streamable HTTP).
 //! - [`report`]: table, JSON and Markdown output of the non-interactive commands.
 //! - [`tui`]: the interactive terminal UI over the engine.
 //! - [`cli`]: argument parsing and dispatch.
 
+pub mod capture;
 pub mod cli;
 pub mod engine;
 pub mod report;

@@ -1,0 +1,490 @@
+//! `schematax capture`: connect to MCP servers (stdio or Streamable HTTP), ask for their tools,
+//! and save what they answer as capture files, atomically, saying what changed.
+//!
+//! Env and header values are secrets: they reach the server and nothing else. They are never
+//! printed, logged or written into a capture, and are masked in the server's stderr log.
+
+pub mod client_config;
+pub mod http;
+pub mod protocol;
+pub mod stdio;
+
+use serde_json::json;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::engine::capture_file::{parse_capture, McpTool};
+use crate::engine::catalog::definition_chars;
+use crate::engine::config::{Config, Transport};
+use crate::engine::tokens::estimate_tokens;
+use protocol::{list_tools, Listing};
+
+/// Default time a server has to answer each request.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// One server to capture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerSpec {
+    /// The server key; names the capture file.
+    pub name: String,
+    /// How to reach it (values may hold `${VAR}`).
+    pub transport: Transport,
+}
+
+/// Masks secret values in any text that leaves the program.
+#[derive(Debug, Clone, Default)]
+pub struct Redactor {
+    secrets: Vec<String>,
+}
+
+impl Redactor {
+    /// A redactor for these secret values (very short values are not masked: they would
+    /// garble ordinary text).
+    pub fn new(secrets: impl IntoIterator<Item = String>) -> Redactor {
+        let mut secrets: Vec<String> = secrets.into_iter().filter(|s| s.len() >= 4).collect();
+        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
+        Redactor { secrets }
+    }
+
+    /// `text` with every secret replaced by `***`.
+    pub fn redact(&self, text: &str) -> String {
+        let mut out = text.to_string();
+        for secret in &self.secrets {
+            if out.contains(secret.as_str()) {
+                out = out.replace(secret.as_str(), "***");
+            }
+        }
+        out
+    }
+}
+
+/// Fills `${VAR}` and `${env:VAR}` from the environment; unset variables become empty and
+/// are named in the second value.
+pub fn expand_vars(value: &str) -> (String, Vec<String>) {
+    let mut out = String::new();
+    let mut missing = Vec::new();
+    let mut rest = value;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            out.push_str(&rest[start..]);
+            rest = "";
+            break;
+        };
+        let name = after[..end].strip_prefix("env:").unwrap_or(&after[..end]);
+        match std::env::var(name) {
+            Ok(found) => out.push_str(&found),
+            Err(_) => missing.push(name.to_string()),
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    (out, missing)
+}
+
+/// The servers of a config to capture: every enabled one, or the `only` ones (which must exist).
+pub fn specs_from_config(config: &Config, only: &[String]) -> Result<Vec<ServerSpec>, String> {
+    let servers = config.mcp_servers.as_deref().unwrap_or_default();
+    for name in only {
+        if !servers.iter().any(|s| &s.name == name) {
+            return Err(format!("no server {name:?} in mcp_servers"));
+        }
+    }
+    Ok(servers
+        .iter()
+        .filter(|s| {
+            if only.is_empty() {
+                s.enabled
+            } else {
+                only.contains(&s.name)
+            }
+        })
+        .map(|s| ServerSpec {
+            name: s.name.clone(),
+            transport: s.transport.clone(),
+        })
+        .collect())
+}
+
+/// What changed against the previous capture of a server.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Change {
+    /// No earlier capture.
+    New,
+    /// The same tools, defined the same.
+    Unchanged,
+    /// Tools added, removed or changed, and the chars/4 token delta.
+    Changed {
+        /// Raw names of new tools.
+        added: Vec<String>,
+        /// Raw names of tools gone.
+        removed: Vec<String>,
+        /// Raw names of tools whose definition changed.
+        changed: Vec<String>,
+        /// chars/4 tokens after minus before.
+        token_delta: i64,
+    },
+}
+
+/// A server captured and saved.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Saved {
+    /// The server.
+    pub server: String,
+    /// The capture file written.
+    pub path: PathBuf,
+    /// Tools captured.
+    pub tools: usize,
+    /// chars/4 tokens of their definitions.
+    pub tokens: u64,
+    /// Against the previous capture.
+    pub change: Change,
+    /// Notes (unknown protocol version, skipped stdout lines, unset variables).
+    pub notes: Vec<String>,
+}
+
+impl Saved {
+    /// One line for the terminal.
+    pub fn summary(&self) -> String {
+        let change = match &self.change {
+            Change::New => "new".to_string(),
+            Change::Unchanged => "unchanged".to_string(),
+            Change::Changed {
+                added,
+                removed,
+                changed,
+                token_delta,
+            } => {
+                let mut parts = Vec::new();
+                let list = |names: &[String]| {
+                    let shown: Vec<&str> = names.iter().take(5).map(String::as_str).collect();
+                    format!(
+                        "{}{}",
+                        shown.join(", "),
+                        if names.len() > 5 { ", ..." } else { "" }
+                    )
+                };
+                if !added.is_empty() {
+                    parts.push(format!("+{} added ({})", added.len(), list(added)));
+                }
+                if !removed.is_empty() {
+                    parts.push(format!("-{} removed ({})", removed.len(), list(removed)));
+                }
+                if !changed.is_empty() {
+                    parts.push(format!("{} changed ({})", changed.len(), list(changed)));
+                }
+                parts.push(format!("{token_delta:+} tokens"));
+                parts.join(", ")
+            }
+        };
+        format!(
+            "{}: {} tool{}, {} tokens (chars/4) -> {} [{change}]",
+            self.server,
+            self.tools,
+            if self.tools == 1 { "" } else { "s" },
+            crate::report::thousands(self.tokens),
+            self.path.display()
+        )
+    }
+}
+
+/// The file name of a server's capture: its key with path-hostile characters replaced.
+pub fn capture_file_name(server: &str) -> String {
+    let safe: String = server
+        .chars()
+        .map(|c| {
+            if c.is_alphanumeric() || matches!(c, '-' | '_' | '.') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    let safe = safe.trim_start_matches('.');
+    format!("{}.json", if safe.is_empty() { "server" } else { safe })
+}
+
+/// Connects to one server, lists its tools and saves them in `out_dir`.
+pub fn capture_server(
+    spec: &ServerSpec,
+    timeout: Duration,
+    out_dir: &Path,
+) -> Result<Saved, String> {
+    let mut notes = Vec::new();
+    let mut expand = |pairs: &[(String, String)]| -> Vec<(String, String)> {
+        pairs
+            .iter()
+            .map(|(k, v)| {
+                let (value, missing) = expand_vars(v);
+                notes.extend(
+                    missing
+                        .into_iter()
+                        .map(|m| format!("${{{m}}} in {k} is not set")),
+                );
+                (k.clone(), value)
+            })
+            .collect()
+    };
+    let listing: Listing = match &spec.transport {
+        Transport::Stdio { command, args, env } => {
+            let env = expand(env);
+            let redactor = Redactor::new(env.iter().map(|(_, v)| v.clone()));
+            let args: Vec<String> = args.iter().map(|a| expand_vars(a).0).collect();
+            let log = out_dir.join(format!(
+                "{}.stderr.log",
+                capture_file_name(&spec.name).trim_end_matches(".json")
+            ));
+            let mut connection = stdio::StdioConnection::spawn(
+                &expand_vars(command).0,
+                &args,
+                &env,
+                Some(&log),
+                &redactor,
+            )?;
+            list_tools(&mut connection, timeout).map_err(|e| redactor.redact(&e))?
+        }
+        Transport::Http { url, headers } => {
+            let headers = expand(headers);
+            let redactor = Redactor::new(headers.iter().map(|(_, v)| v.clone()));
+            let mut connection =
+                http::HttpConnection::new(&expand_vars(url).0, headers, timeout, &redactor)?;
+            list_tools(&mut connection, timeout).map_err(|e| redactor.redact(&e))?
+        }
+        Transport::Unspecified => return Err("neither `command` nor `url` is configured".into()),
+    };
+    notes.extend(listing.notes.iter().cloned());
+    save(spec, &listing, out_dir, notes)
+}
+
+/// Writes the capture file atomically (temp file, then rename) and compares it with the
+/// previous one.
+fn save(
+    spec: &ServerSpec,
+    listing: &Listing,
+    out_dir: &Path,
+    notes: Vec<String>,
+) -> Result<Saved, String> {
+    let path = out_dir.join(capture_file_name(&spec.name));
+    let document = json!({
+        "server": spec.name,
+        "serverInfo": listing.server_info,
+        "protocolVersion": listing.protocol_version,
+        "capturedAt": utc_timestamp(std::time::SystemTime::now()),
+        "tools": listing.tools,
+    });
+    let mut text = serde_json::to_string_pretty(&document).map_err(|e| e.to_string())?;
+    text.push('\n');
+    let new = parse_capture(text.as_bytes(), &spec.name)
+        .map_err(|e| format!("the server's tools are unusable: {e}"))?;
+    let previous = std::fs::read(&path)
+        .ok()
+        .and_then(|bytes| parse_capture(&bytes, &spec.name).ok());
+    let change = match previous {
+        None => Change::New,
+        Some(old) => compare(&spec.name, &old.tools, &new.tools),
+    };
+    let temp = out_dir.join(format!(
+        ".{}.tmp{}",
+        capture_file_name(&spec.name),
+        std::process::id()
+    ));
+    let written = std::fs::write(&temp, &text).and_then(|_| std::fs::rename(&temp, &path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&temp);
+        return Err(format!("cannot write {}: {e}", path.display()));
+    }
+    let chars: u64 = new
+        .tools
+        .iter()
+        .map(|t| definition_chars(&spec.name, t))
+        .sum();
+    let mut notes = notes;
+    notes.extend(new.skipped);
+    Ok(Saved {
+        server: spec.name.clone(),
+        path,
+        tools: new.tools.len(),
+        tokens: estimate_tokens(chars),
+        change,
+        notes,
+    })
+}
+
+/// Tools added, removed and changed between two captures of `server`.
+pub fn compare(server: &str, old: &[McpTool], new: &[McpTool]) -> Change {
+    let index = |tools: &[McpTool]| -> BTreeMap<String, String> {
+        tools
+            .iter()
+            .map(|t| {
+                (
+                    t.name.clone(),
+                    crate::engine::catalog::ToolEntry::new(server, t).definition(),
+                )
+            })
+            .collect()
+    };
+    let (before, after) = (index(old), index(new));
+    let added: Vec<String> = after
+        .keys()
+        .filter(|k| !before.contains_key(*k))
+        .cloned()
+        .collect();
+    let removed: Vec<String> = before
+        .keys()
+        .filter(|k| !after.contains_key(*k))
+        .cloned()
+        .collect();
+    let changed: Vec<String> = after
+        .iter()
+        .filter(|(k, v)| before.get(*k).is_some_and(|old| old != *v))
+        .map(|(k, _)| k.clone())
+        .collect();
+    if added.is_empty() && removed.is_empty() && changed.is_empty() {
+        return Change::Unchanged;
+    }
+    let tokens = |tools: &[McpTool]| {
+        estimate_tokens(tools.iter().map(|t| definition_chars(server, t)).sum()) as i64
+    };
+    Change::Changed {
+        added,
+        removed,
+        changed,
+        token_delta: tokens(new) - tokens(old),
+    }
+}
+
+/// `2026-12-02T18:28:57Z`.
+pub fn utc_timestamp(time: std::time::SystemTime) -> String {
+    let seconds = time
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let (days, rest) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
+/// Captures every server at once, reporting each as it finishes; results in `specs` order.
+pub fn capture_all(
+    specs: &[ServerSpec],
+    timeout: Duration,
+    out_dir: &Path,
+    on_done: &(dyn Fn(&str, &Result<Saved, String>) + Sync),
+) -> Vec<Result<Saved, String>> {
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = specs
+            .iter()
+            .map(|spec| {
+                scope.spawn(move || {
+                    let result = capture_server(spec, timeout, out_dir);
+                    on_done(&spec.name, &result);
+                    result
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| {
+                h.join()
+                    .unwrap_or_else(|_| Err("capture thread panicked".into()))
+            })
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expands_variables_and_names_missing_ones() {
+        std::env::set_var("SCHEMATAX_TEST_TOKEN", "s3cret-value");
+        let (value, missing) = expand_vars(
+            "Bearer ${SCHEMATAX_TEST_TOKEN} ${env:SCHEMATAX_TEST_TOKEN} ${SCHEMATAX_NOPE}!",
+        );
+        assert_eq!(value, "Bearer s3cret-value s3cret-value !");
+        assert_eq!(missing, ["SCHEMATAX_NOPE"]);
+        assert_eq!(expand_vars("plain ${unclosed").0, "plain ${unclosed");
+    }
+
+    #[test]
+    fn redactor_masks_secrets() {
+        let r = Redactor::new(["s3cret-value".to_string(), "abc".to_string()]);
+        assert_eq!(r.redact("token=s3cret-value abc"), "token=*** abc");
+    }
+
+    #[test]
+    fn timestamps_are_rfc3339_utc() {
+        let t = std::time::UNIX_EPOCH + Duration::from_secs(1_796_236_137);
+        assert_eq!(utc_timestamp(t), "2026-12-02T18:28:57Z");
+        assert_eq!(utc_timestamp(std::time::UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        let leap = std::time::UNIX_EPOCH + Duration::from_secs(951_782_400);
+        assert_eq!(utc_timestamp(leap), "2000-02-29T00:00:00Z");
+    }
+
+    #[test]
+    fn file_names_are_safe() {
+        assert_eq!(capture_file_name("github"), "github.json");
+        assert_eq!(capture_file_name("../etc/passwd"), "_etc_passwd.json");
+        assert_eq!(capture_file_name("a b/c"), "a_b_c.json");
+    }
+
+    #[test]
+    fn compare_lists_changes_and_token_delta() {
+        let tool = |name: &str, description: &str| McpTool {
+            name: name.into(),
+            description: Some(description.into()),
+            input_schema: None,
+        };
+        let old = vec![tool("a", "one"), tool("b", "two")];
+        let new = vec![tool("a", "one, longer now"), tool("c", "three")];
+        let Change::Changed {
+            added,
+            removed,
+            changed,
+            token_delta,
+        } = compare("s", &old, &new)
+        else {
+            panic!()
+        };
+        assert_eq!(
+            (added, removed, changed),
+            (
+                vec!["c".to_string()],
+                vec!["b".to_string()],
+                vec!["a".to_string()]
+            )
+        );
+        assert!(token_delta > 0);
+        assert_eq!(compare("s", &old, &old), Change::Unchanged);
+    }
+
+    #[test]
+    fn specs_follow_enabled_and_only() {
+        let config = Config::parse(b"mcp_servers:\n  a: {command: x}\n  b: {url: 'http://127.0.0.1:1/mcp', enabled: false}\n").unwrap();
+        let names = |specs: Vec<ServerSpec>| specs.into_iter().map(|s| s.name).collect::<Vec<_>>();
+        assert_eq!(names(specs_from_config(&config, &[]).unwrap()), ["a"]);
+        assert_eq!(
+            names(specs_from_config(&config, &["b".into()]).unwrap()),
+            ["b"]
+        );
+        assert!(specs_from_config(&config, &["zzz".into()])
+            .unwrap_err()
+            .contains("\"zzz\""));
+    }
+}

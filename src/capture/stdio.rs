@@ -1,0 +1,255 @@
+//! A stdio MCP server: a child process in a process group of its own, spoken to with
+//! newline-delimited JSON-RPC. Its stderr goes to a log; the whole group is killed when the
+//! connection is dropped (and on Ctrl-C, see [`kill_all`]).
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::os::unix::process::CommandExt;
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use super::protocol::{Connection, Incoming, MAX_MESSAGE_BYTES, TIMED_OUT};
+use super::Redactor;
+
+/// Environment variables a server inherits; everything else comes from its configured `env`.
+pub const BASELINE_ENV: [&str; 8] = [
+    "PATH", "HOME", "USER", "LANG", "LC_ALL", "TERM", "SHELL", "TMPDIR",
+];
+/// Largest stderr log kept per server.
+pub const MAX_LOG_BYTES: usize = 1024 * 1024;
+
+/// Process groups of running servers, killed by [`kill_all`].
+static GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+
+/// Kills every running server's process group (on Ctrl-C, or when the program leaves).
+pub fn kill_all() {
+    let groups = GROUPS.lock().map(|g| g.clone()).unwrap_or_default();
+    for group in groups {
+        kill_group(group);
+    }
+}
+
+fn kill_group(group: i32) {
+    // SAFETY: kill(2) with a negative pid signals the process group; it has no memory effects.
+    unsafe {
+        libc::kill(-group, libc::SIGKILL);
+    }
+}
+
+/// What the stdout reader thread hands over.
+enum Line {
+    Text(Vec<u8>),
+    TooLarge,
+    End,
+}
+
+/// A running stdio server.
+pub struct StdioConnection {
+    child: Child,
+    group: i32,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Line>,
+    last_stderr: Arc<Mutex<String>>,
+}
+
+impl StdioConnection {
+    /// Starts `command args` with only the baseline environment plus `env`, its stderr
+    /// going to `log` (redacted, at most [`MAX_LOG_BYTES`]).
+    pub fn spawn(
+        command: &str,
+        args: &[String],
+        env: &[(String, String)],
+        log: Option<&Path>,
+        redactor: &Redactor,
+    ) -> Result<StdioConnection, String> {
+        let mut process = Command::new(command);
+        process
+            .args(args)
+            .env_clear()
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        for key in BASELINE_ENV {
+            if let Some(value) = std::env::var_os(key) {
+                process.env(key, value);
+            }
+        }
+        process.envs(env.iter().map(|(k, v)| (k, v)));
+        let mut child = process.spawn().map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => format!("command not found: {command}"),
+            std::io::ErrorKind::PermissionDenied => format!("command not executable: {command}"),
+            _ => format!("cannot start {command}: {e}"),
+        })?;
+        let group = child.id() as i32;
+        if let Ok(mut groups) = GROUPS.lock() {
+            groups.push(group);
+        }
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let (sender, lines) = channel();
+        std::thread::spawn(move || read_lines(stdout, &sender));
+        let last_stderr = Arc::new(Mutex::new(String::new()));
+        let log_file = log.and_then(|path| std::fs::File::create(path).ok());
+        let tail = Arc::clone(&last_stderr);
+        let redactor = redactor.clone();
+        std::thread::spawn(move || drain_stderr(stderr, log_file, &tail, &redactor));
+        Ok(StdioConnection {
+            stdin: child.stdin.take(),
+            child,
+            group,
+            lines,
+            last_stderr,
+        })
+    }
+
+    /// Why the server stopped talking: its exit status and last stderr line.
+    fn exit_reason(&mut self) -> String {
+        let deadline = Instant::now() + Duration::from_secs(2);
+        let status = loop {
+            match self.child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(20))
+                }
+                _ => break None,
+            }
+        };
+        // Give the stderr reader a moment to record the last line.
+        std::thread::sleep(Duration::from_millis(50));
+        let last = self
+            .last_stderr
+            .lock()
+            .map(|l| l.clone())
+            .unwrap_or_default();
+        let status = status
+            .map(describe_status)
+            .unwrap_or_else(|| "closed its stdout".into());
+        if last.is_empty() {
+            format!("server exited before answering ({status})")
+        } else {
+            format!("server exited before answering ({status}): {last}")
+        }
+    }
+}
+
+fn describe_status(status: ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    match (status.code(), status.signal()) {
+        (Some(code), _) => format!("exit status {code}"),
+        (None, Some(signal)) => format!("killed by signal {signal}"),
+        _ => "exited".into(),
+    }
+}
+
+/// Reads newline-delimited messages, refusing one over [`MAX_MESSAGE_BYTES`].
+fn read_lines(stdout: impl Read, sender: &std::sync::mpsc::Sender<Line>) {
+    let mut reader = BufReader::with_capacity(64 * 1024, stdout);
+    loop {
+        let mut line = Vec::new();
+        match reader
+            .by_ref()
+            .take(MAX_MESSAGE_BYTES as u64 + 1)
+            .read_until(b'\n', &mut line)
+        {
+            Ok(0) | Err(_) => {
+                let _ = sender.send(Line::End);
+                return;
+            }
+            Ok(_) if line.len() > MAX_MESSAGE_BYTES => {
+                let _ = sender.send(Line::TooLarge);
+                return;
+            }
+            Ok(_) => {
+                if sender.send(Line::Text(line)).is_err() {
+                    return;
+                }
+            }
+        }
+    }
+}
+
+/// Copies stderr to the log (redacted, capped) and keeps its last non-empty line.
+fn drain_stderr(
+    stderr: impl Read,
+    mut log: Option<std::fs::File>,
+    last: &Mutex<String>,
+    redactor: &Redactor,
+) {
+    let mut reader = BufReader::new(stderr);
+    let mut written = 0usize;
+    let mut line = Vec::new();
+    loop {
+        line.clear();
+        // Long lines are cut at 64 KiB; the rest of the line is read as the next one.
+        match reader.by_ref().take(64 * 1024).read_until(b'\n', &mut line) {
+            Ok(0) | Err(_) => return,
+            Ok(_) => {}
+        }
+        let text = redactor.redact(&String::from_utf8_lossy(&line));
+        let trimmed = text.trim();
+        if !trimmed.is_empty() {
+            if let Ok(mut last) = last.lock() {
+                *last = crate::text::clip(trimmed, 200);
+            }
+        }
+        if let Some(file) = &mut log {
+            if written < MAX_LOG_BYTES {
+                let _ = file.write_all(text.as_bytes());
+                written += text.len();
+                if written >= MAX_LOG_BYTES {
+                    let _ = file.write_all(b"\n[schematax: log truncated at 1 MiB]\n");
+                }
+            }
+        }
+    }
+}
+
+impl Connection for StdioConnection {
+    fn send(&mut self, message: &Value) -> Result<(), String> {
+        let mut line = serde_json::to_vec(message).map_err(|e| e.to_string())?;
+        line.push(b'\n');
+        let written = match &mut self.stdin {
+            Some(stdin) => stdin.write_all(&line).and_then(|_| stdin.flush()),
+            None => return Err("stdin closed".into()),
+        };
+        written.map_err(|_| self.exit_reason())
+    }
+
+    fn receive(&mut self, deadline: Instant) -> Result<Incoming, String> {
+        let wait = deadline.saturating_duration_since(Instant::now());
+        match self.lines.recv_timeout(wait) {
+            Ok(Line::Text(bytes)) => {
+                let text = String::from_utf8_lossy(&bytes);
+                let trimmed = text.trim();
+                if trimmed.is_empty() {
+                    return Ok(Incoming::Garbage(String::new()));
+                }
+                Ok(match serde_json::from_str::<Value>(trimmed) {
+                    Ok(value) if value.is_object() => Incoming::Message(value),
+                    _ => Incoming::Garbage(trimmed.to_string()),
+                })
+            }
+            Ok(Line::TooLarge) => Err(format!(
+                "a response over {} MiB",
+                MAX_MESSAGE_BYTES / (1024 * 1024)
+            )),
+            Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => Err(self.exit_reason()),
+            Err(RecvTimeoutError::Timeout) => Err(TIMED_OUT.into()),
+        }
+    }
+}
+
+impl Drop for StdioConnection {
+    fn drop(&mut self) {
+        self.stdin.take();
+        kill_group(self.group);
+        let _ = self.child.wait();
+        if let Ok(mut groups) = GROUPS.lock() {
+            groups.retain(|g| *g != self.group);
+        }
+    }
+}

@@ -1,0 +1,551 @@
+//! `schematax capture` against the project's fixture MCP server (every fault it must survive)
+//! and against real published servers installed by scripts/test from tests/mcp-servers.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+fn manifest() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The Python interpreter itself (not a shim script, which would add variables of its own).
+fn python() -> String {
+    static PYTHON: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    PYTHON
+        .get_or_init(|| {
+            let out = Command::new("python3")
+                .args(["-c", "import sys; print(sys.executable)"])
+                .output();
+            let out = out.expect("python3 runs the fixture server");
+            String::from_utf8(out.stdout).unwrap().trim().to_string()
+        })
+        .clone()
+}
+
+fn fixture() -> String {
+    manifest()
+        .join("tests/fixtures/mcp_fixture.py")
+        .display()
+        .to_string()
+}
+
+/// A published server's bin, installed by scripts/test (`npm ci` in tests/mcp-servers).
+fn npm_bin(name: &str) -> String {
+    let path = manifest()
+        .join("tests/mcp-servers/node_modules/.bin")
+        .join(name);
+    assert!(
+        path.exists(),
+        "{} is missing: run scripts/test, which installs tests/mcp-servers",
+        path.display()
+    );
+    path.display().to_string()
+}
+
+fn schematax(args: &[&str], envs: &[(&str, &str)]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_schematax"))
+        .args(args)
+        .envs(envs.iter().copied())
+        .output()
+        .expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(
+        &std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display())),
+    )
+    .unwrap()
+}
+
+fn tool_names(capture: &Value) -> Vec<String> {
+    capture["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn every_fault_gets_one_line_and_the_others_are_captured() {
+    let dir = tempfile::tempdir().unwrap();
+    let modes = [
+        "normal",
+        "old-version",
+        "garbage",
+        "server-requests",
+        "stderr-flood",
+        "exit-early",
+        "silent",
+        "garbage-only",
+        "error",
+        "huge",
+        "cursor-loop",
+        "endless",
+    ];
+    let mut yaml = String::from("mcp_servers:\n");
+    for mode in modes {
+        yaml.push_str(&format!(
+            "  fx-{mode}:\n    command: {:?}\n    args: [{:?}, {mode}]\n",
+            python(),
+            fixture()
+        ));
+    }
+    yaml.push_str("  fx-missing:\n    command: /no/such/mcp-server\n");
+    yaml.push_str("  fx-off:\n    command: python3\n    enabled: false\n");
+    let config = dir.path().join("hermes.yaml");
+    std::fs::write(&config, yaml).unwrap();
+    let started = Instant::now();
+    let out = schematax(
+        &["capture", config.to_str().unwrap(), "--timeout", "5"],
+        &[],
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "servers are captured side by side"
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "some failed: {stdout}");
+    let line = |server: &str| -> String {
+        stdout
+            .lines()
+            .find(|l| l.starts_with(&format!("{server}:")))
+            .unwrap_or_else(|| panic!("{server} missing:\n{stdout}"))
+            .to_string()
+    };
+    for good in [
+        "fx-normal",
+        "fx-old-version",
+        "fx-garbage",
+        "fx-server-requests",
+        "fx-stderr-flood",
+    ] {
+        assert!(line(good).contains(": 3 tools,"), "{}", line(good));
+        let capture = read_json(&dir.path().join(format!("tools/{good}.json")));
+        assert_eq!(
+            tool_names(&capture),
+            ["search_items", "get_item", "delete_item"],
+            "both pages of {good}"
+        );
+        assert_eq!(capture["server"], good);
+        assert_eq!(capture["serverInfo"]["name"], "fixture");
+        assert!(capture["capturedAt"].as_str().unwrap().ends_with('Z'));
+    }
+    assert_eq!(
+        read_json(&dir.path().join("tools/fx-old-version.json"))["protocolVersion"],
+        "2024-11-05"
+    );
+    assert!(
+        stdout.contains("note: skipped 5 non-JSON line(s) on stdout"),
+        "{stdout}"
+    );
+    let failures = [
+        (
+            "fx-exit-early",
+            "server exited before answering (exit status 3): fatal: cannot reach the backend",
+        ),
+        (
+            "fx-silent",
+            "no answer within 5 s (while waiting for initialize)",
+        ),
+        (
+            "fx-garbage-only",
+            "non-JSON lines on stdout, last: \"still starting...\"",
+        ),
+        (
+            "fx-error",
+            "server answered tools/list with error -32603: backend unavailable",
+        ),
+        ("fx-huge", "a response over 64 MiB"),
+        ("fx-cursor-loop", "tools/list repeated the cursor \"same\""),
+        (
+            "fx-endless",
+            "tools/list gave more than 1000 pages; stopped",
+        ),
+        ("fx-missing", "command not found: /no/such/mcp-server"),
+    ];
+    for (server, reason) in failures {
+        let line = line(server);
+        assert!(line.contains("FAILED") && line.contains(reason), "{line}");
+        assert!(!dir.path().join(format!("tools/{server}.json")).exists());
+    }
+    assert!(
+        !stdout.contains("fx-off"),
+        "disabled servers are not captured"
+    );
+    // The flood is capped in the log; no temporary file is left behind.
+    let log = std::fs::metadata(dir.path().join("tools/fx-stderr-flood.stderr.log"))
+        .unwrap()
+        .len();
+    assert!(log < 1_100_000, "log of {log} bytes");
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("tools"))
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+    // The captures load as they are.
+    let report = schematax(
+        &[
+            "report",
+            config.to_str().unwrap(),
+            "--format",
+            "json",
+            "--estimate-only",
+        ],
+        &[],
+    );
+    let report: Value = serde_json::from_slice(&report.stdout).unwrap();
+    assert_eq!(report["deferrable_tools"], 15);
+}
+
+#[test]
+fn the_environment_is_a_baseline_and_secrets_stay_secret() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "sk-test-4242424242";
+    let config = dir.path().join("hermes.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "mcp_servers:\n  fx-env:\n    command: {:?}\n    args: [{:?}, env]\n    env:\n      SECRET_TOKEN: \"${{SCHEMATAX_TEST_SECRET}}\"\n      PLAIN: plain\n",
+            python(),
+            fixture()
+        ),
+    )
+    .unwrap();
+    let out = schematax(
+        &["capture", config.to_str().unwrap(), "--timeout", "10"],
+        &[
+            ("SCHEMATAX_TEST_SECRET", secret),
+            ("SCHEMATAX_LEAK_CANARY", "not-for-servers"),
+        ],
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let capture_text = std::fs::read_to_string(dir.path().join("tools/fx-env.json")).unwrap();
+    let capture: Value = serde_json::from_str(&capture_text).unwrap();
+    let names = capture["tools"][0]["description"]
+        .as_str()
+        .unwrap()
+        .trim_start_matches("env: ")
+        .to_string();
+    let allowed = [
+        "PATH",
+        "HOME",
+        "USER",
+        "LANG",
+        "LC_ALL",
+        "TERM",
+        "SHELL",
+        "TMPDIR",
+        "SECRET_TOKEN",
+        "PLAIN",
+        "LC_CTYPE",
+    ];
+    for name in names.split(',') {
+        assert!(
+            allowed.contains(&name),
+            "{name} leaked into the server's environment ({names})"
+        );
+    }
+    assert!(
+        names.contains("SECRET_TOKEN") && names.contains("PLAIN"),
+        "{names}"
+    );
+    let log = std::fs::read_to_string(dir.path().join("tools/fx-env.stderr.log")).unwrap();
+    assert!(log.contains("token is ***"), "{log}");
+    for place in [&capture_text, &log, &text(&out.stdout), &text(&out.stderr)] {
+        assert!(!place.contains(secret));
+    }
+}
+
+#[test]
+fn the_whole_process_group_is_killed() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("grandchild.pid");
+    let out = schematax(
+        &[
+            "capture",
+            "--out",
+            dir.path().to_str().unwrap(),
+            "--timeout",
+            "1",
+            "--name",
+            "fx",
+            "--",
+            &python(),
+            &fixture(),
+            "grandchild",
+            pid_file.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(!alive(pid), "grandchild {pid} outlived the capture");
+}
+
+/// Whether a process exists and is not a zombie.
+fn alive(pid: i32) -> bool {
+    let deadline = Instant::now() + Duration::from_secs(3);
+    loop {
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok();
+        let running = state.is_some_and(|s| s.split_whitespace().nth(2).is_none_or(|st| st != "Z"));
+        if !running || Instant::now() > deadline {
+            return running;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn ctrl_c_kills_the_servers() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("grandchild.pid");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_schematax"))
+        .args([
+            "capture",
+            "--out",
+            dir.path().to_str().unwrap(),
+            "--timeout",
+            "60",
+            "--name",
+            "fx",
+            "--",
+            &python(),
+            &fixture(),
+            "grandchild",
+            pid_file.to_str().unwrap(),
+        ])
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !pid_file.exists() || std::fs::read_to_string(&pid_file).unwrap().is_empty() {
+        assert!(Instant::now() < deadline, "the fixture did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    std::thread::sleep(Duration::from_millis(200));
+    // SAFETY: sending SIGINT to our own child process.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(!alive(pid), "grandchild {pid} outlived Ctrl-C");
+}
+
+#[test]
+fn replacing_a_capture_says_what_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().to_str().unwrap();
+    let args = [
+        "capture",
+        "--out",
+        out_dir,
+        "--name",
+        "fx",
+        "--timeout",
+        "10",
+        "--",
+        &python(),
+        &fixture(),
+        "normal",
+    ];
+    assert!(text(&schematax(&args, &[]).stdout).contains("[new]"));
+    assert!(text(&schematax(&args, &[]).stdout).contains("[unchanged]"));
+    // Edit the earlier capture: drop a tool and change one.
+    let path = dir.path().join("fx.json");
+    let mut capture = read_json(&path);
+    let tools = capture["tools"].as_array_mut().unwrap();
+    tools.pop();
+    tools[0]["description"] = Value::from("Old wording.");
+    tools.push(serde_json::json!({"name": "legacy_tool", "description": "Gone now."}));
+    std::fs::write(&path, serde_json::to_string(&capture).unwrap()).unwrap();
+    let stdout = text(&schematax(&args, &[]).stdout);
+    assert!(stdout.contains("+1 added (delete_item)"), "{stdout}");
+    assert!(stdout.contains("-1 removed (legacy_tool)"), "{stdout}");
+    assert!(stdout.contains("1 changed (search_items)"), "{stdout}");
+    assert!(stdout.contains(" tokens]"), "{stdout}");
+}
+
+#[test]
+fn client_configs_of_claude_cursor_and_vs_code() {
+    let dir = tempfile::tempdir().unwrap();
+    let claude = dir.path().join("claude_desktop_config.json");
+    std::fs::write(
+        &claude,
+        format!(
+            r#"{{"mcpServers": {{"fx-claude": {{"command": {:?}, "args": [{:?}, "normal"]}}}}}}"#,
+            python(),
+            fixture()
+        ),
+    )
+    .unwrap();
+    let vscode = dir.path().join("mcp.json");
+    std::fs::write(&vscode, format!(r#"{{"servers": {{"fx-vscode": {{"type": "stdio", "command": {:?}, "args": [{:?}, "normal"]}}}}}}"#, python(), fixture())).unwrap();
+    let out_dir = dir.path().join("captures");
+    let out = schematax(
+        &[
+            "capture",
+            "--client-config",
+            claude.to_str().unwrap(),
+            "--client-config",
+            vscode.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert!(out_dir.join("fx-claude.json").exists() && out_dir.join("fx-vscode.json").exists());
+}
+
+#[test]
+fn usage_errors() {
+    let out = schematax(&["capture"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("nothing to capture"));
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("hermes.yaml");
+    std::fs::write(&config, "mcp_servers:\n  a: {command: x}\n").unwrap();
+    let out = schematax(&["capture", config.to_str().unwrap(), "--server", "b"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("no server \"b\" in mcp_servers"));
+    let out = schematax(&["capture", "--name", "x"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn real_servers_over_stdio() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().join("files");
+    std::fs::create_dir(&root).unwrap();
+    let config = dir.path().join("hermes.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "mcp_servers:\n  everything:\n    command: {:?}\n    args: [stdio]\n  filesystem:\n    command: {:?}\n    args: [{:?}]\n  memory:\n    command: {:?}\n  sequential-thinking:\n    command: {:?}\n",
+            npm_bin("mcp-server-everything"),
+            npm_bin("mcp-server-filesystem"),
+            root.display().to_string(),
+            npm_bin("mcp-server-memory"),
+            npm_bin("mcp-server-sequential-thinking"),
+        ),
+    )
+    .unwrap();
+    let out = schematax(
+        &["capture", config.to_str().unwrap(), "--timeout", "60"],
+        &[],
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", text(&out.stderr));
+    let expect = [
+        ("everything", "echo"),
+        ("filesystem", "read_text_file"),
+        ("memory", "create_entities"),
+        ("sequential-thinking", "sequentialthinking"),
+    ];
+    for (server, tool) in expect {
+        let capture = read_json(&dir.path().join(format!("tools/{server}.json")));
+        assert!(
+            tool_names(&capture).iter().any(|t| t == tool),
+            "{server}: {:?}",
+            tool_names(&capture)
+        );
+        assert!(!capture["protocolVersion"].as_str().unwrap().is_empty());
+    }
+}
+
+#[test]
+fn real_server_over_streamable_http() {
+    let port = {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        listener.local_addr().unwrap().port()
+    };
+    let mut server = Command::new(npm_bin("mcp-server-everything"))
+        .arg("streamableHttp")
+        .env("PORT", port.to_string())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the HTTP server did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let out = schematax(
+        &[
+            "capture",
+            "--out",
+            dir.path().to_str().unwrap(),
+            "--name",
+            "everything-http",
+            "--url",
+            &url,
+            "--timeout",
+            "30",
+        ],
+        &[],
+    );
+    let _ = server.kill();
+    let _ = server.wait();
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let capture = read_json(&dir.path().join("everything-http.json"));
+    assert!(
+        tool_names(&capture).iter().any(|t| t == "echo"),
+        "{:?}",
+        tool_names(&capture)
+    );
+}
+
+#[test]
+fn recaptured_puppeteer_matches_the_shared_capture() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = schematax(
+        &[
+            "capture",
+            "--out",
+            dir.path().to_str().unwrap(),
+            "--name",
+            "puppeteer",
+            "--timeout",
+            "60",
+            "--",
+            &npm_bin("mcp-server-puppeteer"),
+        ],
+        &[("PUPPETEER_SKIP_DOWNLOAD", "1")],
+    );
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let ours = read_json(&dir.path().join("puppeteer.json"));
+    let shared = read_json(&manifest().join("../shared/captures/puppeteer.json"));
+    assert_eq!(ours["tools"], shared["tools"]);
+}
