@@ -46,8 +46,11 @@ fn type_text(app: &mut App, text: &str) {
 
 /// Gives the app the real token counts of its servers.
 fn with_counts(mut app: App) -> App {
-    let counts = schematax::engine::session::count_tokens(&app.session.shared_servers());
-    app.update(Msg::Counted(counts));
+    let result = schematax::engine::session::count_tokens(&app.session.shared_servers());
+    app.update(Msg::Counted {
+        generation: app.generation,
+        result,
+    });
     app
 }
 
@@ -411,4 +414,134 @@ fn eval_pane_updates_live() {
     press(&mut app, KeyCode::Enter);
     assert_eq!(app.focus, schematax::tui::app::Pane::Search);
     assert_eq!(app.search.query, "scrape the content of a web page");
+}
+
+#[test]
+fn recapture_rebuilds_the_session_and_keeps_the_tuning() {
+    use schematax::capture::ServerSpec;
+    use schematax::tui::app::{Effect, RecaptureSource};
+    let dir = tempfile::tempdir().unwrap();
+    let tools = dir.path().join("tools");
+    std::fs::create_dir(&tools).unwrap();
+    let python = String::from_utf8(
+        std::process::Command::new("python3")
+            .args(["-c", "import sys; print(sys.executable)"])
+            .output()
+            .unwrap()
+            .stdout,
+    )
+    .unwrap();
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mcp_fixture.py");
+    let yaml = format!("mcp_servers:\n  fx:\n    command: {:?}\n    args: [{fixture:?}, normal]\n  gone:\n    command: /no/such/server\n", python.trim());
+    let config = Config::parse(yaml.as_bytes()).unwrap();
+    // At first the capture folder is empty.
+    let session = Session::new(&config, &[], &Overrides::default());
+    let mut app = App::new(session, "hermes.yaml".into(), 3.0, None);
+    assert_eq!(app.session.total_available(), 0);
+
+    // Without a source, R says why it cannot.
+    let mut bare = app.clone();
+    assert!(bare
+        .update(Msg::Key(KeyEvent::new(
+            KeyCode::Char('R'),
+            KeyModifiers::NONE
+        )))
+        .is_empty());
+    assert!(bare
+        .status
+        .as_deref()
+        .unwrap()
+        .contains("needs a config file"));
+
+    let source = RecaptureSource {
+        specs: schematax::capture::specs_from_config(&config, &[]).unwrap(),
+        config,
+        out_dir: tools.clone(),
+        timeout: std::time::Duration::from_secs(10),
+    };
+    app.recapture = Some(source);
+    press(&mut app, KeyCode::Char('+'));
+    let effects = app.update(Msg::Key(KeyEvent::new(
+        KeyCode::Char('R'),
+        KeyModifiers::NONE,
+    )));
+    let [Effect::Recapture(source)] = effects.as_slice() else {
+        panic!("{effects:?}")
+    };
+    assert!(screen(&app, 100, 30).contains("re-capturing: 0/2 done"));
+    assert!(
+        app.update(Msg::Key(KeyEvent::new(
+            KeyCode::Char('R'),
+            KeyModifiers::NONE
+        )))
+        .is_empty(),
+        "one at a time"
+    );
+
+    // What the worker does, step by step.
+    let specs: &[ServerSpec] = &source.specs;
+    let results =
+        schematax::capture::capture_all(specs, source.timeout, &source.out_dir, &|_, _| {});
+    for (spec, result) in specs.iter().zip(&results) {
+        let result = result.as_ref().map(|s| s.summary()).map_err(Clone::clone);
+        app.update(Msg::Captured {
+            server: spec.name.clone(),
+            result,
+        });
+    }
+    let text = screen(&app, 100, 30);
+    assert!(
+        text.contains("re-capturing: 2/2 done · fx ok · gone failed: command not found"),
+        "{text}"
+    );
+    let loaded = schematax::engine::capture_file::load_paths(&[tools]).map_err(|e| e.to_string());
+    let effects = app.update(Msg::Recaptured(loaded));
+    assert_eq!(
+        effects,
+        vec![
+            Effect::CountTokens { generation: 1 },
+            Effect::Lint { generation: 1 }
+        ]
+    );
+    assert_eq!(app.session.total_available(), 3);
+    assert_eq!(
+        app.session.settings().threshold_pct,
+        11.0,
+        "tuning survives"
+    );
+    assert!(app.capturing.is_none());
+    assert!(
+        app.status
+            .as_deref()
+            .unwrap()
+            .contains("failed: gone: command not found"),
+        "{:?}",
+        app.status
+    );
+    // Counts for the old session are ignored.
+    app.update(Msg::Counted {
+        generation: 0,
+        result: Ok(Vec::new()),
+    });
+    assert_eq!(app.counting, schematax::tui::app::Counting::Pending);
+}
+
+#[test]
+fn help_scrolls_to_its_end_at_80x24() {
+    let mut app = sample_app();
+    press(&mut app, KeyCode::Char('?'));
+    let lines = schematax::tui::keys::help_lines();
+    let last = lines.last().unwrap().0.clone().unwrap();
+    assert_eq!(last, "Esc ? q");
+    assert!(
+        !screen(&app, 80, 24).contains(&last),
+        "the end is below at first"
+    );
+    for _ in 0..lines.len() {
+        press(&mut app, KeyCode::Down);
+    }
+    let text = screen(&app, 80, 24);
+    assert!(text.contains(&last), "{text}");
+    press(&mut app, KeyCode::Esc);
+    assert!(app.overlay.is_none());
 }

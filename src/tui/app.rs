@@ -4,15 +4,21 @@
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use super::keys::{action_for, Action, KeyContext};
+use crate::capture::ServerSpec;
+use crate::engine::activation::ContextSource;
 use crate::engine::activation::{ContextLength, CONTEXT_PRESETS};
+use crate::engine::capture_file::LoadedCaptures;
 use crate::engine::catalog::ToolRef;
-use crate::engine::config::ToolSearchSettings;
+use crate::engine::config::{Config, ToolSearchSettings};
 use crate::engine::eval::{evaluate, Evaluation, QuerySet};
 use crate::engine::lint::Finding;
 use crate::engine::search::SearchResult;
+use crate::engine::session::Overrides;
 use crate::engine::session::{Lookup, Session};
 use crate::engine::tokens::{estimate_tokens, TokenCount};
 use crate::report::{pct_label, thousands};
+use std::path::PathBuf;
+use std::time::Duration;
 
 /// What happens to the app.
 #[derive(Debug, Clone)]
@@ -21,8 +27,22 @@ pub enum Msg {
     Key(KeyEvent),
     /// The terminal was resized (the next frame lays out anew).
     Resize,
-    /// The background token count finished.
-    Counted(Result<Vec<(ToolRef, TokenCount)>, String>),
+    /// The background token count finished, for the session of `generation`.
+    Counted {
+        /// The session generation it counted.
+        generation: u64,
+        /// The counts, or why there are none.
+        result: Result<Vec<(ToolRef, TokenCount)>, String>,
+    },
+    /// One server of a re-capture finished: its summary line, or why it failed.
+    Captured {
+        /// The server.
+        server: String,
+        /// Summary or error.
+        result: Result<String, String>,
+    },
+    /// A re-capture finished and the capture folder was read again.
+    Recaptured(Result<LoadedCaptures, String>),
     /// A background lint finished; `generation` tells whether it is still current.
     Linted {
         /// The catalog generation it linted.
@@ -33,10 +53,16 @@ pub enum Msg {
 }
 
 /// Work the event loop starts for the model, off the UI thread.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Effect {
     /// Count every tool with both real tokenizers and answer with [`Msg::Counted`].
-    CountTokens,
+    CountTokens {
+        /// The session generation to count.
+        generation: u64,
+    },
+    /// Capture the servers of the config again, answering with [`Msg::Captured`] per server
+    /// and [`Msg::Recaptured`] at the end.
+    Recapture(RecaptureSource),
     /// Lint the current catalog and answer with [`Msg::Linted`] (the latest generation wins).
     Lint {
         /// The catalog generation to lint.
@@ -101,6 +127,28 @@ pub struct SearchPane {
     pub result: SearchResult,
 }
 
+/// Where a re-capture gets its servers and puts its files.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecaptureSource {
+    /// The config (its mcp_servers, and the rules to rebuild the session).
+    pub config: Config,
+    /// The servers to capture.
+    pub specs: Vec<ServerSpec>,
+    /// The capture folder.
+    pub out_dir: PathBuf,
+    /// Seconds each server has to answer each request.
+    pub timeout: Duration,
+}
+
+/// Progress of a running re-capture.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RecaptureProgress {
+    /// Servers asked for.
+    pub total: usize,
+    /// Finished servers: summary or error.
+    pub done: Vec<(String, Result<String, String>)>,
+}
+
 /// State of the Lint pane.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LintPane {
@@ -159,8 +207,8 @@ pub struct ToolListView {
 /// What covers the panes.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Overlay {
-    /// The key map.
-    Help,
+    /// The key map, scrolled by this many lines.
+    Help(usize),
     /// A server's tools.
     ToolList(ToolListView),
     /// A payload; `back` is what Esc returns to.
@@ -198,6 +246,12 @@ pub struct App {
     pub counting: Counting,
     /// A one-line message for the status bar.
     pub status: Option<String>,
+    /// Bumped when the session is rebuilt from new captures.
+    pub generation: u64,
+    /// Where a re-capture would come from (a config file with mcp_servers).
+    pub recapture: Option<RecaptureSource>,
+    /// A running re-capture.
+    pub capturing: Option<RecaptureProgress>,
     /// Set when the user quits.
     pub quit: bool,
 }
@@ -255,6 +309,9 @@ impl App {
             overlay: None,
             counting: Counting::Pending,
             status: None,
+            generation: 0,
+            recapture: None,
+            capturing: None,
             quit: false,
         };
         app.refresh_search();
@@ -264,7 +321,9 @@ impl App {
     /// The work to start with the app.
     pub fn startup_effects(&self) -> Vec<Effect> {
         vec![
-            Effect::CountTokens,
+            Effect::CountTokens {
+                generation: self.generation,
+            },
             Effect::Lint {
                 generation: self.lint.generation,
             },
@@ -274,7 +333,7 @@ impl App {
     /// The key context of the current state.
     pub fn key_context(&self) -> KeyContext {
         match &self.overlay {
-            Some(Overlay::Help) => KeyContext::Help,
+            Some(Overlay::Help(_)) => KeyContext::Help,
             Some(Overlay::ToolList(_)) => KeyContext::ToolList,
             Some(Overlay::Detail(..)) => KeyContext::Detail,
             Some(Overlay::ContextPrompt(_)) => KeyContext::Typing,
@@ -323,14 +382,26 @@ impl App {
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
         match msg {
             Msg::Resize => {}
-            Msg::Counted(Ok(counts)) => {
+            Msg::Counted { generation, .. } if generation != self.generation => {}
+            Msg::Counted {
+                result: Ok(counts), ..
+            } => {
                 self.session.set_token_counts(counts);
                 self.counting = Counting::Done;
             }
-            Msg::Counted(Err(reason)) => {
+            Msg::Counted {
+                result: Err(reason),
+                ..
+            } => {
                 self.status = Some(format!("real token counts unavailable: {reason}"));
                 self.counting = Counting::Failed(reason);
             }
+            Msg::Captured { server, result } => {
+                if let Some(progress) = &mut self.capturing {
+                    progress.done.push((server, result));
+                }
+            }
+            Msg::Recaptured(loaded) => return self.adopt_captures(loaded),
             Msg::Linted {
                 generation,
                 findings,
@@ -388,11 +459,91 @@ impl App {
         }
     }
 
+    /// Starts a re-capture of the config's servers, unless one is running or there is no config.
+    fn start_recapture(&mut self) -> Vec<Effect> {
+        let Some(source) = &self.recapture else {
+            self.status = Some(
+                "re-capture needs a config file with mcp_servers (run schematax CONFIG)".into(),
+            );
+            return Vec::new();
+        };
+        if self.capturing.is_some() {
+            self.status = Some("a re-capture is already running".into());
+            return Vec::new();
+        }
+        self.capturing = Some(RecaptureProgress {
+            total: source.specs.len(),
+            done: Vec::new(),
+        });
+        vec![Effect::Recapture(source.clone())]
+    }
+
+    /// Rebuilds the session from freshly captured tool lists, keeping the settings, the
+    /// context, the scope and which servers are off.
+    fn adopt_captures(&mut self, loaded: Result<LoadedCaptures, String>) -> Vec<Effect> {
+        let progress = self.capturing.take();
+        let failed: Vec<String> = progress
+            .iter()
+            .flat_map(|p| p.done.iter())
+            .filter_map(|(server, result)| result.as_ref().err().map(|e| format!("{server}: {e}")))
+            .collect();
+        let (Some(source), Ok(loaded)) = (&self.recapture, loaded) else {
+            self.status = Some("re-capture: the capture folder could not be read".into());
+            return Vec::new();
+        };
+        let settings = *self.session.settings();
+        let overrides = Overrides {
+            context_length: Some(self.session.context().tokens)
+                .filter(|_| self.session.context().source == ContextSource::Flag),
+            threshold_pct: Some(settings.threshold_pct),
+            mode: Some(settings.enabled),
+            scope: self.session.scope().clone(),
+        };
+        let off: Vec<String> = (0..self.session.servers().len())
+            .filter(|&s| !self.session.is_connected(s))
+            .map(|s| self.session.servers()[s].name.clone())
+            .collect();
+        let mut session = Session::new(&source.config, &loaded.captures, &overrides);
+        for s in 0..session.servers().len() {
+            if off.contains(&session.servers()[s].name) {
+                session.set_connected(s, false);
+            }
+        }
+        self.session = session;
+        self.generation += 1;
+        self.lint.generation += 1;
+        self.counting = Counting::Pending;
+        self.servers.selected = self
+            .servers
+            .selected
+            .min(self.session.servers().len().saturating_sub(1));
+        self.refresh_search();
+        let total = progress.map_or(0, |p| p.total);
+        self.status = Some(if failed.is_empty() {
+            format!("re-captured {total} servers")
+        } else {
+            format!(
+                "re-captured {} of {total} servers; failed: {}",
+                total - failed.len(),
+                failed.join("; ")
+            )
+        });
+        vec![
+            Effect::CountTokens {
+                generation: self.generation,
+            },
+            Effect::Lint {
+                generation: self.lint.generation,
+            },
+        ]
+    }
+
     /// Carries out one action; returns the work to start.
     pub fn apply(&mut self, action: Action) -> Vec<Effect> {
         match action {
             Action::Quit => self.quit = true,
-            Action::ToggleHelp => self.overlay = Some(Overlay::Help),
+            Action::Recapture => return self.start_recapture(),
+            Action::ToggleHelp => self.overlay = Some(Overlay::Help(0)),
             Action::NextPane | Action::PrevPane => {
                 let panes = self.panes();
                 let at = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
@@ -542,7 +693,10 @@ impl App {
                     as usize;
             }
             Some(Overlay::ToolList(list)) => list.selected = step(list.selected, list.tools.len()),
-            Some(_) => {}
+            Some(Overlay::Help(scroll)) => {
+                *scroll = step(*scroll, crate::tui::keys::help_lines().len())
+            }
+            Some(Overlay::ContextPrompt(_)) => {}
             None => match self.focus {
                 Pane::Servers => {
                     self.servers.selected =
@@ -870,9 +1024,15 @@ mod tests {
         assert_eq!(app.counting, Counting::Pending);
         assert_eq!(
             app.startup_effects(),
-            vec![Effect::CountTokens, Effect::Lint { generation: 0 }]
+            vec![
+                Effect::CountTokens { generation: 0 },
+                Effect::Lint { generation: 0 }
+            ]
         );
-        app.update(Msg::Counted(Err("boom".into())));
+        app.update(Msg::Counted {
+            generation: 0,
+            result: Err("boom".into()),
+        });
         assert_eq!(app.counting, Counting::Failed("boom".into()));
         assert!(app.status.as_deref().unwrap().contains("boom"));
     }

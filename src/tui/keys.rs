@@ -56,6 +56,8 @@ pub enum Action {
     ShowPayload,
     /// Finish typing (keep the text).
     Submit,
+    /// Capture the config's servers again, in the background.
+    Recapture,
 }
 
 /// Where a binding applies.
@@ -267,6 +269,13 @@ pub const KEYMAP: &[Binding] = &[
     ),
     bind(Global, &[ch('/')], Action::StartSearch, "search", true),
     bind(
+        Global,
+        &[ch('R')],
+        Action::Recapture,
+        "re-capture the servers",
+        false,
+    ),
+    bind(
         Servers,
         &[key(KeyCode::Up), ch('k')],
         Action::Up,
@@ -465,6 +474,34 @@ pub const KEYMAP: &[Binding] = &[
     ),
     bind(
         Help,
+        &[key(KeyCode::Up), ch('k')],
+        Action::Up,
+        "scroll up",
+        true,
+    ),
+    bind(
+        Help,
+        &[key(KeyCode::Down), ch('j')],
+        Action::Down,
+        "scroll down",
+        true,
+    ),
+    bind(
+        Help,
+        &[key(KeyCode::PageUp)],
+        Action::PageUp,
+        "page up",
+        false,
+    ),
+    bind(
+        Help,
+        &[key(KeyCode::PageDown), ch(' ')],
+        Action::PageDown,
+        "page down",
+        false,
+    ),
+    bind(
+        Help,
         &[key(KeyCode::Esc), ch('?'), ch('q')],
         Action::Back,
         "close help",
@@ -508,6 +545,24 @@ pub fn hints(context: KeyContext) -> Vec<(String, &'static str)> {
         })
         .map(|b| (b.keys[0].label(), b.hint))
         .collect()
+}
+
+/// The help's lines: a heading per context, then `(keys, hint)` of each binding.
+pub fn help_lines() -> Vec<(Option<String>, &'static str)> {
+    let mut lines = Vec::new();
+    for context in HELP_ORDER {
+        lines.push((None, context.title()));
+        for binding in KEYMAP.iter().filter(|b| b.context == context) {
+            let keys = binding
+                .keys
+                .iter()
+                .map(|k| k.label())
+                .collect::<Vec<_>>()
+                .join(" ");
+            lines.push((Some(keys), binding.hint));
+        }
+    }
+    lines
 }
 
 /// The contexts in the order the help lists them.

@@ -11,6 +11,7 @@ use ratatui::Terminal;
 use std::io::IsTerminal;
 use std::sync::mpsc::{channel, Receiver, Sender};
 
+use crate::engine::capture_file::load_paths;
 use crate::engine::session::count_tokens;
 use app::{App, Effect, Msg};
 
@@ -49,11 +50,38 @@ fn spawn_input_reader(sender: Sender<Msg>) {
 /// Starts an effect on a worker thread; its answer comes back as a message.
 pub fn start_effect(effect: Effect, app: &App, sender: &Sender<Msg>) {
     match effect {
-        Effect::CountTokens => {
+        Effect::CountTokens { generation } => {
             let servers = app.session.shared_servers();
             let sender = sender.clone();
             std::thread::spawn(move || {
-                let _ = sender.send(Msg::Counted(count_tokens(&servers)));
+                let result = count_tokens(&servers);
+                let _ = sender.send(Msg::Counted { generation, result });
+            });
+        }
+        Effect::Recapture(source) => {
+            let sender = sender.clone();
+            std::thread::spawn(move || {
+                let progress = sender.clone();
+                let on_done =
+                    move |server: &str, result: &Result<crate::capture::Saved, String>| {
+                        let result = result
+                            .as_ref()
+                            .map(|saved| saved.summary())
+                            .map_err(Clone::clone);
+                        let _ = progress.send(Msg::Captured {
+                            server: server.to_string(),
+                            result,
+                        });
+                    };
+                crate::capture::capture_all(
+                    &source.specs,
+                    source.timeout,
+                    &source.out_dir,
+                    &on_done,
+                );
+                let loaded =
+                    load_paths(std::slice::from_ref(&source.out_dir)).map_err(|e| e.to_string());
+                let _ = sender.send(Msg::Recaptured(loaded));
             });
         }
         Effect::Lint { generation } => {

@@ -168,7 +168,21 @@ fn render_header(app: &App, frame: &mut Frame, area: Rect) {
 }
 
 fn render_footer(app: &App, frame: &mut Frame, area: Rect) {
-    let line = match &app.status {
+    let capturing = app.capturing.as_ref().map(|progress| {
+        let mut text = format!(
+            " re-capturing: {}/{} done",
+            progress.done.len(),
+            progress.total
+        );
+        for (server, result) in &progress.done {
+            text.push_str(&match result {
+                Ok(_) => format!(" · {server} ok"),
+                Err(e) => format!(" · {server} failed: {e}"),
+            });
+        }
+        text
+    });
+    let line = match capturing.as_ref().or(app.status.as_ref()) {
         Some(status) => Line::from(Span::styled(
             clip(&format!(" {status}"), area.width as usize),
             Style::new().fg(Color::Yellow),

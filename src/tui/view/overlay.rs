@@ -12,13 +12,13 @@ use crate::engine::tokens::estimate_tokens;
 use crate::report::thousands;
 use crate::text::{clip, first_sentence};
 use crate::tui::app::{App, DetailView, Overlay, ToolListView};
-use crate::tui::keys::{HELP_ORDER, KEYMAP};
+use crate::tui::keys::help_lines;
 
 /// Draws the overlay, if one is open.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     match &app.overlay {
         None => {}
-        Some(Overlay::Help) => render_help(frame, area),
+        Some(Overlay::Help(scroll)) => render_help(*scroll, frame, area),
         Some(Overlay::ToolList(list)) => render_tool_list(app, list, frame, area),
         Some(Overlay::Detail(detail, _)) => render_detail(detail, frame, area),
         Some(Overlay::ContextPrompt(text)) => render_prompt(text, frame, area),
@@ -43,40 +43,34 @@ fn popup(frame: &mut Frame, area: Rect, width: u16, height: u16, title: &str) ->
     inner
 }
 
-fn render_help(frame: &mut Frame, area: Rect) {
-    let inner = popup(frame, area, 90, 90, "Keys (? or Esc closes)");
-    let mut lines: Vec<Line> = Vec::new();
-    for context in HELP_ORDER {
-        lines.push(Line::from(Span::styled(
-            context.title(),
-            Style::new().fg(ACCENT).add_modifier(Modifier::BOLD),
-        )));
-        for binding in KEYMAP.iter().filter(|b| b.context == context) {
-            let keys = binding
-                .keys
-                .iter()
-                .map(|k| k.label())
-                .collect::<Vec<_>>()
-                .join(" ");
-            lines.push(Line::from(vec![
+fn render_help(scroll: usize, frame: &mut Frame, area: Rect) {
+    let inner = popup(frame, area, 90, 90, "Keys (↑↓ scroll, ? or Esc closes)");
+    let lines: Vec<Line> = help_lines()
+        .into_iter()
+        .skip(scroll)
+        .map(|(keys, text)| match keys {
+            None => Line::from(Span::styled(
+                text,
+                Style::new().fg(ACCENT).add_modifier(Modifier::BOLD),
+            )),
+            Some(keys) => Line::from(vec![
                 Span::styled(
                     format!("  {keys:<12}"),
                     Style::new().add_modifier(Modifier::BOLD),
                 ),
-                Span::raw(binding.hint),
-            ]));
-        }
-    }
-    // Two columns when the help is taller than the popup.
+                Span::raw(text),
+            ]),
+        })
+        .collect();
+    // Two columns when the help is taller than the popup and there is room.
     let height = inner.height as usize;
     if lines.len() > height && inner.width >= 60 {
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(50), Constraint::Fill(1)]).areas(inner);
-        let split = lines.len().div_ceil(2).max(height.min(lines.len()));
-        let split = split.min(height);
-        let rest = lines.split_off(split);
-        frame.render_widget(Paragraph::new(lines), left);
-        frame.render_widget(Paragraph::new(rest), right);
+        let mut left_lines = lines;
+        let right_lines = left_lines.split_off(height.min(left_lines.len()));
+        frame.render_widget(Paragraph::new(left_lines), left);
+        frame.render_widget(Paragraph::new(right_lines), right);
     } else {
         frame.render_widget(Paragraph::new(lines), inner);
     }
