@@ -391,10 +391,8 @@ fn schema_findings(entry: &ToolEntry) -> Vec<Finding> {
             PARAM_NO_DESCRIPTION,
             entry,
             format!(
-                "parameter{} {} ha{} no description: the model must guess what to pass",
-                if no_description.len() == 1 { "" } else { "s" },
-                no_description.join(", "),
-                if no_description.len() == 1 { "s" } else { "ve" }
+                "{} no description: the model must guess what to pass",
+                parameters_have(&no_description)
             ),
         ));
     }
@@ -403,10 +401,8 @@ fn schema_findings(entry: &ToolEntry) -> Vec<Finding> {
             PARAM_NO_TYPE,
             entry,
             format!(
-                "parameter{} {} ha{} no type: add \"type\" so the model sends the right kind of value",
-                if no_type.len() == 1 { "" } else { "s" },
-                no_type.join(", "),
-                if no_type.len() == 1 { "s" } else { "ve" }
+                "{} no type: add \"type\" so the model sends the right kind of value",
+                parameters_have(&no_type)
             ),
         ));
     }
@@ -421,6 +417,14 @@ fn schema_findings(entry: &ToolEntry) -> Vec<Finding> {
         ));
     }
     found
+}
+
+/// `parameter x has` / `parameters x, y have`.
+fn parameters_have(names: &[&str]) -> String {
+    match names {
+        [one] => format!("parameter {one} has"),
+        many => format!("parameters {} have", many.join(", ")),
+    }
 }
 
 /// Levels of object nesting under a `properties` map: a top-level parameter is level 1.

@@ -75,33 +75,30 @@ pub fn render(app: &App, frame: &mut Frame) {
 
 /// A pane's frame, highlighted when focused.
 fn pane_block(title: &str, focused: bool) -> Block<'static> {
-    let style = if focused {
-        Style::new().fg(ACCENT)
+    let title = Span::styled(
+        format!(" {title} "),
+        Style::new().add_modifier(Modifier::BOLD),
+    );
+    framed(Line::from(title), focused)
+}
+
+/// A bordered block: thick and in the accent colour when focused.
+fn framed(title: Line<'static>, focused: bool) -> Block<'static> {
+    let (border, color) = if focused {
+        (BorderType::Thick, ACCENT)
     } else {
-        Style::new().fg(Color::DarkGray)
+        (BorderType::Plain, Color::DarkGray)
     };
     Block::bordered()
-        .border_type(if focused {
-            BorderType::Thick
-        } else {
-            BorderType::Plain
-        })
-        .border_style(style)
-        .title(Span::styled(
-            format!(" {title} "),
-            Style::new().add_modifier(Modifier::BOLD),
-        ))
+        .border_type(border)
+        .border_style(Style::new().fg(color))
+        .title(title)
 }
 
 /// The frame of the lower pane: tabs for Search, Lint and (with a queries file) Eval.
 fn lower_block(app: &App) -> Block<'static> {
     let focused = app.overlay.is_none()
         && (app.focus == app.lower || (app.lower == Pane::Search && app.search.typing));
-    let style = if focused {
-        Style::new().fg(ACCENT)
-    } else {
-        Style::new().fg(Color::DarkGray)
-    };
     let lint = if app.lint.is_stale() {
         "Lint ...".to_string()
     } else {
@@ -129,14 +126,7 @@ fn lower_block(app: &App) -> Block<'static> {
         title.push(Span::styled(label, style));
     }
     title.push(Span::raw(" "));
-    Block::bordered()
-        .border_type(if focused {
-            BorderType::Thick
-        } else {
-            BorderType::Plain
-        })
-        .border_style(style)
-        .title(Line::from(title))
+    framed(Line::from(title), focused)
 }
 
 /// Whether `pane` has the focus (and no overlay covers it).

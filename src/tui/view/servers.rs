@@ -12,6 +12,9 @@ use crate::report::thousands;
 use crate::text::sanitize;
 use crate::tui::app::{App, Counting, Pane, SortOrder};
 
+/// What the o200k column shows before the counts arrive.
+const COUNTING: &str = "counting...";
+
 /// Draws the pane.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let sort = match app.servers.sort {
@@ -29,6 +32,8 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         return;
     }
     let costs = app.session.server_costs();
+    // The o200k column says "counting..." until the background count arrives.
+    let counting = app.counting == Counting::Pending;
     let deferrable: u64 = costs.iter().map(|c| c.chars).sum();
     let wide = area.width >= 60;
     let bar_width = if wide {
@@ -51,7 +56,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             (true, Some(c), _) => thousands(c.o200k),
             (_, _, Counting::Failed(_)) => "n/a".into(),
             (false, _, _) => "-".into(),
-            (true, None, _) => "...".into(),
+            (true, None, _) => COUNTING.into(),
         };
         let share = if on && deferrable > 0 {
             cost.chars as f64 * 100.0 / deferrable as f64
@@ -91,7 +96,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         Constraint::Fill(1),
         Constraint::Length(5),
         Constraint::Length(7),
-        Constraint::Length(6),
+        Constraint::Length(if counting { COUNTING.len() as u16 } else { 6 }),
         Constraint::Length(5),
     ];
     let mut header = vec!["", "server", "tools", "chars/4", "o200k", "share"];
