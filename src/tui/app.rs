@@ -314,7 +314,7 @@ impl App {
             capturing: None,
             quit: false,
         };
-        app.refresh_search();
+        app.refresh();
         app
     }
 
@@ -517,7 +517,7 @@ impl App {
             .servers
             .selected
             .min(self.session.servers().len().saturating_sub(1));
-        self.refresh_search();
+        self.refresh();
         let total = progress.map_or(0, |p| p.total);
         self.status = Some(if failed.is_empty() {
             format!("re-captured {total} servers")
@@ -613,10 +613,7 @@ impl App {
             }
             Action::Submit => match self.overlay.take() {
                 Some(Overlay::ContextPrompt(text)) => match crate::cli::parse_context(&text) {
-                    Ok(tokens) => {
-                        self.session.set_context_length(tokens);
-                        self.refresh_search();
-                    }
+                    Ok(tokens) => self.session.set_context_length(tokens),
                     Err(reason) => self.status = Some(format!("context length: {reason}")),
                 },
                 other => {
@@ -657,7 +654,7 @@ impl App {
     fn set_limit(&mut self, limit: usize) {
         let max = self.session.settings().max_search_limit as usize;
         self.search.limit = limit.clamp(1, max);
-        self.refresh_search();
+        self.refresh();
     }
 
     /// The server under the selection.
@@ -671,7 +668,7 @@ impl App {
         };
         let connected = self.session.is_connected(server);
         self.session.set_connected(server, !connected);
-        self.refresh_search();
+        self.refresh();
         self.lint.generation += 1;
         vec![Effect::Lint {
             generation: self.lint.generation,
@@ -833,14 +830,18 @@ impl App {
         DetailView::new(title, summary, &payload)
     }
 
-    /// Re-runs the current query and the evaluation (after any change of query, limit,
-    /// servers or context).
+    /// Re-runs the current query (after the query changed).
     pub fn refresh_search(&mut self) {
         self.search.result = self.session.search(&self.search.query, self.search.limit);
         self.search.selected = self
             .search
             .selected
             .min(self.search.result.hits.len().saturating_sub(1));
+    }
+
+    /// Re-runs the query and the evaluation (after the catalog or the limit changed).
+    pub fn refresh(&mut self) {
+        self.refresh_search();
         if let Some(eval) = &mut self.eval {
             eval.evaluation = evaluate(&self.session, &eval.set, self.search.limit, false);
             eval.selected = eval
