@@ -1,0 +1,54 @@
+//! Property tests: invariants that must hold for any input.
+
+use proptest::prelude::*;
+use schematax::engine::inputs::Inputs;
+use schematax::engine::search::Via;
+use schematax::engine::session::{Overrides, Session};
+use schematax::engine::tokens::{write_json_string, CharCounter};
+use schematax::text::{clip, sanitize, width};
+use std::sync::OnceLock;
+
+fn sample() -> &'static Session {
+    static SESSION: OnceLock<Session> = OnceLock::new();
+    SESSION.get_or_init(|| {
+        let inputs = Inputs::sample();
+        Session::new(&inputs.config, &inputs.captures, &Overrides::default())
+    })
+}
+
+proptest! {
+    #[test]
+    fn sanitized_text_holds_no_control_character(text in any::<String>()) {
+        let clean = sanitize(&text);
+        prop_assert!(!clean.chars().any(char::is_control), "{clean:?}");
+    }
+
+    #[test]
+    fn clipped_text_fits(text in any::<String>(), max in 0usize..60) {
+        prop_assert!(width(&clip(&text, max)) <= max);
+    }
+
+    #[test]
+    fn counting_characters_agrees_with_writing_them(text in any::<String>()) {
+        let mut written = String::new();
+        write_json_string(&text, &mut written);
+        let mut counter = CharCounter::default();
+        write_json_string(&text, &mut counter);
+        prop_assert_eq!(counter.0, written.chars().count() as u64);
+        prop_assert_eq!(serde_json::from_str::<String>(&written).unwrap(), text);
+    }
+
+    #[test]
+    fn search_hits_are_ranked_and_bounded(query in "[a-z_ ]{0,30}", limit in 1usize..25) {
+        let result = sample().search(&query, limit);
+        prop_assert!(result.hits.len() <= limit);
+        prop_assert_eq!(result.hits.is_empty(), result.via == Via::None);
+        for pair in result.hits.windows(2) {
+            prop_assert!(pair[0].score >= pair[1].score);
+            if pair[0].score == pair[1].score {
+                prop_assert!(pair[0].doc < pair[1].doc, "ties keep catalog order");
+            }
+        }
+        prop_assert!(result.hits.iter().all(|h| h.score > 0.0));
+    }
+}
