@@ -10,7 +10,7 @@ use ratatui::Terminal;
 use schematax::engine::config::Config;
 use schematax::engine::inputs::Inputs;
 use schematax::engine::session::{Overrides, Session};
-use schematax::tui::app::{App, Effect, Msg};
+use schematax::tui::app::{App, Effect, Msg, Pane};
 use schematax::tui::view;
 use std::hint::black_box;
 
@@ -42,7 +42,16 @@ fn keystrokes_10k(c: &mut Criterion) {
         })
     });
     app.update(key(KeyCode::Enter));
-    app.update(key(KeyCode::Tab));
+    while app.focus != Pane::Servers {
+        app.update(key(KeyCode::Tab));
+    }
+    let before = app.session.total_available();
+    app.update(key(KeyCode::Char(' ')));
+    assert!(
+        app.session.total_available() < before,
+        "Space switches the selected server off"
+    );
+    app.update(key(KeyCode::Char(' ')));
     // Space on the selected server: the catalog and index are rebuilt, the session is cloned
     // for the background lint (what the event loop does on the UI thread), the frame drawn.
     group.bench_function("toggle_a_server_and_render", |b| {

@@ -42,6 +42,7 @@ pub struct Cli {
 /// Options of the interactive view.
 #[derive(Debug, Clone, Args)]
 pub struct TuiArgs {
+    /// Inputs and overrides.
     #[command(flatten)]
     input: InputArgs,
     /// Dollars per million input tokens, for the savings.
@@ -59,8 +60,10 @@ pub enum Command {
     Tui(TuiArgs),
     /// Token cost per server, the Tool Search gate with its numbers, savings and warnings.
     Report {
+        /// Inputs and overrides.
         #[command(flatten)]
         input: InputArgs,
+        /// Output options.
         #[command(flatten)]
         output: OutputArgs,
         /// Dollars per million input tokens, for the savings.
@@ -77,8 +80,10 @@ pub enum Command {
         /// Hits at most (the limit rule applies: clamped to [1, max_search_limit]).
         #[arg(long, allow_negative_numbers = true)]
         limit: Option<i64>,
+        /// Inputs and overrides.
         #[command(flatten)]
         input: InputArgs,
+        /// Output options.
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -86,13 +91,16 @@ pub enum Command {
     Describe {
         /// The tool.
         name: String,
+        /// Inputs and overrides.
         #[command(flatten)]
         input: InputArgs,
+        /// Output options.
         #[command(flatten)]
         output: OutputArgs,
     },
     /// Tool description quality: findings per tool, with a rule, a severity and the fix.
     Lint {
+        /// Inputs and overrides.
         #[command(flatten)]
         input: InputArgs,
         /// Output format.
@@ -115,8 +123,10 @@ pub enum Command {
         /// Exit 1 when the overall recall@k is below R (0 to 1).
         #[arg(long, value_name = "R", value_parser = parse_recall)]
         min_recall: Option<f64>,
+        /// Inputs and overrides.
         #[command(flatten)]
         input: InputArgs,
+        /// Output options.
         #[command(flatten)]
         output: OutputArgs,
     },
@@ -125,8 +135,10 @@ pub enum Command {
     Capture(CaptureArgs),
     /// Activation over a grid of context lengths and threshold_pct values, with flip points.
     Sweep {
+        /// Inputs and overrides.
         #[command(flatten)]
         input: InputArgs,
+        /// Output options.
         #[command(flatten)]
         output: OutputArgs,
     },

@@ -8,6 +8,8 @@
 //! - [`tui`]: the interactive terminal UI over the engine.
 //! - [`cli`]: argument parsing and dispatch.
 
+#![warn(missing_docs)]
+
 pub mod capture;
 pub mod cli;
 pub mod engine;

@@ -269,35 +269,77 @@ pub struct Catalog {
     pub collisions: Vec<Collision>,
 }
 
+/// Every tool of the servers grouped by Hermes name: groups in name order (byte order), each
+/// in registration order. Built once per set of servers, it makes every catalog rebuild a
+/// linear pass with no hashing or sorting.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct NameGroups {
+    refs: Vec<ToolRef>,
+    /// Start of each group in `refs`, and `refs.len()` at the end.
+    starts: Vec<usize>,
+}
+
+impl NameGroups {
+    /// Groups the tools of `servers` (registration order is server order, then tool order).
+    pub fn new(servers: &[Server]) -> NameGroups {
+        let mut refs: Vec<ToolRef> = servers
+            .iter()
+            .enumerate()
+            .flat_map(|(server, s)| (0..s.tools.len()).map(move |tool| ToolRef { server, tool }))
+            .collect();
+        refs.sort_by(|a, b| {
+            entry(servers, *a)
+                .name
+                .cmp(&entry(servers, *b).name)
+                .then((a.server, a.tool).cmp(&(b.server, b.tool)))
+        });
+        let mut starts: Vec<usize> = (0..refs.len())
+            .filter(|&i| i == 0 || entry(servers, refs[i - 1]).name != entry(servers, refs[i]).name)
+            .collect();
+        starts.push(refs.len());
+        NameGroups { refs, starts }
+    }
+
+    /// The groups, in name order.
+    fn groups(&self) -> impl Iterator<Item = &[ToolRef]> {
+        self.starts.windows(2).map(|w| &self.refs[w[0]..w[1]])
+    }
+}
+
 impl Catalog {
     /// Registers the connected servers (`connected[i]` for `servers[i]`) in order, the first
-    /// name winning, then keeps the scoped ones.
-    pub fn build(servers: &[Server], connected: &[bool], scope: &Scope) -> Catalog {
-        let mut owner: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
-        let mut registered = Vec::new();
-        let mut collisions = Vec::new();
-        for (s, server) in servers.iter().enumerate().filter(|(s, _)| connected[*s]) {
-            for (t, tool) in server.tools.iter().enumerate() {
-                match owner.get(tool.name.as_str()) {
-                    Some(&first) => collisions.push(Collision {
-                        server: server.name.clone(),
+    /// name winning, then keeps the scoped ones. `groups` must come from the same `servers`.
+    pub fn build(
+        servers: &[Server],
+        groups: &NameGroups,
+        connected: &[bool],
+        scope: &Scope,
+    ) -> Catalog {
+        let mut tools = Vec::new();
+        let mut collisions: Vec<(ToolRef, Collision)> = Vec::new();
+        for group in groups.groups() {
+            let mut live = group.iter().filter(|r| connected[r.server]);
+            let Some(&winner) = live.next() else { continue };
+            if scope.allows(&servers[winner.server]) {
+                tools.push(winner);
+            }
+            for &loser in live {
+                let tool = entry(servers, loser);
+                collisions.push((
+                    loser,
+                    Collision {
+                        server: tool.server.clone(),
                         tool: tool.raw_name.clone(),
                         name: tool.name.clone(),
-                        kept_server: servers[first].name.clone(),
-                    }),
-                    None => {
-                        owner.insert(&tool.name, s);
-                        if scope.allows(server) {
-                            registered.push(ToolRef { server: s, tool: t });
-                        }
-                    }
-                }
+                        kept_server: servers[winner.server].name.clone(),
+                    },
+                ));
             }
         }
-        registered.sort_by(|a, b| entry(servers, *a).name.cmp(&entry(servers, *b).name));
+        collisions.sort_by_key(|(place, _)| (place.server, place.tool));
         Catalog {
-            tools: registered,
-            collisions,
+            tools,
+            collisions: collisions.into_iter().map(|(_, c)| c).collect(),
         }
     }
 }
@@ -382,7 +424,12 @@ mod tests {
             Server::new("my-api", &[tool("q.d"), tool("z")], &ToolFilter::default()),
             Server::new("my_api", &[tool("q_d"), tool("a")], &ToolFilter::default()),
         ];
-        let catalog = Catalog::build(&servers, &[true, true], &Scope::default());
+        let catalog = Catalog::build(
+            &servers,
+            &NameGroups::new(&servers),
+            &[true, true],
+            &Scope::default(),
+        );
         let names: Vec<_> = catalog
             .tools
             .iter()
@@ -405,7 +452,7 @@ mod tests {
             disabled_toolsets: vec![],
         };
         assert_eq!(
-            Catalog::build(&servers, &[true, true], &only_b).tools,
+            Catalog::build(&servers, &NameGroups::new(&servers), &[true, true], &only_b).tools,
             [ToolRef { server: 1, tool: 0 }]
         );
         let not_a = Scope {
@@ -413,11 +460,17 @@ mod tests {
             disabled_toolsets: vec!["a".into()],
         };
         assert_eq!(
-            Catalog::build(&servers, &[true, true], &not_a).tools,
+            Catalog::build(&servers, &NameGroups::new(&servers), &[true, true], &not_a).tools,
             [ToolRef { server: 1, tool: 0 }]
         );
         assert_eq!(
-            Catalog::build(&servers, &[true, false], &Scope::default()).tools,
+            Catalog::build(
+                &servers,
+                &NameGroups::new(&servers),
+                &[true, false],
+                &Scope::default()
+            )
+            .tools,
             [ToolRef { server: 0, tool: 0 }]
         );
     }

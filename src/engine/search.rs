@@ -2,6 +2,7 @@
 //! fallback, and the limit rule.
 
 use rustc_hash::FxHashMap;
+use std::sync::Arc;
 
 use super::config::{clamp_integer, Scalar, ToolSearchSettings};
 
@@ -104,11 +105,13 @@ pub struct Vocabulary {
     ids: FxHashMap<Box<str>, u32>,
 }
 
-/// A tool's search text as token counts: `(term id, tf)` sorted by id, and its length.
+/// A tool's search text as token counts: `(term id, tf)` sorted by id, its length, and its
+/// lowercased name for the substring fallback.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TermCounts {
     terms: Vec<(u32, u32)>,
     length: u32,
+    lowercase_name: Arc<str>,
 }
 
 impl TermCounts {
@@ -168,7 +171,11 @@ impl Vocabulary {
             .chunk_by(|a, b| a == b)
             .map(|run| (run[0], run.len() as u32))
             .collect();
-        TermCounts { terms, length }
+        TermCounts {
+            terms,
+            length,
+            lowercase_name: name.to_lowercase().into(),
+        }
     }
 }
 
@@ -181,20 +188,19 @@ pub struct SearchIndex {
     /// Per doc: token count.
     lengths: Vec<u32>,
     /// Per doc: lowercased name, for the substring fallback.
-    lowercase_names: Vec<String>,
+    lowercase_names: Vec<Arc<str>>,
     avgdl: f64,
 }
 
 impl SearchIndex {
-    /// Indexes documents, in catalog order, as `(term counts, Hermes name)`; every term id must
-    /// come from `vocabulary`.
+    /// Indexes documents in catalog order; every term id must come from `vocabulary`.
     pub fn build<'a>(
         vocabulary: &Vocabulary,
-        documents: impl IntoIterator<Item = (&'a TermCounts, &'a str)>,
+        documents: impl IntoIterator<Item = &'a TermCounts>,
     ) -> SearchIndex {
-        let documents: Vec<(&TermCounts, &str)> = documents.into_iter().collect();
+        let documents: Vec<&TermCounts> = documents.into_iter().collect();
         let mut offsets = vec![0u32; vocabulary.len() + 1];
-        for (counts, _) in &documents {
+        for counts in &documents {
             for &(term, _) in &counts.terms {
                 offsets[term as usize + 1] += 1;
             }
@@ -206,14 +212,14 @@ impl SearchIndex {
         let mut postings = vec![(0u32, 0u32); *offsets.last().unwrap_or(&0) as usize];
         let mut lengths = Vec::with_capacity(documents.len());
         let mut lowercase_names = Vec::with_capacity(documents.len());
-        for (doc, (counts, name)) in documents.iter().enumerate() {
+        for (doc, counts) in documents.iter().enumerate() {
             for &(term, tf) in &counts.terms {
                 let slot = &mut cursor[term as usize];
                 postings[*slot as usize] = (doc as u32, tf);
                 *slot += 1;
             }
             lengths.push(counts.length);
-            lowercase_names.push(name.to_lowercase());
+            lowercase_names.push(Arc::clone(&counts.lowercase_name));
         }
         let total: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
         let avgdl = if lengths.is_empty() {
@@ -299,7 +305,7 @@ impl SearchIndex {
                 .lowercase_names
                 .iter()
                 .enumerate()
-                .filter(|(_, name)| name.contains(&needle))
+                .filter(|(_, name)| name.contains(needle.as_str()))
                 .take(limit)
                 .map(|(doc, _)| Hit {
                     doc,
@@ -395,7 +401,7 @@ mod tests {
                 vocabulary.count_terms(name, description, params.iter().copied())
             })
             .collect();
-        let index = SearchIndex::build(&vocabulary, counts.iter().zip(docs.iter().map(|d| d.0)));
+        let index = SearchIndex::build(&vocabulary, &counts);
         Fixture { vocabulary, index }
     }
 

@@ -7,7 +7,9 @@ use std::sync::Arc;
 use super::activation::{Activation, ContextLength, ContextSource};
 use super::bridge;
 use super::capture_file::ServerCapture;
-use super::catalog::{entry, Catalog, Collision, Scope, Server, ToolEntry, ToolFilter, ToolRef};
+use super::catalog::{
+    entry, Catalog, Collision, NameGroups, Scope, Server, ToolEntry, ToolFilter, ToolRef,
+};
 use super::config::{Config, Mode, ToolSearchSettings};
 use super::search::{SearchIndex, SearchResult, TermCounts, Vocabulary};
 use super::tokens::{count_with_both_encodings, TokenCount};
@@ -56,17 +58,26 @@ pub struct Session {
     servers: Arc<Vec<Server>>,
     /// Per server: connected (false when disabled in the config or toggled off).
     connected: Vec<bool>,
-    /// Search tokens of every tool, counted once at load.
-    vocabulary: Vocabulary,
-    documents: Vec<Vec<TermCounts>>,
+    /// Search tokens and name groups of every tool, made once at load.
+    corpus: Arc<Corpus>,
     settings: ToolSearchSettings,
     context: ContextLength,
     scope: Scope,
     /// Real token counts per server and tool, when counted.
     token_counts: Vec<Vec<Option<TokenCount>>>,
     catalog: Catalog,
-    index: SearchIndex,
+    /// Shared, so a clone for a background worker is cheap.
+    index: Arc<SearchIndex>,
     notes: Vec<String>,
+}
+
+/// What never changes in a session: every tool's search tokens and the tools grouped by name.
+#[derive(Debug)]
+struct Corpus {
+    vocabulary: Vocabulary,
+    /// Per server, per tool.
+    documents: Vec<Vec<TermCounts>>,
+    groups: NameGroups,
 }
 
 impl Session {
@@ -139,17 +150,21 @@ impl Session {
                     .collect()
             })
             .collect();
+        let groups = NameGroups::new(&servers);
         let mut session = Session {
             servers: Arc::new(servers),
             connected,
-            vocabulary,
-            documents,
+            corpus: Arc::new(Corpus {
+                vocabulary,
+                documents,
+                groups,
+            }),
             settings,
             context: ContextLength::resolve(overrides.context_length, &config.model),
             scope: overrides.scope.clone(),
             token_counts,
             catalog: Catalog::default(),
-            index: SearchIndex::default(),
+            index: Arc::default(),
             notes,
         };
         session.rebuild();
@@ -158,14 +173,14 @@ impl Session {
 
     /// Rebuilds the catalog and index from the current servers and scope (done on every change).
     pub fn rebuild(&mut self) {
-        self.catalog = Catalog::build(&self.servers, &self.connected, &self.scope);
-        let documents = self.catalog.tools.iter().map(|&r| {
-            (
-                &self.documents[r.server][r.tool],
-                entry(&self.servers, r).name.as_str(),
-            )
-        });
-        self.index = SearchIndex::build(&self.vocabulary, documents);
+        let corpus = &self.corpus;
+        self.catalog = Catalog::build(&self.servers, &corpus.groups, &self.connected, &self.scope);
+        let documents = self
+            .catalog
+            .tools
+            .iter()
+            .map(|&r| &corpus.documents[r.server][r.tool]);
+        self.index = Arc::new(SearchIndex::build(&corpus.vocabulary, documents));
     }
 
     /// All servers of the session, in registration order (connected or not).
@@ -347,7 +362,7 @@ impl Session {
 
     /// Runs `tool_search` for `query` with `limit` hits at most (already resolved).
     pub fn search(&self, query: &str, limit: usize) -> SearchResult {
-        self.index.search(&self.vocabulary, query, limit)
+        self.index.search(&self.corpus.vocabulary, query, limit)
     }
 
     /// How well catalog tool `target` answers the whole search text of catalog tool `query`,
@@ -363,7 +378,7 @@ impl Session {
 
     fn catalog_terms(&self, doc: usize) -> &TermCounts {
         let r = self.catalog.tools[doc];
-        &self.documents[r.server][r.tool]
+        &self.corpus.documents[r.server][r.tool]
     }
 
     /// Catalog size seen by `tool_search` (`total_available`).
