@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use std::fmt;
 
 use super::catalog::ToolEntry;
-use super::search::tokens;
+use super::search::{tokens, SearchResult};
 use super::session::Session;
 
 /// How bad a finding is.
@@ -467,11 +467,7 @@ fn findability_findings(session: &Session, doc: usize, limit: usize) -> Vec<Find
         let query = name_words.join(" ");
         let result = session.search(&query, limit);
         if !result.hits.iter().any(|h| h.doc == doc) {
-            let above: Vec<String> = result
-                .hits
-                .iter()
-                .map(|h| session.catalog_entry(h.doc).0.name.clone())
-                .collect();
+            let above = hit_names(session, &result);
             let mut finding = Finding::new(
                 SHADOWED,
                 entry,
@@ -487,24 +483,16 @@ fn findability_findings(session: &Session, doc: usize, limit: usize) -> Vec<Find
     let sentence = crate::text::first_sentence(&entry.description);
     if entry.has_own_description && tokens(sentence).next().is_some() {
         let result = session.search(sentence, limit);
-        match result.hits.iter().position(|h| h.doc == doc) {
-            Some(_) => {}
-            None => {
-                let above: Vec<String> = result
-                    .hits
-                    .iter()
-                    .map(|h| session.catalog_entry(h.doc).0.name.clone())
-                    .collect();
-                let mut finding = Finding::new(
-                    WEAK_FIRST_SENTENCE,
-                    entry,
-                    format!(
-                        "a search for its own first sentence does not return it in the top {limit}: make that sentence specific to this tool"
-                    ),
-                );
-                finding.related = above;
-                found.push(finding);
-            }
+        if !result.hits.iter().any(|h| h.doc == doc) {
+            let mut finding = Finding::new(
+                WEAK_FIRST_SENTENCE,
+                entry,
+                format!(
+                    "a search for its own first sentence does not return it in the top {limit}: make that sentence specific to this tool"
+                ),
+            );
+            finding.related = hit_names(session, &result);
+            found.push(finding);
         }
         // Near-duplicates: the first-sentence hits on other servers whose whole search text
         // scores as well as this tool's own, both ways.
@@ -535,6 +523,15 @@ fn findability_findings(session: &Session, doc: usize, limit: usize) -> Vec<Find
         }
     }
     found
+}
+
+/// Hermes names of a search's hits.
+fn hit_names(session: &Session, result: &SearchResult) -> Vec<String> {
+    result
+        .hits
+        .iter()
+        .map(|h| session.catalog_entry(h.doc).0.name.clone())
+        .collect()
 }
 
 #[cfg(test)]
