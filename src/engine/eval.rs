@@ -93,7 +93,7 @@ impl QuerySet {
 }
 
 /// Recall and MRR over a set of queries.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize)]
 pub struct Metrics {
     /// Queries counted.
     pub queries: usize,

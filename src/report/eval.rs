@@ -7,33 +7,6 @@ use super::table::{escape_markdown, Align, Table};
 use super::Format;
 use crate::engine::eval::{Evaluation, Metrics};
 
-/// Recall and MRR of a group of queries.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
-pub struct MetricsRow {
-    /// Queries counted.
-    pub queries: usize,
-    /// The k of recall@k.
-    pub k: usize,
-    /// Share whose first hit is expected.
-    pub recall_at_1: f64,
-    /// Share with an expected tool in the top k.
-    pub recall_at_k: f64,
-    /// Mean reciprocal rank over the top max_search_limit hits.
-    pub mrr: f64,
-}
-
-impl From<Metrics> for MetricsRow {
-    fn from(m: Metrics) -> MetricsRow {
-        MetricsRow {
-            queries: m.queries,
-            k: m.k,
-            recall_at_1: m.recall_at_1,
-            recall_at_k: m.recall_at_k,
-            mrr: m.mrr,
-        }
-    }
-}
-
 /// One query's outcome.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct QueryRow {
@@ -53,9 +26,9 @@ pub struct QueryRow {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct EvalReport {
     /// All queries.
-    pub overall: MetricsRow,
+    pub overall: Metrics,
     /// Per server.
-    pub by_server: BTreeMap<String, MetricsRow>,
+    pub by_server: BTreeMap<String, Metrics>,
     /// Per query.
     pub queries: Vec<QueryRow>,
     /// Skipped entries and expected tools not in the catalog.
@@ -66,12 +39,8 @@ impl EvalReport {
     /// The report of an evaluation.
     pub fn build(evaluation: &Evaluation) -> EvalReport {
         EvalReport {
-            overall: evaluation.overall.into(),
-            by_server: evaluation
-                .by_server
-                .iter()
-                .map(|(k, m)| (k.clone(), (*m).into()))
-                .collect(),
+            overall: evaluation.overall,
+            by_server: evaluation.by_server.clone(),
             queries: evaluation
                 .queries
                 .iter()
@@ -117,7 +86,7 @@ impl EvalReport {
             (&format!("recall@{k}"), Align::Right),
             ("MRR", Align::Right),
         ]);
-        let mut add = |name: &str, m: &MetricsRow| {
+        let mut add = |name: &str, m: &Metrics| {
             servers.row([
                 name.to_string(),
                 m.queries.to_string(),
