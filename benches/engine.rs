@@ -1,6 +1,6 @@
 //! Engine benchmarks on a 10,000-tool catalog, and the real tokenizers on all captures.
 //! Targets: index build <= 20 ms, one search <= 0.5 ms (median), chars/4 estimate <= 10 ms,
-//! both tokenizer counts of ../shared/captures (loading included) < 300 ms. The definitions'
+//! both tokenizer counts of tests/data/captures (loading included) < 300 ms. The definitions'
 //! characters are measured once at load (`definition_chars_from_scratch`); the estimate the
 //! gate recomputes on every change sums them (`chars_estimate`). Lint and eval of the 10,000
 //! tools (one query per tool) each under 5 s.

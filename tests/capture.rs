@@ -546,6 +546,6 @@ fn recaptured_puppeteer_matches_the_shared_capture() {
         text(&out.stderr)
     );
     let ours = read_json(&dir.path().join("puppeteer.json"));
-    let shared = read_json(&manifest().join("../shared/captures/puppeteer.json"));
+    let shared = read_json(&manifest().join("tests/data/captures/puppeteer.json"));
     assert_eq!(ours["tools"], shared["tools"]);
 }

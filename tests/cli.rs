@@ -1,5 +1,5 @@
 //! Integration tests of the `schematax` binary: every report command and format, on the
-//! embedded sample and on ../shared/captures, and the exit codes of bad input.
+//! embedded sample and on tests/data/captures, and the exit codes of bad input.
 
 use serde_json::Value;
 use std::path::{Path, PathBuf};
@@ -41,7 +41,7 @@ fn fails_with(args: &[&str], code: i32, needle: &str) {
 }
 
 fn captures_dir() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/captures")
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/captures")
 }
 
 fn captures_arg() -> String {

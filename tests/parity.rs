@@ -1,4 +1,4 @@
-//! Parity with Hermes Agent's Tool Search: every golden file in `../shared/parity`.
+//! Parity with Hermes Agent's Tool Search: every golden file in `tests/data/parity` (copied from the shared folder).
 
 use schematax::engine::activation::{bridge_chars, is_active};
 use schematax::engine::capture_file::parse_capture;
@@ -10,7 +10,7 @@ use std::path::PathBuf;
 
 fn golden(name: &str) -> Value {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/parity")
+        .join("tests/data/parity")
         .join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     serde_json::from_str(&text).unwrap()

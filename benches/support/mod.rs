@@ -1,4 +1,4 @@
-//! Shared inputs of the benchmarks: the real captures of ../shared/captures, and a catalog of
+//! Shared inputs of the benchmarks: the real captures of tests/data/captures, and a catalog of
 //! exactly N tools made of renamed copies of them.
 
 use schematax::engine::capture_file::{load_paths, ServerCapture};
@@ -6,9 +6,9 @@ use std::path::PathBuf;
 
 /// The real captures.
 pub fn real_captures() -> Vec<ServerCapture> {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/captures");
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/captures");
     load_paths(&[dir])
-        .expect("../shared/captures loads")
+        .expect("tests/data/captures loads")
         .captures
 }
 
