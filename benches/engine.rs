@@ -13,6 +13,7 @@ use schematax::engine::catalog::definition_chars;
 use schematax::engine::config::Config;
 use schematax::engine::eval::{evaluate, EvalQuery, QuerySet};
 use schematax::engine::lint::lint;
+use schematax::engine::profile::Profile;
 use schematax::engine::session::{count_tokens, Overrides, Session};
 use schematax::engine::tokens::estimate_tokens;
 use schematax::text::first_sentence;
@@ -43,7 +44,7 @@ fn catalog_10k(c: &mut Criterion) {
                 .flat_map(|c| {
                     c.tools
                         .par_iter()
-                        .map(move |t| definition_chars(&c.server, t))
+                        .map(move |t| definition_chars(Profile::Seed, &c.server, t))
                 })
                 .sum();
             estimate_tokens(chars)
@@ -77,6 +78,7 @@ fn lint_and_eval_10k(c: &mut Criterion) {
                 server: None,
                 expected: vec![e.name.clone()],
                 also_ok: Vec::new(),
+                style: "natural".into(),
             })
             .collect(),
         warnings: Vec::new(),

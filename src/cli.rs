@@ -10,6 +10,7 @@ use crate::engine::config::{Config, Mode, Scalar};
 use crate::engine::eval::{evaluate, QuerySet};
 use crate::engine::inputs::Inputs;
 use crate::engine::lint::Severity;
+use crate::engine::profile::Profile;
 use crate::engine::search::resolve_limit;
 use crate::engine::session::{Overrides, Session};
 use crate::report::cost::CostReport;
@@ -153,6 +154,10 @@ pub struct InputArgs {
     /// Captured tool lists: a file or a directory (repeatable). Default: tools/ beside the config.
     #[arg(long = "tools", value_name = "PATH")]
     pub tools: Vec<PathBuf>,
+    /// Engine profile: seed (Hermes as first shipped) or hermes-2026-09 (the reworked engine);
+    /// default: the config's `schematax.profile`, else seed.
+    #[arg(long, value_enum, value_name = "PROFILE")]
+    pub profile: Option<ProfileArg>,
     /// Context length in tokens (e.g. 200000, 200K, 1M; 0 = unknown), instead of the config's.
     #[arg(long = "context", value_name = "N", value_parser = parse_context)]
     pub context: Option<u64>,
@@ -249,6 +254,25 @@ impl From<ModeArg> for Mode {
     }
 }
 
+/// `--profile` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ProfileArg {
+    /// Hermes Tool Search as first shipped (May 2026, ENGINE.md).
+    Seed,
+    /// The reworked engine of September 2026 (ENGINE-2026-09.md).
+    #[value(name = "hermes-2026-09")]
+    Hermes202609,
+}
+
+impl From<ProfileArg> for Profile {
+    fn from(profile: ProfileArg) -> Profile {
+        match profile {
+            ProfileArg::Seed => Profile::Seed,
+            ProfileArg::Hermes202609 => Profile::Hermes202609,
+        }
+    }
+}
+
 /// Largest `--context` accepted.
 pub const MAX_CONTEXT: u64 = 1_000_000_000;
 
@@ -292,7 +316,9 @@ impl InputArgs {
     /// The overrides these flags give.
     pub fn overrides(&self) -> Overrides {
         Overrides {
+            profile: self.profile.map(Profile::from),
             context_length: self.context,
+            context_source: None,
             threshold_pct: self.threshold_pct,
             mode: self.mode.map(Mode::from),
             scope: Scope {
@@ -342,7 +368,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             // Servers of a re-capture still running when the view closed are stopped.
             crate::capture::stdio::kill_all();
             let app = app?;
-            for warning in inputs.all_warnings().chain(app.session.notes()) {
+            for warning in inputs
+                .warnings(app.session.profile())
+                .chain(app.session.notes().iter().map(ToString::to_string))
+            {
+                let warning = &warning;
                 eprintln!("schematax: warning: {}", crate::text::sanitize(warning));
             }
             if app.is_tuned() {

@@ -17,6 +17,7 @@ use std::time::Duration;
 use crate::engine::capture_file::{parse_capture, McpTool};
 use crate::engine::catalog::definition_chars;
 use crate::engine::config::{Config, Transport};
+use crate::engine::profile::Profile;
 use crate::engine::tokens::estimate_tokens;
 use protocol::{list_tools, Listing};
 
@@ -298,7 +299,7 @@ fn save(
     let chars: u64 = new
         .tools
         .iter()
-        .map(|t| definition_chars(&spec.name, t))
+        .map(|t| definition_chars(Profile::default(), &spec.name, t))
         .sum();
     let mut notes = notes;
     notes.extend(new.skipped);
@@ -320,7 +321,8 @@ pub fn compare(server: &str, old: &[McpTool], new: &[McpTool]) -> Change {
             .map(|t| {
                 (
                     t.name.clone(),
-                    crate::engine::catalog::ToolEntry::new(server, t).definition(),
+                    crate::engine::catalog::ToolEntry::new(Profile::default(), server, t)
+                        .definition(),
                 )
             })
             .collect()
@@ -345,7 +347,12 @@ pub fn compare(server: &str, old: &[McpTool], new: &[McpTool]) -> Change {
         return Change::Unchanged;
     }
     let tokens = |tools: &[McpTool]| {
-        estimate_tokens(tools.iter().map(|t| definition_chars(server, t)).sum()) as i64
+        estimate_tokens(
+            tools
+                .iter()
+                .map(|t| definition_chars(Profile::default(), server, t))
+                .sum(),
+        ) as i64
     };
     Change::Changed {
         added,

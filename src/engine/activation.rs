@@ -1,17 +1,19 @@
-//! The activation gate (ENGINE.md §4): where the context length comes from, the threshold in
-//! tokens, whether Tool Search is active, what the bridge costs, and the savings.
+//! Activation (ENGINE.md §4, ENGINE-2026-09.md §2): where the context length comes from,
+//! whether Tool Search is active (the seed's threshold gate, or the newer "any deferrable
+//! tool"), the newer listing's budget, form and tier, what the bridge costs, and the savings.
 
 use std::fmt;
 
-use super::config::{Mode, ModelConfig};
+use super::bridge::{bridge_chars, seed_bridge_chars};
+use super::config::{Mode, ModelConfig, ToolSearchSettings};
+use super::listing::{listing_budget, CatalogListing, Listing, ListingForm};
+use super::profile::{BridgeRule, GateRule, Profile};
 use super::tokens::estimate_tokens;
 
 /// Deferrable tokens that activate `auto` mode when the context length is unknown.
 pub const UNKNOWN_CONTEXT_MIN_TOKENS: u64 = 20_000;
 /// Context length assumed for a configured model id that is not in [`KNOWN_MODELS`].
 pub const UNKNOWN_MODEL_CONTEXT: u64 = 256_000;
-/// Characters of the three bridge definitions, before the digits of the deferred-tool count.
-pub const BRIDGE_BASE_CHARS: u64 = 1508;
 /// Turns in the "per session" dollar figure.
 pub const TURNS_PER_SESSION: u64 = 6;
 
@@ -60,8 +62,10 @@ pub fn known_context_length(model_id: &str) -> Option<u64> {
 /// Where the context length came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ContextSource {
-    /// `--context` (or a value set in the TUI).
+    /// `--context`.
     Flag,
+    /// Set in the interactive view.
+    View,
     /// `model.context_length` in the config.
     Config,
     /// The model id, found in the known-model table.
@@ -77,6 +81,7 @@ impl ContextSource {
     pub fn tag(&self) -> &'static str {
         match self {
             ContextSource::Flag => "flag",
+            ContextSource::View => "view",
             ContextSource::Config => "config",
             ContextSource::ModelTable(_) => "model_table",
             ContextSource::UnknownModel(_) => "unknown_model",
@@ -89,6 +94,7 @@ impl fmt::Display for ContextSource {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ContextSource::Flag => f.write_str("--context"),
+            ContextSource::View => f.write_str("set in the view"),
             ContextSource::Config => f.write_str("model.context_length"),
             ContextSource::ModelTable(id) => write!(f, "known model {id}"),
             ContextSource::UnknownModel(id) => write!(f, "default for unknown model {id}"),
@@ -134,7 +140,7 @@ pub fn threshold_tokens(context_length: u64, threshold_pct: f64) -> u64 {
     (context_length as f64 * threshold_pct / 100.0).floor() as u64
 }
 
-/// The gate. Equality activates.
+/// The seed gate. Equality activates.
 pub fn is_active(
     mode: Mode,
     deferrable_tokens: u64,
@@ -150,14 +156,27 @@ pub fn is_active(
     }
 }
 
-/// Characters of the three bridge definitions for `deferred` deferred tools: `1508 + digits(N)`.
-pub fn bridge_chars(deferred: usize) -> u64 {
-    BRIDGE_BASE_CHARS + deferred.to_string().len() as u64
+/// The newer profile's catalog listing in an active session.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ListingState {
+    /// `max(0, min(listing_max_tokens, floor(context * threshold_pct / 100)))` tokens.
+    pub budget: u64,
+    /// The listing chosen (form `none` with `listing: off`).
+    pub listing: Listing,
+}
+
+impl ListingState {
+    /// 1 when the listing names tools (full, names, mixed), 2 otherwise.
+    pub fn tier(&self) -> u8 {
+        self.listing.form.tier()
+    }
 }
 
 /// The gate's inputs and verdict, and the tool-array cost on either side of it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Activation {
+    /// The engine profile.
+    pub profile: Profile,
     /// auto / on / off.
     pub mode: Mode,
     /// threshold_pct in force.
@@ -170,42 +189,98 @@ pub struct Activation {
     pub deferrable_chars: u64,
     /// chars/4 of those characters: what the gate sees.
     pub deferrable_tokens: u64,
-    /// The threshold in tokens (for an unknown context, the fixed 20000).
-    pub threshold_tokens: u64,
+    /// The seed threshold in tokens (for an unknown context, the fixed 20000); `None` for the
+    /// newer profile, whose threshold_pct sizes the listing instead.
+    pub threshold_tokens: Option<u64>,
     /// Whether Tool Search is on for this session.
     pub active: bool,
-    /// Characters of the bridge definitions for this catalog.
+    /// The newer profile's listing, when active.
+    pub listing: Option<ListingState>,
+    /// Characters of the bridge definitions (the newer bridge: only when active).
     pub bridge_chars: u64,
     /// chars/4 of the bridge.
     pub bridge_tokens: u64,
 }
 
 impl Activation {
-    /// Evaluates the gate for a catalog of `deferrable_tools` tools totalling `deferrable_chars`.
+    /// Evaluates activation under `profile` for a catalog of `deferrable_tools` tools
+    /// totalling `deferrable_chars`; `listing` is the catalog's listing (newer profile).
     pub fn evaluate(
-        mode: Mode,
-        threshold_pct: f64,
+        profile: Profile,
+        settings: &ToolSearchSettings,
         context: ContextLength,
         deferrable_tools: usize,
         deferrable_chars: u64,
+        listing: &CatalogListing,
     ) -> Activation {
         let deferrable_tokens = estimate_tokens(deferrable_chars);
-        let bridge = bridge_chars(deferrable_tools);
+        let spec = profile.spec();
+        let (active, threshold_tokens) = match spec.gate {
+            GateRule::Threshold => (
+                is_active(
+                    settings.enabled,
+                    deferrable_tokens,
+                    context.tokens,
+                    settings.threshold_pct,
+                ),
+                Some(if context.tokens == 0 {
+                    UNKNOWN_CONTEXT_MIN_TOKENS
+                } else {
+                    threshold_tokens(context.tokens, settings.threshold_pct)
+                }),
+            ),
+            GateRule::AnyDeferrable => {
+                (settings.enabled != Mode::Off && deferrable_tools > 0, None)
+            }
+        };
+        let (listing, bridge) = match spec.bridge {
+            BridgeRule::Fixed => (None, seed_bridge_chars(deferrable_tools)),
+            BridgeRule::WithListing if !active => (None, 0),
+            BridgeRule::WithListing => {
+                let budget = listing_budget(
+                    settings.listing_max_tokens,
+                    context.tokens,
+                    settings.threshold_pct,
+                );
+                let chosen = match settings.listing {
+                    Mode::Off => Listing::none(),
+                    Mode::Auto | Mode::On => listing.choose(budget),
+                };
+                let embedded =
+                    (chosen.form != ListingForm::None).then_some((chosen.form, chosen.json_chars));
+                let chars = bridge_chars(deferrable_tools, embedded);
+                (
+                    Some(ListingState {
+                        budget,
+                        listing: chosen,
+                    }),
+                    chars,
+                )
+            }
+        };
         Activation {
-            active: is_active(mode, deferrable_tokens, context.tokens, threshold_pct),
-            threshold_tokens: if context.tokens == 0 {
-                UNKNOWN_CONTEXT_MIN_TOKENS
-            } else {
-                threshold_tokens(context.tokens, threshold_pct)
-            },
-            mode,
-            threshold_pct,
+            profile,
+            mode: settings.enabled,
+            threshold_pct: settings.threshold_pct,
             context,
             deferrable_tools,
             deferrable_chars,
             deferrable_tokens,
+            threshold_tokens,
+            active,
+            listing,
             bridge_chars: bridge,
             bridge_tokens: estimate_tokens(bridge),
+        }
+    }
+
+    /// 0 when inactive, else the newer listing's tier (1 when it names tools, 2 otherwise);
+    /// an active seed session is tier 1 (it has no tiers).
+    pub fn tier(&self) -> u8 {
+        match (&self.listing, self.active) {
+            (_, false) => 0,
+            (Some(listing), true) => listing.tier(),
+            (None, true) => 1,
         }
     }
 
@@ -223,7 +298,8 @@ impl Activation {
         }
     }
 
-    /// Percent of `tokens_before` saved (0 when nothing is deferrable).
+    /// Percent of `tokens_before` saved (0 when nothing is deferrable; negative when the
+    /// bridge and its listing cost more than the schemas they replace).
     pub fn savings_pct(&self) -> f64 {
         let before = self.tokens_before();
         if before == 0 {
@@ -232,14 +308,15 @@ impl Activation {
         (before as f64 - self.tokens_after() as f64) / before as f64 * 100.0
     }
 
-    /// How far the deferrable tokens are from flipping the verdict in auto mode: positive =
-    /// tokens that can still go before it deactivates (active) or must come before it
-    /// activates (inactive). `None` outside auto mode.
+    /// How far the deferrable tokens are from flipping the seed verdict in auto mode:
+    /// positive = tokens that can still go before it deactivates (active) or must come before
+    /// it activates (inactive). `None` outside the seed's auto mode.
     pub fn tokens_to_flip(&self) -> Option<i64> {
+        let threshold = self.threshold_tokens?;
         if self.mode != Mode::Auto {
             return None;
         }
-        let need = self.threshold_tokens.max(1) as i64;
+        let need = threshold.max(1) as i64;
         let have = self.deferrable_tokens as i64;
         Some(if self.active {
             have - need + 1
@@ -388,9 +465,7 @@ mod tests {
 
     #[test]
     fn bridge_cost() {
-        assert_eq!(bridge_chars(5), 1509);
-        assert_eq!(bridge_chars(406), 1511);
-        assert_eq!(estimate_tokens(bridge_chars(5)), 378);
+        assert_eq!(estimate_tokens(seed_bridge_chars(5)), 378);
     }
 
     #[test]
@@ -426,10 +501,63 @@ mod tests {
             source: ContextSource::Flag,
         };
         // 80728 chars -> 20182 tokens; threshold 20000 -> 183 tokens can go before it flips.
-        let a = Activation::evaluate(Mode::Auto, 10.0, ctx.clone(), 35, 80_728);
+        let settings = ToolSearchSettings::default();
+        let none = CatalogListing::default();
+        let seed =
+            |chars| Activation::evaluate(Profile::Seed, &settings, ctx.clone(), 35, chars, &none);
+        let a = seed(80_728);
         assert!(a.active);
         assert_eq!(a.tokens_to_flip(), Some(183));
-        let a = Activation::evaluate(Mode::Auto, 10.0, ctx, 35, 79_000);
+        assert_eq!((a.tier(), a.bridge_tokens), (1, 378));
+        let a = seed(79_000);
         assert_eq!(a.tokens_to_flip(), Some(20_000 - 19_750));
+        assert_eq!((a.tier(), a.tokens_after()), (0, a.tokens_before()));
+    }
+
+    #[test]
+    fn the_newer_profile_activates_on_any_deferrable_tool() {
+        let ctx = ContextLength {
+            tokens: 200_000,
+            source: ContextSource::Flag,
+        };
+        let mut settings = ToolSearchSettings::defaults(Profile::Hermes202609);
+        let groups = CatalogListing::new(vec![crate::engine::listing::ListingGroup::new(
+            "s",
+            [("mcp__s__t", "Does it.")],
+        )]);
+        let a = Activation::evaluate(
+            Profile::Hermes202609,
+            &settings,
+            ctx.clone(),
+            1,
+            40,
+            &groups,
+        );
+        assert!(a.active && a.threshold_tokens.is_none());
+        let listing = a.listing.as_ref().unwrap();
+        assert_eq!(
+            (listing.budget, listing.listing.form, a.tier()),
+            (4000, ListingForm::Full, 1)
+        );
+        assert!(
+            a.savings_pct() < 0.0,
+            "the bridge costs more than one tiny tool"
+        );
+        settings.listing = Mode::Off;
+        let a = Activation::evaluate(
+            Profile::Hermes202609,
+            &settings,
+            ctx.clone(),
+            1,
+            40,
+            &groups,
+        );
+        assert_eq!(
+            (a.tier(), a.listing.unwrap().listing.form),
+            (2, ListingForm::None)
+        );
+        settings.enabled = Mode::Off;
+        let a = Activation::evaluate(Profile::Hermes202609, &settings, ctx, 1, 40, &groups);
+        assert_eq!((a.active, a.tier(), a.bridge_chars), (false, 0, 0));
     }
 }

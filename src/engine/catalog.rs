@@ -1,12 +1,15 @@
-//! From MCP tools to Hermes tool definitions and the session's catalog (ENGINE.md §1, §2):
-//! naming, the definition the model is sent, include/exclude, collisions, deferral and
-//! session scoping.
+//! From MCP tools to Hermes tool definitions and the session's catalog (ENGINE.md §1, §2;
+//! ENGINE-2026-09.md §1): naming, the definition the model is sent, include/exclude,
+//! collisions, deferral and session scoping. What differs by profile comes from
+//! [`Profile::spec`].
 
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 use super::capture_file::McpTool;
-use super::tokens::{write_compact_json, write_json_string, CharCounter, JsonSink};
+use super::profile::{CollisionPolicy, Profile};
+use super::schema::normalise;
+use super::tokens::{write_compact_object, write_json_string, CharCounter, JsonSink};
 
 /// The names Hermes reserves for its bridge tools: never deferred, never catalog entries.
 pub const BRIDGE_TOOL_NAMES: [&str; 3] = ["tool_search", "tool_describe", "tool_call"];
@@ -24,9 +27,15 @@ pub fn sanitize(name: &str) -> String {
         .collect()
 }
 
-/// The Hermes name of MCP tool `tool` on server `server`: `mcp_{S}_{T}`, both sanitised.
-pub fn hermes_name(server: &str, tool: &str) -> String {
-    format!("mcp_{}_{}", sanitize(server), sanitize(tool))
+/// The Hermes name of MCP tool `tool` on server `server`: `mcp_{S}_{T}` (seed) or
+/// `mcp__{S}__{T}`, both parts sanitised.
+pub fn hermes_name(profile: Profile, server: &str, tool: &str) -> String {
+    let separator = profile.spec().name_separator;
+    format!(
+        "mcp{separator}{}{separator}{}",
+        sanitize(server),
+        sanitize(tool)
+    )
 }
 
 /// The toolset of server `server`: `mcp-{raw server key}`.
@@ -34,17 +43,79 @@ pub fn toolset_name(server: &str) -> String {
     format!("mcp-{server}")
 }
 
-/// The description Hermes sends: the tool's own, or `MCP tool {T} from {S}` when empty.
-pub fn effective_description<'a>(tool: &'a McpTool, server: &str) -> Cow<'a, str> {
+/// Whether `c` is a Unicode tag character (U+E0000..U+E007F).
+fn is_tag(c: char) -> bool {
+    ('\u{E0000}'..='\u{E007F}').contains(&c)
+}
+
+/// Removes Unicode tag characters, keeping whole flag emoji tag sequences (U+1F3F4, then tags
+/// U+E0020..U+E007E, then U+E007F): hidden text a model reads but people do not see.
+pub fn strip_tag_characters(text: &str) -> Cow<'_, str> {
+    if !text.chars().any(is_tag) {
+        return Cow::Borrowed(text);
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c == '\u{1F3F4}' {
+            let mut end = i + 1;
+            while end < chars.len() && ('\u{E0020}'..='\u{E007E}').contains(&chars[end]) {
+                end += 1;
+            }
+            if end > i + 1 && end < chars.len() && chars[end] == '\u{E007F}' {
+                out.extend(&chars[i..=end]);
+                i = end + 1;
+                continue;
+            }
+        }
+        if !is_tag(c) {
+            out.push(c);
+        }
+        i += 1;
+    }
+    Cow::Owned(out)
+}
+
+/// The description Hermes sends: the tool's own (tag characters stripped by the newer
+/// profile), or `MCP tool {T} from {S}` when empty.
+pub fn effective_description<'a>(
+    profile: Profile,
+    tool: &'a McpTool,
+    server: &str,
+) -> Cow<'a, str> {
     match tool.description.as_deref() {
-        Some(text) if !text.is_empty() => Cow::Borrowed(text),
+        Some(text) if !text.is_empty() => {
+            if profile.spec().strip_tag_characters {
+                strip_tag_characters(text)
+            } else {
+                Cow::Borrowed(text)
+            }
+        }
         _ => Cow::Owned(format!("MCP tool {} from {server}", tool.name)),
     }
 }
 
-/// The parameters Hermes sends: the `inputSchema` with `"properties": {}` added when missing
-/// (a tool without a schema gets `{"type": "object", "properties": {}}`).
-pub fn effective_parameters(tool: &McpTool) -> Map<String, Value> {
+/// Writes `{"type":"function","function":{"name","description","parameters"}}` as compact JSON.
+pub fn write_definition<S: JsonSink>(
+    name: &str,
+    description: &str,
+    parameters: &Map<String, Value>,
+    out: &mut S,
+) {
+    out.push_str(r#"{"type":"function","function":{"name":"#);
+    write_json_string(name, out);
+    out.push_str(r#","description":"#);
+    write_json_string(description, out);
+    out.push_str(r#","parameters":"#);
+    write_compact_object(parameters, out);
+    out.push_str("}}");
+}
+
+/// The definition as schematax measured it before Hermes's schema passes: the captured
+/// `inputSchema` with `"properties": {}` added when missing.
+fn captured_parameters(tool: &McpTool) -> Map<String, Value> {
     let mut schema = tool.input_schema.clone().unwrap_or_else(|| {
         let mut object = Map::new();
         object.insert("type".into(), Value::String("object".into()));
@@ -56,61 +127,19 @@ pub fn effective_parameters(tool: &McpTool) -> Map<String, Value> {
     schema
 }
 
-/// Writes the definition Hermes sends, `{"type":"function","function":{"name","description",
-/// "parameters"}}`, as compact JSON. `schema` is the captured `inputSchema`: `"properties": {}`
-/// is written at its end when it has none, and `{"type":"object","properties":{}}` stands in
-/// for a missing one.
-pub fn write_definition<S: JsonSink>(
-    name: &str,
-    description: &str,
-    schema: Option<&Map<String, Value>>,
-    out: &mut S,
-) {
-    out.push_str(r#"{"type":"function","function":{"name":"#);
-    write_json_string(name, out);
-    out.push_str(r#","description":"#);
-    write_json_string(description, out);
-    out.push_str(r#","parameters":{"#);
-    match schema {
-        None => out.push_str(r#""type":"object","properties":{}"#),
-        Some(schema) => {
-            for (i, (key, value)) in schema.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(",");
-                }
-                write_json_string(key, out);
-                out.push_str(":");
-                write_compact_json(value, out);
-            }
-            if !schema.contains_key("properties") {
-                out.push_str(if schema.is_empty() {
-                    r#""properties":{}"#
-                } else {
-                    r#","properties":{}"#
-                });
-            }
-        }
-    }
-    out.push_str("}}}");
-}
-
-/// Characters of the definition of MCP tool `tool` on `server`: what the chars/4 estimate sums.
-pub fn definition_chars(server: &str, tool: &McpTool) -> u64 {
-    let mut counter = CharCounter::default();
-    let description = effective_description(tool, server);
-    write_definition(
-        &hermes_name(server, &tool.name),
-        &description,
-        tool.input_schema.as_ref(),
-        &mut counter,
-    );
-    counter.0
+/// What Hermes's schema passes did to a captured schema.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SchemaChange {
+    /// The captured `inputSchema` (`properties` filled in when missing, as a client would).
+    pub captured: Map<String, Value>,
+    /// Characters of the definition with the captured schema.
+    pub captured_chars: u64,
 }
 
 /// One MCP tool as Hermes defines it for the model.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ToolEntry {
-    /// The Hermes name, `mcp_{S}_{T}`.
+    /// The Hermes name: `mcp_{S}_{T}` or `mcp__{S}__{T}`.
     pub name: String,
     /// The raw MCP tool name.
     pub raw_name: String,
@@ -120,33 +149,54 @@ pub struct ToolEntry {
     pub description: String,
     /// Whether the server gave no description of its own.
     pub has_own_description: bool,
-    /// The parameters sent.
+    /// The parameters sent: the captured `inputSchema` after the profile's schema passes.
     pub parameters: Map<String, Value>,
     /// Unicode scalar values of the definition: exactly what is measured.
     pub chars: u64,
+    /// The captured schema, when the passes changed it.
+    pub schema_change: Option<Box<SchemaChange>>,
+    /// Whether the tool has no `inputSchema` at all: Hermes's MCP client rejects the whole
+    /// server for it.
+    pub missing_input_schema: bool,
 }
 
 impl ToolEntry {
-    /// Builds the definition Hermes would send for `tool` of `server`.
-    pub fn new(server: &str, tool: &McpTool) -> ToolEntry {
+    /// Builds the definition Hermes would send for `tool` of `server` under `profile`.
+    pub fn new(profile: Profile, server: &str, tool: &McpTool) -> ToolEntry {
+        let parameters = normalise(tool.input_schema.as_ref(), &profile.spec().schema);
         let mut entry = ToolEntry {
-            name: hermes_name(server, &tool.name),
+            name: hermes_name(profile, server, &tool.name),
             raw_name: tool.name.clone(),
             server: server.to_string(),
-            description: effective_description(tool, server).into_owned(),
+            description: effective_description(profile, tool, server).into_owned(),
             has_own_description: tool.description.as_deref().is_some_and(|d| !d.is_empty()),
-            parameters: effective_parameters(tool),
+            parameters,
             chars: 0,
+            schema_change: None,
+            missing_input_schema: tool.input_schema.is_none(),
         };
-        let mut counter = CharCounter::default();
-        entry.write_definition(&mut counter);
-        entry.chars = counter.0;
+        entry.chars = entry.measure(&entry.parameters);
+        let captured = captured_parameters(tool);
+        if captured != entry.parameters || !same_order(&captured, &entry.parameters) {
+            let captured_chars = entry.measure(&captured);
+            entry.schema_change = Some(Box::new(SchemaChange {
+                captured,
+                captured_chars,
+            }));
+        }
         entry
+    }
+
+    /// Characters of this tool's definition with `parameters`.
+    fn measure(&self, parameters: &Map<String, Value>) -> u64 {
+        let mut counter = CharCounter::default();
+        write_definition(&self.name, &self.description, parameters, &mut counter);
+        counter.0
     }
 
     /// Writes `{"type":"function","function":{...}}` as compact JSON.
     pub fn write_definition<S: JsonSink>(&self, out: &mut S) {
-        write_definition(&self.name, &self.description, Some(&self.parameters), out);
+        write_definition(&self.name, &self.description, &self.parameters, out);
     }
 
     /// The definition as compact JSON: the text the model is sent and the tokenizers count.
@@ -158,12 +208,51 @@ impl ToolEntry {
 
     /// Top-level parameter names, in schema order.
     pub fn parameter_names(&self) -> impl Iterator<Item = &str> {
-        self.parameters
-            .get("properties")
-            .and_then(Value::as_object)
-            .into_iter()
-            .flat_map(|properties| properties.keys().map(String::as_str))
+        parameter_names(&self.parameters)
     }
+
+    /// Names of the `required` list of the parameters, in order.
+    pub fn required_names(&self) -> impl Iterator<Item = &str> {
+        self.parameters
+            .get("required")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+    }
+}
+
+/// The keys of `parameters.properties`, in order.
+pub fn parameter_names(parameters: &Map<String, Value>) -> impl Iterator<Item = &str> {
+    parameters
+        .get("properties")
+        .and_then(Value::as_object)
+        .into_iter()
+        .flat_map(|properties| properties.keys().map(String::as_str))
+}
+
+/// Whether two equal mappings also list their keys in the same order, at every depth.
+fn same_order(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|((ka, va), (kb, vb))| {
+            ka == kb
+                && match (va, vb) {
+                    (Value::Object(x), Value::Object(y)) => same_order(x, y),
+                    (Value::Array(x), Value::Array(y)) => {
+                        x.len() == y.len()
+                            && x.iter().zip(y).all(|(i, j)| match (i, j) {
+                                (Value::Object(p), Value::Object(q)) => same_order(p, q),
+                                _ => true,
+                            })
+                    }
+                    _ => true,
+                }
+        })
+}
+
+/// Characters of the definition of MCP tool `tool` on `server` under `profile`.
+pub fn definition_chars(profile: Profile, server: &str, tool: &McpTool) -> u64 {
+    ToolEntry::new(profile, server, tool).chars
 }
 
 /// `tools.include` / `tools.exclude` of one server, by RAW MCP tool name.
@@ -200,12 +289,12 @@ pub struct Server {
 
 impl Server {
     /// Builds a server from its listed tools, applying its include/exclude filter.
-    pub fn new(name: &str, tools: &[McpTool], filter: &ToolFilter) -> Server {
+    pub fn new(profile: Profile, name: &str, tools: &[McpTool], filter: &ToolFilter) -> Server {
         use rayon::prelude::*;
         let kept: Vec<ToolEntry> = tools
             .par_iter()
             .filter(|t| filter.allows(&t.name))
-            .map(|t| ToolEntry::new(name, t))
+            .map(|t| ToolEntry::new(profile, name, t))
             .collect();
         Server {
             name: name.to_string(),
@@ -239,7 +328,7 @@ impl Scope {
 }
 
 /// A position in [`Server::tools`] of the session's server list.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ToolRef {
     /// Index of the server.
     pub server: usize,
@@ -247,7 +336,18 @@ pub struct ToolRef {
     pub tool: usize,
 }
 
-/// A tool that lost a name collision and was not registered.
+/// Why a tool was left out of the registry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CollisionKind {
+    /// A later registration of the same name overwrote it (seed: the last one wins).
+    Overwritten,
+    /// An earlier server owns the name (the first owner keeps it).
+    NameTaken,
+    /// Another tool of its own server has the same name, so the server registers neither.
+    DuplicateInServer,
+}
+
+/// A tool that lost a name collision and is not in the registry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Collision {
     /// Its server.
@@ -256,8 +356,37 @@ pub struct Collision {
     pub tool: String,
     /// The Hermes name both produce.
     pub name: String,
-    /// The server whose tool was registered first and kept the name.
-    pub kept_server: String,
+    /// The server whose tool holds the name (none when no tool of that name is registered).
+    pub kept_server: Option<String>,
+    /// Why it lost.
+    pub kind: CollisionKind,
+}
+
+impl std::fmt::Display for Collision {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let Collision {
+            server,
+            tool,
+            name,
+            kept_server,
+            kind,
+        } = self;
+        let kept = kept_server.as_deref().unwrap_or("no server");
+        match kind {
+            CollisionKind::Overwritten => write!(
+                f,
+                "{server}/{tool} is overwritten by server {kept}'s tool of the same name {name}: the last registration wins (Hermes connects servers in parallel, so in real use whichever connects last keeps the name)"
+            ),
+            CollisionKind::NameTaken => write!(
+                f,
+                "{server}/{tool} is skipped: server {kept} registered the name {name} first"
+            ),
+            CollisionKind::DuplicateInServer => write!(
+                f,
+                "{server}/{tool} is skipped: another tool of {server} has the same name {name}, so Hermes registers neither"
+            ),
+        }
+    }
 }
 
 /// The deferrable tools of the session, sorted by Hermes name (byte order; it breaks every tie).
@@ -265,7 +394,7 @@ pub struct Collision {
 pub struct Catalog {
     /// Catalog entries in catalog order.
     pub tools: Vec<ToolRef>,
-    /// Tools skipped because an earlier server registered the same name.
+    /// Tools left out by name collisions, in registration order.
     pub collisions: Vec<Collision>,
 }
 
@@ -291,7 +420,7 @@ impl NameGroups {
             entry(servers, *a)
                 .name
                 .cmp(&entry(servers, *b).name)
-                .then((a.server, a.tool).cmp(&(b.server, b.tool)))
+                .then(a.cmp(b))
         });
         let mut starts: Vec<usize> = (0..refs.len())
             .filter(|&i| i == 0 || entry(servers, refs[i - 1]).name != entry(servers, refs[i]).name)
@@ -306,10 +435,45 @@ impl NameGroups {
     }
 }
 
+/// Who holds one name among its live registrations, and who lost it.
+fn settle(
+    policy: CollisionPolicy,
+    live: &[ToolRef],
+    mut lost: impl FnMut(ToolRef, CollisionKind, Option<usize>),
+) -> Option<ToolRef> {
+    match policy {
+        CollisionPolicy::LastWins => {
+            let (&winner, earlier) = live.split_last()?;
+            for &loser in earlier {
+                lost(loser, CollisionKind::Overwritten, Some(winner.server));
+            }
+            Some(winner)
+        }
+        CollisionPolicy::FirstOwner => {
+            let duplicated = |r: &ToolRef| live.iter().filter(|o| o.server == r.server).count() > 1;
+            let winner = live.iter().copied().find(|r| !duplicated(r));
+            for &r in live {
+                if duplicated(&r) {
+                    lost(
+                        r,
+                        CollisionKind::DuplicateInServer,
+                        winner.map(|w| w.server),
+                    );
+                } else if Some(r) != winner {
+                    lost(r, CollisionKind::NameTaken, winner.map(|w| w.server));
+                }
+            }
+            winner
+        }
+    }
+}
+
 impl Catalog {
-    /// Registers the connected servers (`connected[i]` for `servers[i]`) in order, the first
-    /// name winning, then keeps the scoped ones. `groups` must come from the same `servers`.
+    /// Registers the connected servers (`connected[i]` for `servers[i]`) in order, settling
+    /// each name by the profile's collision policy, then keeps the scoped ones. `groups` must
+    /// come from the same `servers`.
     pub fn build(
+        profile: Profile,
         servers: &[Server],
         groups: &NameGroups,
         connected: &[bool],
@@ -317,13 +481,11 @@ impl Catalog {
     ) -> Catalog {
         let mut tools = Vec::new();
         let mut collisions: Vec<(ToolRef, Collision)> = Vec::new();
+        let mut live: Vec<ToolRef> = Vec::new();
         for group in groups.groups() {
-            let mut live = group.iter().filter(|r| connected[r.server]);
-            let Some(&winner) = live.next() else { continue };
-            if scope.allows(&servers[winner.server]) {
-                tools.push(winner);
-            }
-            for &loser in live {
+            live.clear();
+            live.extend(group.iter().filter(|r| connected[r.server]));
+            let winner = settle(profile.spec().collisions, &live, |loser, kind, kept| {
                 let tool = entry(servers, loser);
                 collisions.push((
                     loser,
@@ -331,12 +493,18 @@ impl Catalog {
                         server: tool.server.clone(),
                         tool: tool.raw_name.clone(),
                         name: tool.name.clone(),
-                        kept_server: servers[winner.server].name.clone(),
+                        kept_server: kept.map(|s| servers[s].name.clone()),
+                        kind,
                     },
                 ));
+            });
+            if let Some(winner) = winner {
+                if scope.allows(&servers[winner.server]) {
+                    tools.push(winner);
+                }
             }
         }
-        collisions.sort_by_key(|(place, _)| (place.server, place.tool));
+        collisions.sort_by_key(|(place, _)| *place);
         Catalog {
             tools,
             collisions: collisions.into_iter().map(|(_, c)| c).collect(),
@@ -353,6 +521,9 @@ pub fn entry(servers: &[Server], tool: ToolRef) -> &ToolEntry {
 mod tests {
     use super::*;
 
+    const SEED: Profile = Profile::Seed;
+    const CURRENT: Profile = Profile::Hermes202609;
+
     fn tool(name: &str) -> McpTool {
         McpTool {
             name: name.into(),
@@ -364,12 +535,19 @@ mod tests {
     #[test]
     fn names_are_sanitised_without_collapsing() {
         assert_eq!(
-            hermes_name("github", "create-issue"),
+            hermes_name(SEED, "github", "create-issue"),
             "mcp_github_create_issue"
         );
-        assert_eq!(hermes_name("my-api", "query.data"), "mcp_my_api_query_data");
-        assert_eq!(hermes_name("a b", "x--Y"), "mcp_a_b_x__Y");
-        assert_eq!(hermes_name("uni", "café"), "mcp_uni_caf_");
+        assert_eq!(
+            hermes_name(SEED, "my-api", "query.data"),
+            "mcp_my_api_query_data"
+        );
+        assert_eq!(hermes_name(SEED, "a b", "x--Y"), "mcp_a_b_x__Y");
+        assert_eq!(hermes_name(SEED, "uni", "café"), "mcp_uni_caf_");
+        assert_eq!(
+            hermes_name(CURRENT, "my-api", "query.data"),
+            "mcp__my_api__query_data"
+        );
         assert_eq!(toolset_name("my-api"), "mcp-my-api");
     }
 
@@ -380,24 +558,46 @@ mod tests {
             description: None,
             input_schema: None,
         };
-        let e = ToolEntry::new("s", &tool);
+        let e = ToolEntry::new(SEED, "s", &tool);
         assert_eq!(
             e.definition(),
             r#"{"type":"function","function":{"name":"mcp_s_t","description":"MCP tool t from s","parameters":{"type":"object","properties":{}}}}"#
         );
         assert_eq!(e.chars, e.definition().chars().count() as u64);
-        assert_eq!(definition_chars("s", &tool), e.chars);
-        assert!(!e.has_own_description);
+        assert_eq!(definition_chars(SEED, "s", &tool), e.chars);
+        assert!(!e.has_own_description && e.missing_input_schema);
+        assert!(
+            e.schema_change.is_none(),
+            "the stand-in is what a client sends"
+        );
         let empty_schema = McpTool {
             input_schema: Some(Map::new()),
             ..tool
         };
-        assert!(ToolEntry::new("s", &empty_schema)
+        let e = ToolEntry::new(SEED, "s", &empty_schema);
+        assert!(e
             .definition()
-            .ends_with(r#""parameters":{"properties":{}}}}"#));
+            .ends_with(r#""parameters":{"type":"object","properties":{}}}}"#));
+        assert!(!e.missing_input_schema);
+        let change = e.schema_change.as_ref().expect("{} became a full schema");
+        assert!(change.captured_chars < e.chars);
+    }
+
+    #[test]
+    fn tag_characters_are_stripped_by_the_newer_profile_except_in_flags() {
+        let flag = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}";
+        let text = format!("a\u{E0041}\u{E0042}b {flag} c\u{E007F}");
+        assert_eq!(strip_tag_characters(&text), format!("ab {flag} c"));
+        assert!(matches!(strip_tag_characters("plain"), Cow::Borrowed(_)));
+        let t = McpTool {
+            name: "t".into(),
+            description: Some(text.clone()),
+            input_schema: None,
+        };
+        assert_eq!(ToolEntry::new(SEED, "s", &t).description, text);
         assert_eq!(
-            definition_chars("s", &empty_schema),
-            ToolEntry::new("s", &empty_schema).chars
+            ToolEntry::new(CURRENT, "s", &t).description,
+            format!("ab {flag} c")
         );
     }
 
@@ -413,65 +613,126 @@ mod tests {
             exclude: vec!["a".into()],
         };
         assert!(!f.allows("a") && f.allows("b"));
-        let server = Server::new("s", &[tool("a"), tool("b")], &f);
+        let server = Server::new(SEED, "s", &[tool("a"), tool("b")], &f);
         assert_eq!(server.tools.len(), 1);
         assert_eq!(server.filtered_out, 1);
     }
 
-    #[test]
-    fn first_registered_wins_a_collision_and_catalog_is_sorted() {
-        let servers = vec![
-            Server::new("my-api", &[tool("q.d"), tool("z")], &ToolFilter::default()),
-            Server::new("my_api", &[tool("q_d"), tool("a")], &ToolFilter::default()),
-        ];
-        let catalog = Catalog::build(
-            &servers,
-            &NameGroups::new(&servers),
-            &[true, true],
+    fn build(profile: Profile, servers: &[Server], connected: &[bool]) -> Catalog {
+        Catalog::build(
+            profile,
+            servers,
+            &NameGroups::new(servers),
+            connected,
             &Scope::default(),
-        );
+        )
+    }
+
+    #[test]
+    fn seed_last_registration_wins_a_collision_and_catalog_is_sorted() {
+        let servers = vec![
+            Server::new(
+                SEED,
+                "my-api",
+                &[tool("q.d"), tool("z")],
+                &ToolFilter::default(),
+            ),
+            Server::new(
+                SEED,
+                "my_api",
+                &[tool("q_d"), tool("a")],
+                &ToolFilter::default(),
+            ),
+        ];
+        let catalog = build(SEED, &servers, &[true, true]);
         let names: Vec<_> = catalog
             .tools
             .iter()
             .map(|r| entry(&servers, *r).name.as_str())
             .collect();
         assert_eq!(names, ["mcp_my_api_a", "mcp_my_api_q_d", "mcp_my_api_z"]);
-        assert_eq!(catalog.collisions.len(), 1);
-        assert_eq!(catalog.collisions[0].server, "my_api");
-        assert_eq!(catalog.collisions[0].kept_server, "my-api");
+        assert_eq!(catalog.tools[1], ToolRef { server: 1, tool: 0 }, "my_api's");
+        assert_eq!(
+            catalog.collisions,
+            [Collision {
+                server: "my-api".into(),
+                tool: "q.d".into(),
+                name: "mcp_my_api_q_d".into(),
+                kept_server: Some("my_api".into()),
+                kind: CollisionKind::Overwritten,
+            }]
+        );
+        // With the later server off, the earlier one keeps its tool.
+        let catalog = build(SEED, &servers, &[true, false]);
+        assert!(catalog.collisions.is_empty());
+    }
+
+    #[test]
+    fn newer_profile_keeps_the_first_owner_and_drops_a_servers_own_duplicates() {
+        let servers = vec![
+            Server::new(
+                CURRENT,
+                "my-api",
+                &[tool("x"), tool("d-up"), tool("d_up")],
+                &ToolFilter::default(),
+            ),
+            Server::new(
+                CURRENT,
+                "my_api",
+                &[tool("x"), tool("d_up")],
+                &ToolFilter::default(),
+            ),
+        ];
+        let catalog = build(CURRENT, &servers, &[true, true]);
+        assert_eq!(
+            catalog.tools,
+            [
+                ToolRef { server: 1, tool: 1 },
+                ToolRef { server: 0, tool: 0 }
+            ],
+            "my_api keeps d_up (my-api's two cancel out), my-api keeps x"
+        );
+        let kinds: Vec<_> = catalog
+            .collisions
+            .iter()
+            .map(|c| (c.server.as_str(), c.tool.as_str(), c.kind))
+            .collect();
+        assert_eq!(
+            kinds,
+            [
+                ("my-api", "d-up", CollisionKind::DuplicateInServer),
+                ("my-api", "d_up", CollisionKind::DuplicateInServer),
+                ("my_api", "x", CollisionKind::NameTaken),
+            ]
+        );
     }
 
     #[test]
     fn disabled_servers_and_scope_are_left_out() {
         let servers = vec![
-            Server::new("a", &[tool("x")], &ToolFilter::default()),
-            Server::new("b", &[tool("x")], &ToolFilter::default()),
+            Server::new(SEED, "a", &[tool("x")], &ToolFilter::default()),
+            Server::new(SEED, "b", &[tool("y")], &ToolFilter::default()),
         ];
         let only_b = Scope {
             enabled_toolsets: Some(vec!["mcp-b".into()]),
             disabled_toolsets: vec![],
         };
+        let groups = NameGroups::new(&servers);
         assert_eq!(
-            Catalog::build(&servers, &NameGroups::new(&servers), &[true, true], &only_b).tools,
+            Catalog::build(SEED, &servers, &groups, &[true, true], &only_b).tools,
             [ToolRef { server: 1, tool: 0 }]
         );
-        let not_a = Scope {
+        let not_b = Scope {
             enabled_toolsets: None,
-            disabled_toolsets: vec!["a".into()],
+            disabled_toolsets: vec!["b".into()],
         };
         assert_eq!(
-            Catalog::build(&servers, &NameGroups::new(&servers), &[true, true], &not_a).tools,
-            [ToolRef { server: 1, tool: 0 }]
+            Catalog::build(SEED, &servers, &groups, &[true, true], &not_b).tools,
+            [ToolRef { server: 0, tool: 0 }]
         );
         assert_eq!(
-            Catalog::build(
-                &servers,
-                &NameGroups::new(&servers),
-                &[true, false],
-                &Scope::default()
-            )
-            .tools,
-            [ToolRef { server: 0, tool: 0 }]
+            build(SEED, &servers, &[false, true]).tools,
+            [ToolRef { server: 1, tool: 0 }]
         );
     }
 }

@@ -1,26 +1,31 @@
-//! `hermes.yaml` -> [`Config`]: the `tools.tool_search` settings (ENGINE.md §5), the model
-//! (§4, context length) and the `mcp_servers` entries (§1, include/exclude and `enabled`).
+//! `hermes.yaml` -> [`Config`]: the `tools.tool_search` settings (ENGINE.md §5,
+//! ENGINE-2026-09.md §3), the model (context length), the `mcp_servers` entries (include,
+//! exclude, `enabled`, transport) and schematax's own `schematax.profile`.
 //!
-//! A config typo never fails: every fallback is recorded in [`Config::warnings`].
+//! Read as Hermes reads it: YAML 1.1 scalars ([`super::yaml`]), `${VAR}` filled from the
+//! environment, and a file that is not valid YAML ignored as a whole (Hermes warns and runs on
+//! the defaults). A typo never fails: every fallback is recorded as a warning, with a "did you
+//! mean" for misspelt keys and sections.
 
-use serde_yaml::Value as Yaml;
 use std::fmt;
 use std::path::Path;
 
-use super::error::InputError;
+use super::error::{read_limited, InputError};
+use super::profile::Profile;
+use super::yaml::{self, Mapping, Yaml, YamlError};
 
 /// Largest config file read, so a mistaken path to a huge file fails fast.
 pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
 
-/// `tools.tool_search.enabled`: auto (the threshold decides), on or off.
+/// A tri-state setting (`enabled`, `listing`): auto, on or off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum Mode {
-    /// Active when the deferrable schemas reach the threshold.
+    /// Decided by the engine (seed: the threshold; newer: same as on).
     #[default]
     Auto,
-    /// Always active (while anything is deferrable).
+    /// Always.
     On,
-    /// Never active.
+    /// Never.
     Off,
 }
 
@@ -43,7 +48,7 @@ impl Mode {
         }
     }
 
-    /// Parses `enabled` text as Hermes does (trimmed, lowercased); `None` for anything unknown.
+    /// Parses text as Hermes does (trimmed, lowercased); `None` for anything unknown.
     pub fn from_text(text: &str) -> Option<Mode> {
         match text.trim().to_lowercase().as_str() {
             "true" | "1" | "yes" | "on" => Some(Mode::On),
@@ -60,40 +65,48 @@ impl fmt::Display for Mode {
     }
 }
 
-/// The resolved `tools.tool_search` block.
+/// The resolved `tools.tool_search` block of one profile.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ToolSearchSettings {
     /// auto / on / off.
     pub enabled: Mode,
-    /// Percent of the context window the deferrable schemas must reach, in [0, 100].
+    /// Percent of the context window: the gate (seed) or the listing budget (newer).
     pub threshold_pct: f64,
     /// Upper bound of a search limit, in [1, 50].
     pub max_search_limit: u32,
     /// Limit used when a search names none, in [1, max_search_limit].
     pub search_default_limit: u32,
+    /// Whether the newer profile embeds a catalog listing (auto and on alike list).
+    pub listing: Mode,
+    /// Most tokens the listing may take (newer profile), in [200, 60000].
+    pub listing_max_tokens: u32,
 }
 
-/// Default `threshold_pct`.
-pub const DEFAULT_THRESHOLD_PCT: f64 = 10.0;
-/// Default `max_search_limit`.
-pub const DEFAULT_MAX_SEARCH_LIMIT: i64 = 20;
-/// Default `search_default_limit`.
-pub const DEFAULT_SEARCH_LIMIT: i64 = 5;
-/// Hard bounds of `max_search_limit`.
+/// Bounds of `max_search_limit`.
 pub const MAX_SEARCH_LIMIT_RANGE: (i64, i64) = (1, 50);
 
-impl Default for ToolSearchSettings {
-    fn default() -> Self {
+impl ToolSearchSettings {
+    /// The defaults of `profile`.
+    pub fn defaults(profile: Profile) -> ToolSearchSettings {
+        let rules = profile.spec().config;
         ToolSearchSettings {
             enabled: Mode::Auto,
-            threshold_pct: DEFAULT_THRESHOLD_PCT,
-            max_search_limit: DEFAULT_MAX_SEARCH_LIMIT as u32,
-            search_default_limit: DEFAULT_SEARCH_LIMIT as u32,
+            threshold_pct: rules.threshold_pct,
+            max_search_limit: rules.max_search_limit as u32,
+            search_default_limit: rules.search_default_limit as u32,
+            listing: Mode::Auto,
+            listing_max_tokens: rules.listing_max_tokens.map_or(0, |(d, _, _)| d as u32),
         }
     }
 }
 
-/// A YAML or JSON scalar reduced to what the §5 parsing rules look at.
+impl Default for ToolSearchSettings {
+    fn default() -> Self {
+        ToolSearchSettings::defaults(Profile::Seed)
+    }
+}
+
+/// A YAML or JSON scalar reduced to what the parsing rules look at.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Scalar<'a> {
     /// The key is absent or null.
@@ -102,7 +115,7 @@ pub enum Scalar<'a> {
     Bool(bool),
     /// An integer literal.
     Int(i128),
-    /// A float literal (may be NaN or infinite in YAML).
+    /// A float literal (may be NaN or infinite).
     Float(f64),
     /// A string.
     Text(&'a str),
@@ -116,13 +129,9 @@ impl<'a> Scalar<'a> {
         match value {
             None | Some(Yaml::Null) => Scalar::Null,
             Some(Yaml::Bool(b)) => Scalar::Bool(*b),
-            Some(Yaml::Number(n)) => match (n.as_i64(), n.as_u64()) {
-                (Some(i), _) => Scalar::Int(i as i128),
-                (_, Some(u)) => Scalar::Int(u as i128),
-                _ => Scalar::Float(n.as_f64().unwrap_or(f64::NAN)),
-            },
-            Some(Yaml::String(s)) => Scalar::Text(s),
-            Some(Yaml::Tagged(t)) => Scalar::from_yaml(Some(&t.value)),
+            Some(Yaml::Int(i)) => Scalar::Int(*i),
+            Some(Yaml::Float(f)) => Scalar::Float(*f),
+            Some(Yaml::Str(s)) => Scalar::Text(s),
             Some(_) => Scalar::Compound,
         }
     }
@@ -155,181 +164,98 @@ impl<'a> Scalar<'a> {
         }
     }
 
-    /// The §5 integer rule: an integer, a float truncated, a numeric string parsed, a boolean
-    /// as 1 or 0; `None` for anything else.
-    pub fn as_integer(&self) -> Option<i128> {
+    /// The integer rule: an integer, a float truncated, an integer string (Python's `int`), a
+    /// boolean as 1 or 0. `Err(true)` for an infinite float (Hermes then drops the whole
+    /// block), `Err(false)` for anything else that is not an integer.
+    pub fn to_integer(&self) -> Result<i128, bool> {
         match self {
-            Scalar::Bool(b) => Some(i128::from(*b)),
-            Scalar::Int(i) => Some(*i),
-            Scalar::Float(f) if f.is_finite() => Some(f.trunc().clamp(-1e30, 1e30) as i128),
-            Scalar::Text(s) => s.trim().parse::<i128>().ok(),
+            Scalar::Bool(b) => Ok(i128::from(*b)),
+            Scalar::Int(i) => Ok(*i),
+            Scalar::Float(f) if f.is_infinite() => Err(true),
+            Scalar::Float(f) if f.is_nan() => Err(false),
+            Scalar::Float(f) => Ok(f.trunc().clamp(-1e30, 1e30) as i128),
+            Scalar::Text(s) => python_int(s).ok_or(false),
+            _ => Err(false),
+        }
+    }
+
+    /// The number rule of `threshold_pct`: a number or numeric string (Python's `float`);
+    /// NaN and infinities included.
+    pub fn to_number(&self) -> Option<f64> {
+        match self {
+            Scalar::Bool(b) => Some(f64::from(u8::from(*b))),
+            Scalar::Int(i) => Some(*i as f64),
+            Scalar::Float(f) => Some(*f),
+            Scalar::Text(s) => python_float(s),
             _ => None,
         }
     }
-
-    /// The §5 number rule of `threshold_pct`: a number or numeric string, finite.
-    pub fn as_finite_number(&self) -> Option<f64> {
-        let number = match self {
-            Scalar::Bool(b) => f64::from(u8::from(*b)),
-            Scalar::Int(i) => *i as f64,
-            Scalar::Float(f) => *f,
-            Scalar::Text(s) => s.trim().parse::<f64>().ok()?,
-            _ => return None,
-        };
-        number.is_finite().then_some(number)
-    }
 }
 
-/// Applies the integer rule to `raw` and clamps into `[low, high]`; `fallback` when unparseable.
-pub fn clamp_integer(raw: &Scalar<'_>, fallback: i64, low: i64, high: i64) -> i64 {
-    let value = raw.as_integer().unwrap_or(fallback as i128);
-    value.clamp(low as i128, high as i128) as i64
+/// Digits with single underscores between them, as Python's `int()` and `float()` take them.
+fn python_digits(text: &str) -> Option<String> {
+    if text.is_empty() || text.starts_with('_') || text.ends_with('_') || text.contains("__") {
+        return None;
+    }
+    let clean: String = text.chars().filter(|&c| c != '_').collect();
+    clean.bytes().all(|b| b.is_ascii_digit()).then_some(clean)
 }
 
-impl ToolSearchSettings {
-    /// Parses the value of `tools.tool_search` (absent = `None`), recording every fallback.
-    pub fn parse(value: Option<&Yaml>, warnings: &mut Vec<String>) -> ToolSearchSettings {
-        let mut settings = ToolSearchSettings::default();
-        let map = match value {
-            None | Some(Yaml::Null) => return settings,
-            Some(Yaml::Mapping(map)) => map,
-            Some(Yaml::Bool(true)) => return settings,
-            Some(Yaml::Bool(false)) => {
-                settings.enabled = Mode::Off;
-                return settings;
-            }
-            Some(Yaml::String(s)) => {
-                match s.trim().to_lowercase().as_str() {
-                    "false" | "off" | "no" => settings.enabled = Mode::Off,
-                    "true" | "auto" => {}
-                    _ => warnings.push(format!(
-                        "tools.tool_search: {s:?} is not true/false/off/no; using auto with defaults"
-                    )),
-                }
-                return settings;
-            }
-            Some(other) => {
-                warnings.push(format!(
-                    "tools.tool_search: expected a mapping or a boolean, found {}; using auto with defaults",
-                    Scalar::from_yaml(Some(other)).describe()
-                ));
-                return settings;
-            }
-        };
-        let get = |key: &str| map.get(key);
-
-        let enabled = Scalar::from_yaml(get("enabled"));
-        settings.enabled = match &enabled {
-            Scalar::Null => Mode::Auto,
-            Scalar::Bool(b) => Mode::from_text(&b.to_string()).unwrap_or_default(),
-            Scalar::Int(i) => Mode::from_text(&i.to_string()).unwrap_or_else(|| {
-                warnings.push(format!(
-                    "tools.tool_search.enabled: {i} is not auto/on/off; using auto"
-                ));
-                Mode::Auto
-            }),
-            Scalar::Text(s) => Mode::from_text(s).unwrap_or_else(|| {
-                warnings.push(format!(
-                    "tools.tool_search.enabled: {s:?} is not auto/on/off; using auto"
-                ));
-                Mode::Auto
-            }),
-            other => {
-                warnings.push(format!(
-                    "tools.tool_search.enabled: {} is not auto/on/off; using auto",
-                    other.describe()
-                ));
-                Mode::Auto
-            }
-        };
-
-        let threshold = Scalar::from_yaml(get("threshold_pct"));
-        if threshold != Scalar::Null {
-            match threshold.as_finite_number() {
-                Some(pct) => {
-                    let clamped = pct.clamp(0.0, 100.0);
-                    if clamped != pct {
-                        warnings.push(format!(
-                            "tools.tool_search.threshold_pct: {pct} is outside [0, 100]; clamped to {clamped}"
-                        ));
-                    }
-                    settings.threshold_pct = clamped;
-                }
-                None => warnings.push(format!(
-                    "tools.tool_search.threshold_pct: {} is not a finite number; using {DEFAULT_THRESHOLD_PCT}",
-                    threshold.describe()
-                )),
-            }
-        }
-
-        // max_search_limit is parsed first: it bounds search_default_limit.
-        let (low, high) = MAX_SEARCH_LIMIT_RANGE;
-        let max = parse_limit_key(
-            "max_search_limit",
-            get("max_search_limit"),
-            DEFAULT_MAX_SEARCH_LIMIT,
-            low,
-            high,
-            warnings,
-        );
-        let default = parse_limit_key(
-            "search_default_limit",
-            get("search_default_limit"),
-            DEFAULT_SEARCH_LIMIT,
-            1,
-            max,
-            warnings,
-        );
-        settings.max_search_limit = max as u32;
-        settings.search_default_limit = default as u32;
-
-        const KNOWN: [&str; 4] = [
-            "enabled",
-            "threshold_pct",
-            "max_search_limit",
-            "search_default_limit",
-        ];
-        for key in map.keys() {
-            let name = yaml_key(key);
-            if !KNOWN.contains(&name.as_str()) {
-                warnings.push(format!("tools.tool_search: unknown key {name:?} ignored"));
-            }
-        }
-        settings
-    }
-}
-
-/// One limit key of §5, with a warning for each fallback or clamp.
-fn parse_limit_key(
-    key: &str,
-    value: Option<&Yaml>,
-    fallback: i64,
-    low: i64,
-    high: i64,
-    warnings: &mut Vec<String>,
-) -> i64 {
-    let raw = Scalar::from_yaml(value);
-    if raw == Scalar::Null {
-        return fallback.clamp(low, high);
-    }
-    let Some(parsed) = raw.as_integer() else {
-        let used = fallback.clamp(low, high);
-        warnings.push(format!(
-            "tools.tool_search.{key}: {} is not an integer; using {used}",
-            raw.describe()
-        ));
-        return used;
+/// Python's `int(text)` for base 10: whitespace trimmed, a sign, digits with underscores.
+pub fn python_int(text: &str) -> Option<i128> {
+    let text = text.trim();
+    let (negative, body) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
     };
-    let used = clamp_integer(&raw, fallback, low, high);
-    if used as i128 != parsed {
-        warnings.push(format!(
-            "tools.tool_search.{key}: {parsed} is outside [{low}, {high}]; clamped to {used}"
-        ));
-    }
-    used
+    let value: i128 = python_digits(body)?.parse().ok()?;
+    Some(if negative { -value } else { value })
 }
 
-/// The `model` section: the model id and an explicit context length.
+/// Python's `float(text)`: decimal or exponent notation, `inf`, `infinity`, `nan` in any case.
+pub fn python_float(text: &str) -> Option<f64> {
+    let text = text.trim();
+    let (negative, body) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let value = match body.to_ascii_lowercase().as_str() {
+        "inf" | "infinity" => f64::INFINITY,
+        "nan" => f64::NAN,
+        lower => {
+            let (mantissa, exponent) = match lower.split_once('e') {
+                Some((m, e)) => (m, Some(e)),
+                None => (lower, None),
+            };
+            let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+            if whole.is_empty() && fraction.is_empty() {
+                return None;
+            }
+            let part = |p: &str| {
+                if p.is_empty() {
+                    Some(String::new())
+                } else {
+                    python_digits(p)
+                }
+            };
+            let mut clean = format!("{}.{}", part(whole)?, part(fraction)?);
+            if let Some(exponent) = exponent {
+                let (sign, digits) = match exponent.as_bytes().first() {
+                    Some(b'-') => ("-", &exponent[1..]),
+                    Some(b'+') => ("", &exponent[1..]),
+                    _ => ("", exponent),
+                };
+                clean = format!("{clean}e{sign}{}", python_digits(digits)?);
+            }
+            clean.parse::<f64>().ok()?
+        }
+    };
+    Some(if negative { -value } else { value })
+}
+
+/// The model id and an explicit context length.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ModelConfig {
     /// `model.default`, `model.model`, or `model` itself when it is a string.
@@ -377,65 +303,133 @@ pub struct ServerConfig {
     pub transport: Transport,
 }
 
+/// The settings and warnings of `tools.tool_search` under one profile.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Resolved {
+    /// The settings.
+    pub settings: ToolSearchSettings,
+    /// Every fallback, clamp and ignored key, one line each.
+    pub warnings: Vec<String>,
+}
+
 /// A parsed `hermes.yaml`.
-#[derive(Debug, Clone, Default, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Config {
-    /// `tools.tool_search`.
-    pub tool_search: ToolSearchSettings,
+    /// `tools.tool_search`, resolved under each profile (index: [`Profile::ALL`] order).
+    tool_search: [Resolved; 2],
+    /// `tools.tool_search.defer`: a list of core tool names (newer profile), sorted, trimmed.
+    pub defer: Option<Vec<String>>,
     /// `model`.
     pub model: ModelConfig,
     /// `mcp_servers` in config order; `None` when the config has no such section.
     pub mcp_servers: Option<Vec<ServerConfig>>,
-    /// Every fallback and ignored key, one line each.
+    /// `schematax.profile`, when set.
+    pub profile: Option<Profile>,
+    /// Fallbacks and ignored keys outside `tools.tool_search`, one line each.
     pub warnings: Vec<String>,
+    /// Why Hermes would ignore the whole file (not valid YAML, not a mapping): its settings
+    /// are then the defaults.
+    pub ignored: Option<String>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config::from_root(&Mapping::default())
+    }
+}
+
+/// Parses a YAML document from bytes (UTF-8 required).
+pub fn parse_yaml_document(bytes: &[u8]) -> Result<Yaml, YamlError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| YamlError::Syntax {
+        reason: format!("not valid UTF-8 (at byte {})", e.valid_up_to()),
+        line: 0,
+        column: 0,
+    })?;
+    yaml::parse(text)
 }
 
 impl Config {
-    /// Reads and parses a config file; errors name the file.
+    /// Reads and parses a config file, filling `${VAR}` from the environment. A file that
+    /// cannot be read, or whose size or nesting is refused, is an error naming it.
     pub fn load(path: &Path) -> Result<Config, InputError> {
-        let bytes = super::error::read_limited(path, MAX_CONFIG_BYTES)?;
-        Config::parse(&bytes).map_err(|message| InputError::new(path, message))
+        let bytes = read_limited(path, MAX_CONFIG_BYTES)?;
+        Config::parse_with(&bytes, &|name| std::env::var(name).ok())
+            .map_err(|e| InputError::new(path, e.to_string()))
     }
 
-    /// Parses config text; the error is a one-line reason.
-    pub fn parse(bytes: &[u8]) -> Result<Config, String> {
-        if std::str::from_utf8(bytes).is_err() {
-            return Err("not valid UTF-8".into());
+    /// Parses config text, leaving `${VAR}` as written (see [`Config::parse_with`]).
+    pub fn parse(bytes: &[u8]) -> Result<Config, YamlError> {
+        Config::parse_with(bytes, &|_| None)
+    }
+
+    /// Parses config text; `lookup` fills `${VAR}`. Not valid YAML, or not a mapping, gives
+    /// the defaults with [`Config::ignored`] set (as Hermes runs then); only documents refused
+    /// for their size or shape (nesting, aliases) are errors.
+    pub fn parse_with(
+        bytes: &[u8],
+        lookup: &dyn Fn(&str) -> Option<String>,
+    ) -> Result<Config, YamlError> {
+        let ignored = |reason: String| {
+            Ok(Config {
+                ignored: Some(reason),
+                ..Config::default()
+            })
+        };
+        let mut root = match parse_yaml_document(bytes) {
+            Ok(root) => root,
+            Err(error) if error.is_syntax() => return ignored(error.to_string()),
+            Err(error) => return Err(error),
+        };
+        root.expand_variables(lookup);
+        match root {
+            Yaml::Null => Ok(Config::default()),
+            Yaml::Map(map) => Ok(Config::from_root(&map)),
+            other => ignored(format!(
+                "expected a mapping at the top level, found {}",
+                describe(&other)
+            )),
         }
-        let root: Yaml = if bytes.iter().all(u8::is_ascii_whitespace) {
-            Yaml::Null
-        } else {
-            serde_yaml::from_slice(bytes)
-                .map_err(|e| format!("invalid YAML: {}", one_line(&e.to_string())))?
-        };
-        let root = match root {
-            Yaml::Null => serde_yaml::Mapping::new(),
-            Yaml::Mapping(map) => map,
-            other => {
-                return Err(format!(
-                    "expected a mapping at the top level, found {}",
-                    Scalar::from_yaml(Some(&other)).describe()
-                ))
-            }
-        };
+    }
+
+    fn from_root(root: &Mapping) -> Config {
         let mut warnings = Vec::new();
+        check_keys(
+            root,
+            "",
+            &KNOWN_SECTIONS,
+            KeyCheck::OnlyNearMisses,
+            &mut warnings,
+        );
         let tools = match root.get("tools") {
-            Some(Yaml::Mapping(map)) => Some(map),
+            Some(Yaml::Map(map)) => {
+                check_keys(
+                    map,
+                    "tools.",
+                    &["tool_search"],
+                    KeyCheck::OnlyNearMisses,
+                    &mut warnings,
+                );
+                Some(map)
+            }
             None | Some(Yaml::Null) => None,
             Some(_) => {
                 warnings.push("tools: not a mapping; treated as empty".to_string());
                 None
             }
         };
-        let tool_search =
-            ToolSearchSettings::parse(tools.and_then(|t| t.get("tool_search")), &mut warnings);
+        let raw = tools.and_then(|t| t.get("tool_search"));
+        let tool_search = Profile::ALL.map(|profile| resolve_tool_search(raw, profile));
+        let defer = match raw {
+            Some(Yaml::Map(block)) => parse_defer(block.get("defer"), &mut warnings),
+            _ => None,
+        };
         let model = parse_model(root.get("model"), &mut warnings);
         let mcp_servers = match root.get("mcp_servers") {
             None => None,
             Some(Yaml::Null) => Some(Vec::new()),
-            Some(Yaml::Mapping(map)) => Some(
+            Some(Yaml::Map(map)) => Some(
                 map.iter()
-                    .filter_map(|(key, value)| parse_server(&yaml_key(key), value, &mut warnings))
+                    .filter_map(|(key, value)| parse_server(&key.key_text(), value, &mut warnings))
                     .collect(),
             ),
             Some(_) => {
@@ -443,49 +437,386 @@ impl Config {
                 Some(Vec::new())
             }
         };
-        Ok(Config {
+        let profile = parse_profile(root.get("schematax"), &mut warnings);
+        Config {
             tool_search,
+            defer,
             model,
             mcp_servers,
+            profile,
             warnings,
-        })
+            ignored: None,
+        }
+    }
+
+    /// `tools.tool_search` under `profile`.
+    pub fn tool_search(&self, profile: Profile) -> &ToolSearchSettings {
+        &self.resolved(profile).settings
+    }
+
+    fn resolved(&self, profile: Profile) -> &Resolved {
+        &self.tool_search[profile as usize]
+    }
+
+    /// Every warning of the config under `profile`: the loud "ignored" first, then the
+    /// `tools.tool_search` fallbacks of that profile, then the rest.
+    pub fn warnings(&self, profile: Profile) -> impl Iterator<Item = String> + '_ {
+        let ignored = self.ignored.as_ref().map(|reason| {
+            format!(
+                "Hermes would ignore this whole file ({reason}) and run on the defaults; the figures below use the defaults"
+            )
+        });
+        ignored
+            .into_iter()
+            .chain(self.resolved(profile).warnings.iter().cloned())
+            .chain(self.warnings.iter().cloned())
     }
 }
 
-/// Joins a multi-line message into one line.
-pub(crate) fn one_line(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
+/// Top-level sections schematax reads.
+const KNOWN_SECTIONS: [&str; 4] = ["model", "tools", "mcp_servers", "schematax"];
+
+/// Which unknown keys of a mapping are reported.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KeyCheck {
+    /// Every unknown key (a block schematax reads whole).
+    All,
+    /// Only keys close to a known one (a section where Hermes has keys schematax ignores).
+    OnlyNearMisses,
 }
 
-/// A mapping key as text (numbers and booleans are allowed as YAML keys).
-fn yaml_key(key: &Yaml) -> String {
-    match key {
-        Yaml::String(s) => s.clone(),
-        Yaml::Bool(b) => b.to_string(),
-        Yaml::Number(n) => n.to_string(),
-        Yaml::Null => "null".into(),
-        _ => "?".into(),
+/// The known word closest to `word`, when it is close enough to be a typo of it.
+pub fn did_you_mean<'a>(word: &str, known: &[&'a str]) -> Option<&'a str> {
+    known
+        .iter()
+        .map(|k| (strsim::damerau_levenshtein(word, k), *k))
+        .filter(|(distance, k)| {
+            *distance > 0 && (*distance <= 2 || strsim::jaro_winkler(word, k) >= 0.9)
+        })
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, k)| k)
+}
+
+/// Reports the keys of `map` that are not in `known`, with a suggestion when one is close.
+fn check_keys(
+    map: &Mapping,
+    prefix: &str,
+    known: &[&str],
+    check: KeyCheck,
+    warnings: &mut Vec<String>,
+) {
+    for key in map.keys() {
+        let name = key.key_text();
+        if known.contains(&name.as_str()) {
+            continue;
+        }
+        match (did_you_mean(&name, known), check) {
+            (Some(guess), _) => warnings.push(format!(
+                "{prefix}{name}: unknown key, ignored; did you mean {prefix}{guess}?"
+            )),
+            (None, KeyCheck::All) => warnings.push(format!("{prefix}{name}: unknown key, ignored")),
+            (None, KeyCheck::OnlyNearMisses) => {}
+        }
+    }
+}
+
+/// A value as it reads in a warning.
+fn describe(value: &Yaml) -> String {
+    Scalar::from_yaml(Some(value)).describe()
+}
+
+/// Keys of `tools.tool_search` each profile reads.
+fn known_tool_search_keys(profile: Profile) -> &'static [&'static str] {
+    if profile.spec().config.listing_keys {
+        &[
+            "enabled",
+            "threshold_pct",
+            "max_search_limit",
+            "search_default_limit",
+            "listing",
+            "listing_max_tokens",
+            "defer",
+        ]
+    } else {
+        &[
+            "enabled",
+            "threshold_pct",
+            "max_search_limit",
+            "search_default_limit",
+        ]
+    }
+}
+
+/// The integer keys of a block, parsed first: an infinite value in any of them makes Hermes
+/// drop the whole block. Returns `(max_search_limit, search_default_limit, listing_max_tokens)`
+/// or `None` for that fallback.
+fn integer_keys(
+    block: &Mapping,
+    profile: Profile,
+    warnings: &mut Vec<String>,
+) -> Option<(i64, i64, i64)> {
+    let rules = profile.spec().config;
+    let (low, high) = MAX_SEARCH_LIMIT_RANGE;
+    let max = integer_key(
+        block,
+        "max_search_limit",
+        rules.max_search_limit,
+        (low, high),
+        warnings,
+    )?;
+    let default = integer_key(
+        block,
+        "search_default_limit",
+        rules.search_default_limit,
+        (1, max),
+        warnings,
+    )?;
+    let listing = match rules.listing_max_tokens {
+        Some((fallback, low, high)) => {
+            integer_key(block, "listing_max_tokens", fallback, (low, high), warnings)?
+        }
+        None => 0,
+    };
+    Some((max, default, listing))
+}
+
+/// One integer key with a warning for each fallback or clamp; `None` when it is infinite.
+fn integer_key(
+    block: &Mapping,
+    key: &str,
+    fallback: i64,
+    (low, high): (i64, i64),
+    warnings: &mut Vec<String>,
+) -> Option<i64> {
+    let raw = Scalar::from_yaml(block.get(key));
+    if raw == Scalar::Null {
+        return Some(fallback.clamp(low, high));
+    }
+    match raw.to_integer() {
+        Err(true) => None,
+        Err(false) => {
+            let used = fallback.clamp(low, high);
+            warnings.push(format!(
+                "tools.tool_search.{key}: {} is not an integer; using {used}",
+                raw.describe()
+            ));
+            Some(used)
+        }
+        Ok(parsed) => {
+            let used = parsed.clamp(low as i128, high as i128) as i64;
+            if used as i128 != parsed {
+                warnings.push(format!(
+                    "tools.tool_search.{key}: {parsed} is outside [{low}, {high}]; clamped to {used}"
+                ));
+            }
+            Some(used)
+        }
+    }
+}
+
+/// A tri-state key (`enabled`, `listing`).
+fn mode_key(block: &Mapping, key: &str, warnings: &mut Vec<String>) -> Mode {
+    let raw = Scalar::from_yaml(block.get(key));
+    let text = match &raw {
+        Scalar::Null => return Mode::Auto,
+        Scalar::Bool(b) => b.to_string(),
+        Scalar::Int(i) => i.to_string(),
+        Scalar::Text(s) => s.to_string(),
+        _ => String::new(),
+    };
+    Mode::from_text(&text).unwrap_or_else(|| {
+        warnings.push(format!(
+            "tools.tool_search.{key}: {} is not auto/on/off; using auto",
+            raw.describe()
+        ));
+        Mode::Auto
+    })
+}
+
+/// Resolves the value of `tools.tool_search` (absent = `None`) under `profile`.
+fn resolve_tool_search(value: Option<&Yaml>, profile: Profile) -> Resolved {
+    let mut settings = ToolSearchSettings::defaults(profile);
+    let mut warnings = Vec::new();
+    let block = match value {
+        None | Some(Yaml::Null) | Some(Yaml::Bool(true)) => return Resolved { settings, warnings },
+        Some(Yaml::Bool(false)) => {
+            settings.enabled = Mode::Off;
+            return Resolved { settings, warnings };
+        }
+        Some(Yaml::Map(block)) => block,
+        Some(Yaml::Str(text)) => {
+            warnings.push(format!(
+                "tools.tool_search: the string {text:?} is not a boolean or a mapping: Hermes uses auto with the defaults (write it unquoted, or use `enabled:`)"
+            ));
+            return Resolved { settings, warnings };
+        }
+        Some(other) => {
+            warnings.push(format!(
+                "tools.tool_search: expected a mapping or a boolean, found {}; Hermes uses auto with the defaults",
+                describe(other)
+            ));
+            return Resolved { settings, warnings };
+        }
+    };
+    let Some((max, default, listing_max)) = integer_keys(block, profile, &mut warnings) else {
+        warnings.push(
+            "tools.tool_search: an infinite search limit makes Hermes drop the whole block; every setting is the default (enabled: auto included)".to_string(),
+        );
+        return Resolved {
+            settings: ToolSearchSettings::defaults(profile),
+            warnings,
+        };
+    };
+    settings.max_search_limit = max as u32;
+    settings.search_default_limit = default as u32;
+    settings.enabled = mode_key(block, "enabled", &mut warnings);
+    let threshold = Scalar::from_yaml(block.get("threshold_pct"));
+    if threshold != Scalar::Null {
+        match threshold.to_number() {
+            Some(pct) => {
+                // Python's max(0, min(100, pct)): NaN and +inf become 100, -inf 0.
+                let clamped = if pct.is_nan() {
+                    100.0
+                } else {
+                    pct.clamp(0.0, 100.0)
+                };
+                if clamped != pct {
+                    warnings.push(format!(
+                        "tools.tool_search.threshold_pct: {} is outside [0, 100]; clamped to {clamped}",
+                        threshold.describe()
+                    ));
+                }
+                settings.threshold_pct = clamped;
+            }
+            None => warnings.push(format!(
+                "tools.tool_search.threshold_pct: {} is not a number; using {}",
+                threshold.describe(),
+                settings.threshold_pct
+            )),
+        }
+    }
+    if profile.spec().config.listing_keys {
+        settings.listing = mode_key(block, "listing", &mut warnings);
+        settings.listing_max_tokens = listing_max as u32;
+    } else {
+        for key in ["listing", "listing_max_tokens", "defer"] {
+            if block.get(key).is_some() {
+                warnings.push(format!(
+                    "tools.tool_search.{key}: read by the hermes-2026-09 profile only; the seed profile ignores it"
+                ));
+            }
+        }
+    }
+    let known = known_tool_search_keys(profile);
+    let all_keys = known_tool_search_keys(Profile::Hermes202609);
+    for key in block.keys() {
+        let name = key.key_text();
+        if known.contains(&name.as_str()) || all_keys.contains(&name.as_str()) {
+            continue;
+        }
+        warnings.push(match did_you_mean(&name, all_keys) {
+            Some(guess) => {
+                format!("tools.tool_search.{name}: unknown key, ignored; did you mean {guess}?")
+            }
+            None => format!("tools.tool_search.{name}: unknown key, ignored"),
+        });
+    }
+    Resolved { settings, warnings }
+}
+
+/// `defer`: a list of tool names (trimmed, blanks dropped, sorted, deduplicated); anything
+/// else is reported and ignored.
+fn parse_defer(value: Option<&Yaml>, warnings: &mut Vec<String>) -> Option<Vec<String>> {
+    match value {
+        None | Some(Yaml::Null) => None,
+        Some(Yaml::Seq(items)) => {
+            let mut names: Vec<String> = items
+                .iter()
+                .filter_map(|item| match item {
+                    Yaml::Str(s) => Some(s.trim().to_string()),
+                    other => {
+                        warnings.push(format!(
+                            "tools.tool_search.defer: {} is not a tool name; ignored",
+                            describe(other)
+                        ));
+                        None
+                    }
+                })
+                .filter(|name| !name.is_empty())
+                .collect();
+            names.sort();
+            names.dedup();
+            Some(names)
+        }
+        Some(other) => {
+            warnings.push(format!(
+                "tools.tool_search.defer: expected a list of tool names, found {}; ignored",
+                describe(other)
+            ));
+            None
+        }
+    }
+}
+
+/// `schematax.profile`.
+fn parse_profile(value: Option<&Yaml>, warnings: &mut Vec<String>) -> Option<Profile> {
+    let map = match value {
+        None | Some(Yaml::Null) => return None,
+        Some(Yaml::Map(map)) => map,
+        Some(other) => {
+            warnings.push(format!(
+                "schematax: expected a mapping, found {}; ignored",
+                describe(other)
+            ));
+            return None;
+        }
+    };
+    check_keys(map, "schematax.", &["profile"], KeyCheck::All, warnings);
+    match map.get("profile") {
+        None | Some(Yaml::Null) => None,
+        Some(Yaml::Str(id)) => Profile::from_id(id).or_else(|| {
+            let ids: Vec<&str> = Profile::ALL.iter().map(|p| p.id()).collect();
+            warnings.push(format!(
+                "schematax.profile: {id:?} is not a profile ({}); using seed",
+                ids.join(", ")
+            ));
+            None
+        }),
+        Some(other) => {
+            warnings.push(format!(
+                "schematax.profile: {} is not a profile name; using seed",
+                describe(other)
+            ));
+            None
+        }
     }
 }
 
 fn parse_model(value: Option<&Yaml>, warnings: &mut Vec<String>) -> ModelConfig {
     let text = |v: Option<&Yaml>| match v {
-        Some(Yaml::String(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
+        Some(Yaml::Str(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
         _ => None,
     };
     match value {
         None | Some(Yaml::Null) => ModelConfig::default(),
-        Some(Yaml::String(_)) => ModelConfig {
+        Some(Yaml::Str(_)) => ModelConfig {
             id: text(value),
             context_length: None,
         },
-        Some(Yaml::Mapping(map)) => {
+        Some(Yaml::Map(map)) => {
+            check_keys(
+                map,
+                "model.",
+                &["default", "model", "context_length"],
+                KeyCheck::OnlyNearMisses,
+                warnings,
+            );
             let id = text(map.get("default")).or_else(|| text(map.get("model")));
             let raw = Scalar::from_yaml(map.get("context_length"));
             let context_length = match raw {
                 Scalar::Null => None,
-                _ => match raw.as_integer() {
-                    Some(n) if n > 0 && n <= u64::MAX as i128 => Some(n as u64),
+                _ => match raw.to_integer() {
+                    Ok(n) if n > 0 && n <= u64::MAX as i128 => Some(n as u64),
                     _ => {
                         warnings.push(format!(
                             "model.context_length: {} is not a positive integer; ignored",
@@ -500,7 +831,7 @@ fn parse_model(value: Option<&Yaml>, warnings: &mut Vec<String>) -> ModelConfig 
         Some(other) => {
             warnings.push(format!(
                 "model: expected a model id or a mapping, found {}; ignored",
-                Scalar::from_yaml(Some(other)).describe()
+                describe(other)
             ));
             ModelConfig::default()
         }
@@ -511,16 +842,16 @@ fn parse_model(value: Option<&Yaml>, warnings: &mut Vec<String>) -> ModelConfig 
 fn string_list(value: Option<&Yaml>, what: &str, warnings: &mut Vec<String>) -> Vec<String> {
     match value {
         None | Some(Yaml::Null) => Vec::new(),
-        Some(Yaml::String(s)) => vec![s.clone()],
-        Some(Yaml::Sequence(items)) => items
+        Some(Yaml::Str(s)) => vec![s.clone()],
+        Some(Yaml::Seq(items)) => items
             .iter()
             .filter_map(|item| match item {
-                Yaml::String(s) => Some(s.clone()),
-                Yaml::Number(n) => Some(n.to_string()),
+                Yaml::Str(s) => Some(s.clone()),
+                Yaml::Int(_) | Yaml::Float(_) => Some(item.key_text()),
                 other => {
                     warnings.push(format!(
                         "{what}: {} is not a string; ignored",
-                        Scalar::from_yaml(Some(other)).describe()
+                        describe(other)
                     ));
                     None
                 }
@@ -529,7 +860,7 @@ fn string_list(value: Option<&Yaml>, what: &str, warnings: &mut Vec<String>) -> 
         Some(other) => {
             warnings.push(format!(
                 "{what}: expected a list of names, found {}; ignored",
-                Scalar::from_yaml(Some(other)).describe()
+                describe(other)
             ));
             Vec::new()
         }
@@ -544,19 +875,19 @@ fn string_pairs(
 ) -> Vec<(String, String)> {
     match value {
         None | Some(Yaml::Null) => Vec::new(),
-        Some(Yaml::Mapping(map)) => map
+        Some(Yaml::Map(map)) => map
             .iter()
             .filter_map(|(k, v)| {
                 let value = match v {
-                    Yaml::String(s) => s.clone(),
-                    Yaml::Number(n) => n.to_string(),
+                    Yaml::Str(s) => s.clone(),
+                    Yaml::Int(_) | Yaml::Float(_) => v.key_text(),
                     Yaml::Bool(b) => b.to_string(),
                     _ => {
-                        warnings.push(format!("{what}.{}: not a string; ignored", yaml_key(k)));
+                        warnings.push(format!("{what}.{}: not a string; ignored", k.key_text()));
                         return None;
                     }
                 };
-                Some((yaml_key(k), value))
+                Some((k.key_text(), value))
             })
             .collect(),
         Some(_) => {
@@ -566,14 +897,31 @@ fn string_pairs(
     }
 }
 
+/// Keys of an `mcp_servers` entry (those Hermes reads; schematax uses some of them).
+const SERVER_KEYS: [&str; 12] = [
+    "enabled",
+    "tools",
+    "command",
+    "args",
+    "env",
+    "url",
+    "headers",
+    "timeout",
+    "connect_timeout",
+    "transport",
+    "cwd",
+    "sampling",
+];
+
 fn parse_server(name: &str, value: &Yaml, warnings: &mut Vec<String>) -> Option<ServerConfig> {
+    let empty = Mapping::default();
     let map = match value {
-        Yaml::Mapping(map) => map,
-        Yaml::Null => &serde_yaml::Mapping::new(),
+        Yaml::Map(map) => map,
+        Yaml::Null => &empty,
         other => {
             warnings.push(format!(
                 "mcp_servers.{name}: expected a mapping, found {}; server skipped",
-                Scalar::from_yaml(Some(other)).describe()
+                describe(other)
             ));
             return None;
         }
@@ -582,48 +930,51 @@ fn parse_server(name: &str, value: &Yaml, warnings: &mut Vec<String>) -> Option<
     let enabled = match Scalar::from_yaml(map.get("enabled")) {
         Scalar::Null => true,
         Scalar::Bool(b) => b,
-        raw => match raw {
-            Scalar::Text(s) if Mode::from_text(s) == Some(Mode::Off) => false,
-            Scalar::Text(s) if Mode::from_text(s) == Some(Mode::On) => true,
-            Scalar::Int(0) => false,
-            Scalar::Int(1) => true,
-            other => {
-                warnings.push(format!(
-                    "{prefix}.enabled: {} is not true/false; treated as true",
-                    other.describe()
-                ));
-                true
-            }
-        },
+        Scalar::Text(s) if Mode::from_text(s) == Some(Mode::Off) => false,
+        Scalar::Text(s) if Mode::from_text(s) == Some(Mode::On) => true,
+        Scalar::Int(0) => false,
+        Scalar::Int(1) => true,
+        other => {
+            warnings.push(format!(
+                "{prefix}.enabled: {} is not true/false; treated as true",
+                other.describe()
+            ));
+            true
+        }
     };
     let (include, exclude) = match map.get("tools") {
         None | Some(Yaml::Null) => (Vec::new(), Vec::new()),
-        Some(Yaml::Mapping(tools)) => (
-            string_list(
-                tools.get("include"),
-                &format!("{prefix}.tools.include"),
+        Some(Yaml::Map(tools)) => {
+            check_keys(
+                tools,
+                &format!("{prefix}.tools."),
+                &["include", "exclude"],
+                KeyCheck::All,
                 warnings,
-            ),
-            string_list(
-                tools.get("exclude"),
-                &format!("{prefix}.tools.exclude"),
-                warnings,
-            ),
-        ),
+            );
+            (
+                string_list(
+                    tools.get("include"),
+                    &format!("{prefix}.tools.include"),
+                    warnings,
+                ),
+                string_list(
+                    tools.get("exclude"),
+                    &format!("{prefix}.tools.exclude"),
+                    warnings,
+                ),
+            )
+        }
         Some(_) => {
             warnings.push(format!("{prefix}.tools: not a mapping; ignored"));
             (Vec::new(), Vec::new())
         }
     };
-    let command = match map.get("command") {
-        Some(Yaml::String(s)) => Some(s.clone()),
+    let text = |key: &str| match map.get(key) {
+        Some(Yaml::Str(s)) => Some(s.clone()),
         _ => None,
     };
-    let url = match map.get("url") {
-        Some(Yaml::String(s)) => Some(s.clone()),
-        _ => None,
-    };
-    let transport = match (command, url) {
+    let transport = match (text("command"), text("url")) {
         (Some(command), _) => Transport::Stdio {
             command,
             args: string_list(map.get("args"), &format!("{prefix}.args"), warnings),
@@ -635,26 +986,13 @@ fn parse_server(name: &str, value: &Yaml, warnings: &mut Vec<String>) -> Option<
         },
         (None, None) => Transport::Unspecified,
     };
-    const KNOWN: [&str; 12] = [
-        "enabled",
-        "tools",
-        "command",
-        "args",
-        "env",
-        "url",
-        "headers",
-        "timeout",
-        "connect_timeout",
-        "transport",
-        "cwd",
-        "sampling",
-    ];
-    for key in map.keys() {
-        let key = yaml_key(key);
-        if !KNOWN.contains(&key.as_str()) {
-            warnings.push(format!("{prefix}: unknown key {key:?} ignored"));
-        }
-    }
+    check_keys(
+        map,
+        &format!("{prefix}."),
+        &SERVER_KEYS,
+        KeyCheck::All,
+        warnings,
+    );
     Some(ServerConfig {
         name: name.to_string(),
         enabled,
@@ -668,40 +1006,188 @@ fn parse_server(name: &str, value: &Yaml, warnings: &mut Vec<String>) -> Option<
 mod tests {
     use super::*;
 
-    fn settings(yaml: &str) -> (ToolSearchSettings, Vec<String>) {
-        let config = Config::parse(yaml.as_bytes()).expect("parses");
-        (config.tool_search, config.warnings)
+    fn parse(yaml: &str) -> Config {
+        Config::parse(yaml.as_bytes()).expect("parses")
+    }
+
+    fn settings(yaml: &str, profile: Profile) -> (ToolSearchSettings, Vec<String>) {
+        let config = parse(yaml);
+        (
+            *config.tool_search(profile),
+            config.warnings(profile).collect(),
+        )
     }
 
     #[test]
     fn defaults_when_absent() {
-        assert_eq!(settings("").0, ToolSearchSettings::default());
+        assert_eq!(
+            settings("", Profile::Seed).0,
+            ToolSearchSettings::defaults(Profile::Seed)
+        );
+        let current = settings("", Profile::Hermes202609).0;
+        assert_eq!(
+            (
+                current.threshold_pct,
+                current.max_search_limit,
+                current.listing_max_tokens
+            ),
+            (5.0, 25, 4000)
+        );
     }
 
     #[test]
-    fn typos_fall_back_with_a_warning() {
+    fn typos_fall_back_with_a_warning_and_a_guess() {
         let (s, warnings) = settings(
-            "tools:\n  tool_search:\n    enabled: maybe\n    threshold_pct: ten\n    colour: red",
+            "tools:\n  tool_search:\n    enabled: maybe\n    threshold_pct: ten\n    colour: red\n    treshold_pct: 3",
+            Profile::Seed,
         );
         assert_eq!(s, ToolSearchSettings::default());
-        assert_eq!(warnings.len(), 3, "{warnings:?}");
-        assert!(warnings.iter().any(|w| w.contains("\"colour\"")));
+        assert_eq!(warnings.len(), 4, "{warnings:?}");
+        assert!(warnings.iter().any(|w| w.contains("colour: unknown key")));
+        assert!(warnings
+            .iter()
+            .any(|w| w.contains("did you mean threshold_pct?")));
     }
 
     #[test]
-    fn clamps_are_reported() {
-        let (s, warnings) =
-            settings("tools:\n  tool_search:\n    threshold_pct: 150\n    max_search_limit: 99");
-        assert_eq!(s.threshold_pct, 100.0);
-        assert_eq!(s.max_search_limit, 50);
+    fn misspelt_sections_are_reported_with_a_guess() {
+        let config = parse("tool:\n  tool_search: false\nmcp_server:\n  x: {}\nagent:\n  a: 1\ntools:\n  tool_serach: {}\nmodel:\n  context_lenght: 5\n");
+        let warnings: Vec<String> = config.warnings(Profile::Seed).collect();
+        for needle in [
+            "tool: unknown key, ignored; did you mean tools?",
+            "mcp_server: unknown key, ignored; did you mean mcp_servers?",
+            "tools.tool_serach: unknown key, ignored; did you mean tools.tool_search?",
+            "model.context_lenght: unknown key, ignored; did you mean model.context_length?",
+        ] {
+            assert!(
+                warnings.iter().any(|w| w == needle),
+                "{needle}: {warnings:?}"
+            );
+        }
+        assert!(
+            !warnings.iter().any(|w| w.contains("agent")),
+            "Hermes sections schematax does not read are not typos"
+        );
+    }
+
+    #[test]
+    fn clamps_nan_and_infinities() {
+        let (s, warnings) = settings(
+            "tools:\n  tool_search:\n    threshold_pct: 150\n    max_search_limit: 99",
+            Profile::Seed,
+        );
+        assert_eq!((s.threshold_pct, s.max_search_limit), (100.0, 50));
         assert_eq!(warnings.len(), 2);
+        for (value, expected) in [
+            (".nan", 100.0),
+            (".inf", 100.0),
+            ("-.inf", 0.0),
+            ("'nan'", 100.0),
+        ] {
+            let (s, _) = settings(
+                &format!("tools:\n  tool_search:\n    threshold_pct: {value}"),
+                Profile::Seed,
+            );
+            assert_eq!(s.threshold_pct, expected, "{value}");
+        }
+        for key in ["max_search_limit", "search_default_limit"] {
+            let (s, warnings) = settings(
+                &format!("tools:\n  tool_search:\n    enabled: off\n    threshold_pct: 3\n    {key}: .inf"),
+                Profile::Seed,
+            );
+            assert_eq!(
+                s,
+                ToolSearchSettings::default(),
+                "{key}: whole block resets"
+            );
+            assert!(warnings.iter().any(|w| w.contains("whole block")));
+        }
+        let (s, _) = settings(
+            "tools:\n  tool_search:\n    max_search_limit: .nan\n    enabled: off",
+            Profile::Seed,
+        );
+        assert_eq!((s.max_search_limit, s.enabled), (20, Mode::Off));
+        let (s, _) = settings(
+            "tools:\n  tool_search:\n    listing_max_tokens: 1e400\n    enabled: off",
+            Profile::Hermes202609,
+        );
+        assert_eq!(
+            s.enabled,
+            Mode::Auto,
+            "listing_max_tokens counts in the newer profile"
+        );
+    }
+
+    #[test]
+    fn only_booleans_are_shorthands() {
+        assert_eq!(
+            settings("tools:\n  tool_search: off", Profile::Seed)
+                .0
+                .enabled,
+            Mode::Off
+        );
+        let (s, warnings) = settings("tools:\n  tool_search: 'off'", Profile::Seed);
+        assert_eq!(s.enabled, Mode::Auto);
+        assert!(warnings[0].contains("not a boolean"));
+        assert_eq!(
+            settings("tools:\n  tool_search: no", Profile::Hermes202609)
+                .0
+                .enabled,
+            Mode::Off
+        );
+    }
+
+    #[test]
+    fn newer_keys_are_read_by_the_newer_profile_only() {
+        let yaml = "tools:\n  tool_search:\n    listing: off\n    listing_max_tokens: 50\n    defer: [b, ' a ', '', b]";
+        let (s, warnings) = settings(yaml, Profile::Hermes202609);
+        assert_eq!((s.listing, s.listing_max_tokens), (Mode::Off, 200));
+        assert_eq!(warnings.len(), 1, "the clamp: {warnings:?}");
+        let (_, warnings) = settings(yaml, Profile::Seed);
+        assert_eq!(warnings.len(), 3, "{warnings:?}");
+        assert_eq!(parse(yaml).defer, Some(vec!["a".into(), "b".into()]));
+        let config = parse("tools:\n  tool_search:\n    defer: todo_list");
+        assert_eq!(config.defer, None);
+        assert!(config.warnings.iter().any(|w| w.contains("defer")));
+    }
+
+    #[test]
+    fn variables_come_from_the_environment() {
+        let config = Config::parse_with(
+            b"tools:\n  tool_search:\n    threshold_pct: ${PCT}\n    enabled: ${UNSET}\n",
+            &|name| (name == "PCT").then(|| "12.5".to_string()),
+        )
+        .unwrap();
+        assert_eq!(config.tool_search(Profile::Seed).threshold_pct, 12.5);
+        assert!(config
+            .warnings(Profile::Seed)
+            .any(|w| w.contains("\"${UNSET}\" is not auto/on/off")));
+    }
+
+    #[test]
+    fn a_broken_file_runs_on_the_defaults_loudly() {
+        for text in [&b"a: ["[..], b"- a\n- b", b"a: \xff"] {
+            let config = Config::parse(text).unwrap();
+            assert!(config.ignored.is_some(), "{text:?}");
+            assert_eq!(
+                *config.tool_search(Profile::Seed),
+                ToolSearchSettings::default()
+            );
+            let first = config.warnings(Profile::Seed).next().unwrap();
+            assert!(
+                first.starts_with("Hermes would ignore this whole file"),
+                "{first}"
+            );
+        }
+        let deep = format!("a: {}1{}", "[".repeat(200), "]".repeat(200));
+        assert!(Config::parse(deep.as_bytes()).is_err());
     }
 
     #[test]
     fn model_forms() {
-        let c = Config::parse(b"model: gpt-4o").unwrap();
+        let c = parse("model: gpt-4o");
         assert_eq!(c.model.id.as_deref(), Some("gpt-4o"));
-        let c = Config::parse(b"model:\n  model: x\n  context_length: '64000'").unwrap();
+        let c = parse("model:\n  model: x\n  context_length: '64000'");
         assert_eq!(
             c.model,
             ModelConfig {
@@ -709,18 +1195,17 @@ mod tests {
                 context_length: Some(64000)
             }
         );
-        let c = Config::parse(b"model:\n  default: x\n  context_length: -1").unwrap();
+        let c = parse("model:\n  default: x\n  context_length: -1");
         assert_eq!(c.model.context_length, None);
         assert_eq!(c.warnings.len(), 1);
     }
 
     #[test]
-    fn servers_keep_config_order_and_filters() {
-        let c = Config::parse(
-            b"mcp_servers:\n  zeta:\n    command: npx\n    args: [-y, z]\n    tools:\n      include: [a]\n  alpha:\n    url: http://127.0.0.1:1/mcp\n    enabled: false\n    tools:\n      exclude: b\n",
-        )
-        .unwrap();
-        let servers = c.mcp_servers.unwrap();
+    fn servers_keep_config_order_filters_and_typos() {
+        let c = parse(
+            "mcp_servers:\n  zeta:\n    command: npx\n    args: [-y, z]\n    tools:\n      include: [a]\n  alpha:\n    url: http://127.0.0.1:1/mcp\n    enabled: false\n    enabeld: true\n    tools:\n      exclude: b\n",
+        );
+        let servers = c.mcp_servers.as_ref().unwrap();
         assert_eq!(servers[0].name, "zeta");
         assert_eq!(servers[0].include, vec!["a"]);
         assert!(
@@ -729,26 +1214,34 @@ mod tests {
         assert_eq!(servers[1].name, "alpha");
         assert!(!servers[1].enabled);
         assert_eq!(servers[1].exclude, vec!["b"]);
+        assert_eq!(
+            c.warnings,
+            ["mcp_servers.alpha.enabeld: unknown key, ignored; did you mean mcp_servers.alpha.enabled?"]
+        );
     }
 
     #[test]
-    fn bad_documents_are_errors() {
-        assert!(Config::parse(b"- a\n- b")
-            .unwrap_err()
-            .contains("top level"));
-        assert!(Config::parse(b"a: [")
-            .unwrap_err()
-            .starts_with("invalid YAML"));
-        assert!(Config::parse(b"a: \xff").unwrap_err().contains("UTF-8"));
+    fn profile_from_the_config() {
+        assert_eq!(
+            parse("schematax:\n  profile: hermes-2026-09").profile,
+            Some(Profile::Hermes202609)
+        );
+        let c = parse("schematax:\n  profile: newest\n  colour: x");
+        assert_eq!(c.profile, None);
+        assert_eq!(c.warnings.len(), 2, "{:?}", c.warnings);
     }
 
     #[test]
-    fn alias_bombs_are_refused() {
-        let mut yaml = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
-        for i in 1..12 {
-            let p = i - 1;
-            yaml.push_str(&format!("a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"));
-        }
-        assert!(Config::parse(yaml.as_bytes()).is_err());
+    fn python_number_parsing() {
+        assert_eq!(python_int(" +1_000 "), Some(1000));
+        assert_eq!(python_int("2.5"), None);
+        assert_eq!(python_int("1__0"), None);
+        assert_eq!(python_float("-Infinity"), Some(f64::NEG_INFINITY));
+        assert_eq!(python_float("1e3"), Some(1000.0));
+        assert_eq!(python_float(".5"), Some(0.5));
+        assert_eq!(python_float("5."), Some(5.0));
+        assert!(python_float("NaN").unwrap().is_nan());
+        assert_eq!(python_float("."), None);
+        assert_eq!(python_float("ten"), None);
     }
 }

@@ -18,7 +18,7 @@ impl InputError {
     pub fn new(path: &Path, reason: impl Into<String>) -> Self {
         InputError {
             path: path.to_path_buf(),
-            reason: super::config::one_line(&reason.into()),
+            reason: one_line(&reason.into()),
         }
     }
 }
@@ -60,6 +60,11 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
         ));
     }
     Ok(bytes)
+}
+
+/// Joins a multi-line message into one line.
+pub fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 /// An I/O error as a short lowercase reason.

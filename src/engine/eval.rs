@@ -2,12 +2,13 @@
 //! session's search, scored as recall@1, recall@k and MRR, by server and overall.
 
 use rayon::prelude::*;
-use serde_yaml::Value as Yaml;
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use super::config::parse_yaml_document;
 use super::error::{read_limited, InputError};
 use super::session::{Lookup, Session};
+use super::yaml::{Yaml, YamlError};
 
 /// Largest queries file read.
 pub const MAX_QUERIES_BYTES: u64 = 16 * 1024 * 1024;
@@ -25,6 +26,22 @@ pub struct EvalQuery {
     pub expected: Vec<String>,
     /// Also acceptable, counted only when lenient.
     pub also_ok: Vec<String>,
+    /// How the query is phrased (`natural` unless the file says, e.g. `keyword`).
+    pub style: String,
+}
+
+/// The style of a query that names none.
+pub const DEFAULT_STYLE: &str = "natural";
+
+/// Why a queries file is unusable.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QueriesError {
+    /// Not readable as YAML.
+    #[error(transparent)]
+    Yaml(#[from] YamlError),
+    /// Not `queries: [...]`.
+    #[error("expected a mapping with a `queries` list")]
+    Shape,
 }
 
 /// A parsed queries file.
@@ -40,29 +57,29 @@ impl QuerySet {
     /// Reads a queries file; errors name the file.
     pub fn load(path: &Path) -> Result<QuerySet, InputError> {
         let bytes = read_limited(path, MAX_QUERIES_BYTES)?;
-        QuerySet::parse(&bytes).map_err(|reason| InputError::new(path, reason))
+        QuerySet::parse(&bytes).map_err(|e| InputError::new(path, e.to_string()))
     }
 
-    /// Parses `queries: [{id?, query, server?, expected, also_ok?}]`; other keys are ignored.
-    pub fn parse(bytes: &[u8]) -> Result<QuerySet, String> {
-        if std::str::from_utf8(bytes).is_err() {
-            return Err("not valid UTF-8".into());
-        }
-        let root: Yaml = serde_yaml::from_slice(bytes).map_err(|e| format!("invalid YAML: {e}"))?;
-        let Some(items) = root.get("queries").and_then(Yaml::as_sequence) else {
-            return Err("expected a mapping with a `queries` list".into());
+    /// Parses `queries: [{id?, query, server?, expected, also_ok?, style?}]`; other keys are
+    /// ignored.
+    pub fn parse(bytes: &[u8]) -> Result<QuerySet, QueriesError> {
+        let root = parse_yaml_document(bytes)?;
+        let Some(Yaml::Seq(items)) = root.get("queries") else {
+            return Err(QueriesError::Shape);
         };
         let mut set = QuerySet::default();
         for (index, item) in items.iter().enumerate() {
             let position = index + 1;
             let text = |key: &str| match item.get(key) {
-                Some(Yaml::String(s)) => Some(s.clone()),
-                Some(Yaml::Number(n)) => Some(n.to_string()),
+                Some(Yaml::Str(s)) => Some(s.clone()),
+                Some(value @ (Yaml::Int(_) | Yaml::Float(_) | Yaml::Bool(_))) => {
+                    Some(value.key_text())
+                }
                 _ => None,
             };
             let list = |key: &str| match item.get(key) {
-                Some(Yaml::String(s)) => vec![s.clone()],
-                Some(Yaml::Sequence(values)) => values
+                Some(Yaml::Str(s)) => vec![s.clone()],
+                Some(Yaml::Seq(values)) => values
                     .iter()
                     .filter_map(|v| v.as_str().map(str::to_string))
                     .collect(),
@@ -86,9 +103,21 @@ impl QuerySet {
                 server: text("server"),
                 expected,
                 also_ok: list("also_ok"),
+                style: text("style").unwrap_or_else(|| DEFAULT_STYLE.to_string()),
             });
         }
         Ok(set)
+    }
+
+    /// The styles of its queries, in first-seen order.
+    pub fn styles(&self) -> Vec<&str> {
+        let mut styles: Vec<&str> = Vec::new();
+        for query in &self.queries {
+            if !styles.contains(&query.style.as_str()) {
+                styles.push(&query.style);
+            }
+        }
+        styles
     }
 }
 
@@ -301,8 +330,13 @@ mod tests {
         assert_eq!(s.queries[1].id, "4");
         assert_eq!(s.queries[1].also_ok, ["w"]);
         assert_eq!(s.warnings.len(), 2);
-        assert!(QuerySet::parse(b"- a").is_err());
-        assert!(QuerySet::parse(b"queries: [").is_err());
+        assert_eq!(QuerySet::parse(b"- a"), Err(QueriesError::Shape));
+        assert!(matches!(
+            QuerySet::parse(b"queries: ["),
+            Err(QueriesError::Yaml(_))
+        ));
+        let deep = format!("queries: {}1{}", "[".repeat(100_000), "]".repeat(100_000));
+        assert!(QuerySet::parse(deep.as_bytes()).is_err());
     }
 
     #[test]

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use super::capture_file::{load_paths, parse_capture, ServerCapture};
 use super::config::Config;
 use super::error::InputError;
+use super::profile::Profile;
 
 /// The embedded default sample: `samples/hermes.yaml`.
 pub const SAMPLE_CONFIG: &str = include_str!("../../samples/hermes.yaml");
@@ -115,9 +116,11 @@ impl Inputs {
         }
     }
 
-    /// Config warnings followed by capture warnings.
-    pub fn all_warnings(&self) -> impl Iterator<Item = &String> {
-        self.config.warnings.iter().chain(&self.warnings)
+    /// Config warnings under `profile` followed by capture warnings.
+    pub fn warnings(&self, profile: Profile) -> impl Iterator<Item = String> + '_ {
+        self.config
+            .warnings(profile)
+            .chain(self.warnings.iter().cloned())
     }
 }
 
@@ -129,7 +132,9 @@ mod tests {
     fn sample_is_clean_and_complete() {
         let inputs = Inputs::sample();
         assert_eq!(inputs.captures.len(), 5);
-        assert_eq!(inputs.all_warnings().count(), 0);
+        for profile in Profile::ALL {
+            assert_eq!(inputs.warnings(profile).count(), 0);
+        }
         let configured: Vec<_> = inputs
             .config
             .mcp_servers

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 use std::fmt;
 
 use super::catalog::ToolEntry;
-use super::search::{tokens, SearchResult};
+use super::search::{raw_tokens, SearchResult};
 use super::session::Session;
 
 /// How bad a finding is.
@@ -227,10 +227,7 @@ pub fn lint(session: &Session) -> Vec<Finding> {
             server: collision.server.clone(),
             tool: collision.tool.clone(),
             name: String::new(),
-            message: format!(
-                "its Hermes name {} is already taken by server {}, so Hermes skips it: rename the tool or the server key",
-                collision.name, collision.kept_server
-            ),
+            message: format!("{collision}: rename the tool or the server key"),
             related: vec![collision.name.clone()],
         });
     }
@@ -462,7 +459,9 @@ fn schema_depth(schema: &Value) -> usize {
 fn findability_findings(session: &Session, doc: usize, limit: usize) -> Vec<Finding> {
     let (entry, _) = session.catalog_entry(doc);
     let mut found = Vec::new();
-    let name_words: Vec<String> = tokens(&entry.raw_name).collect();
+    let name_words: Vec<String> = raw_tokens(&entry.raw_name)
+        .map(str::to_ascii_lowercase)
+        .collect();
     if !name_words.is_empty() {
         let query = name_words.join(" ");
         let result = session.search(&query, limit);
@@ -481,7 +480,7 @@ fn findability_findings(session: &Session, doc: usize, limit: usize) -> Vec<Find
         }
     }
     let sentence = crate::text::first_sentence(&entry.description);
-    if entry.has_own_description && tokens(sentence).next().is_some() {
+    if entry.has_own_description && raw_tokens(sentence).next().is_some() {
         let result = session.search(sentence, limit);
         if !result.hits.iter().any(|h| h.doc == doc) {
             let mut finding = Finding::new(
@@ -706,11 +705,13 @@ mod tests {
         let collision = findings.iter().find(|f| f.rule == NAME_COLLISION).unwrap();
         assert_eq!(
             (collision.server.as_str(), collision.tool.as_str()),
-            ("my_api", "query_data")
+            ("my-api", "query.data"),
+            "the last registration overwrites the first"
         );
+        assert!(collision.message.contains("overwritten by server my_api"));
         assert!(!findings
             .iter()
-            .any(|f| f.rule == NAME_COLLISION && f.server == "my-api"));
+            .any(|f| f.rule == NAME_COLLISION && f.server == "my_api"));
     }
 
     #[test]

@@ -1,77 +1,123 @@
-//! The catalog search (ENGINE.md §6): tokens, BM25 with k1 = 1.5 and b = 0.75, the substring
-//! fallback, and the limit rule.
+//! The catalog search (ENGINE.md §6, ENGINE-2026-09.md §4): search text, tokens (stemmed by
+//! the newer profile), BM25 with k1 = 1.5 and b = 0.75, each profile's admission rule, and the
+//! limit rule.
+//!
+//! The index keeps, per term, its documents and each one's BM25 weight, computed once per
+//! catalog; a search adds the weights of its tokens into a per-thread accumulator and keeps the
+//! best `limit` with a bounded heap. Scores are the sums Hermes computes, in the same order.
 
 use rustc_hash::FxHashMap;
+use std::cell::RefCell;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 use std::sync::Arc;
 
-use super::config::{clamp_integer, Scalar, ToolSearchSettings};
+use super::config::{Scalar, ToolSearchSettings};
+use super::profile::{Admission, SearchRules};
 
 /// BM25 term-frequency saturation.
 pub const K1: f64 = 1.5;
 /// BM25 length normalisation.
 pub const B: f64 = 0.75;
-/// The score of every substring-fallback hit.
+/// The score of every substring-fallback hit (seed).
 pub const FALLBACK_SCORE: f64 = 0.1;
 
-/// The search tokens of `text`: maximal runs of ASCII `[A-Za-z0-9]`, lowercased. No stemming,
-/// no stop words, no camelCase split; everything else (non-ASCII letters too) separates.
-pub fn tokens(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !c.is_ascii_alphanumeric())
-        .filter(|t| !t.is_empty())
-        .map(str::to_ascii_lowercase)
+/// BM25's inverse document frequency of a term in `df` of `n` documents.
+pub fn idf(n: f64, df: f64) -> f64 {
+    (1.0 + (n - df + 0.5) / (df + 0.5)).ln()
 }
 
-/// The search text of a tool: its name with `_ . - :` as spaces, its description, and its
-/// top-level parameter names, joined by spaces.
+/// BM25's weight of a term with inverse document frequency `idf`, found `tf` times in a
+/// document of `dl` tokens, in a catalog of mean length `avgdl`. Written as Hermes writes it,
+/// so the sums are the same to the last bit.
+pub fn term_weight(idf: f64, tf: f64, dl: f64, avgdl: f64) -> f64 {
+    idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / avgdl.max(1.0)))
+}
+
+/// Maximal runs of ASCII `[A-Za-z0-9]` in `text`, as written.
+pub fn raw_tokens(text: &str) -> impl Iterator<Item = &str> + '_ {
+    text.split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|t| !t.is_empty())
+}
+
+/// The search tokens of `text` under `rules`: ASCII alphanumeric runs, lowercased, and
+/// stemmed (Snowball English) when the profile stems.
+pub fn tokens<'a>(text: &'a str, rules: &SearchRules) -> impl Iterator<Item = String> + 'a {
+    let stem = rules.stem;
+    raw_tokens(text).map(move |token| {
+        let lower = token.to_ascii_lowercase();
+        if stem {
+            stem_word(&lower)
+        } else {
+            lower
+        }
+    })
+}
+
+/// The Snowball English (Porter2) stem of a lowercase word, as Snowball 3.1 gives it.
+pub fn stem_word(word: &str) -> String {
+    thread_local! {
+        static STEMMER: snowstem::Stemmer = snowstem::Stemmer::create(snowstem::Algorithm::English);
+    }
+    STEMMER.with(|stemmer| stemmer.stem(word).into_owned())
+}
+
+/// The pieces of a tool's search text, in order, under `rules`: its name words (`_ . - :` as
+/// separators; the newer profile drops `mcp__` first), its server label when the profile
+/// indexes it and the name lacks it as a word, its description, its top-level parameter names.
 pub fn search_text<'a>(
-    name: &str,
-    description: &str,
-    parameter_names: impl Iterator<Item = &'a str>,
-) -> String {
-    let mut text: String = name
-        .chars()
-        .map(|c| {
-            if matches!(c, '_' | '.' | '-' | ':') {
-                ' '
-            } else {
-                c
-            }
-        })
-        .collect();
-    text.push(' ');
-    text.push_str(description);
-    text.push(' ');
-    text.push_str(&parameter_names.collect::<Vec<_>>().join(" "));
-    text
+    rules: &SearchRules,
+    name: &'a str,
+    label: &'a str,
+    description: &'a str,
+    parameter_names: impl Iterator<Item = &'a str> + 'a,
+) -> impl Iterator<Item = &'a str> + 'a {
+    let name = rules
+        .drop_name_prefix
+        .and_then(|prefix| name.strip_prefix(prefix))
+        .unwrap_or(name);
+    let separators = |c: char| matches!(c, '_' | '.' | '-' | ':') || c.is_whitespace();
+    let label = (rules.label_in_text
+        && !label.is_empty()
+        && !name.split(separators).any(|word| word == label))
+    .then_some(label);
+    std::iter::once(name)
+        .chain(label)
+        .chain(std::iter::once(description))
+        .chain(parameter_names)
 }
 
 /// The limit of a search: absent/null -> `search_default_limit`; otherwise the integer rule
 /// (fallback `search_default_limit`), clamped to [1, max_search_limit].
 pub fn resolve_limit(raw: &Scalar<'_>, settings: &ToolSearchSettings) -> usize {
-    let default = i64::from(settings.search_default_limit);
-    let max = i64::from(settings.max_search_limit);
-    match raw {
-        Scalar::Null => default.clamp(1, max) as usize,
-        _ => clamp_integer(raw, default, 1, max) as usize,
-    }
+    let default = i128::from(settings.search_default_limit);
+    let max = i128::from(settings.max_search_limit);
+    let value = match raw {
+        Scalar::Null => default,
+        _ => raw.to_integer().unwrap_or(default),
+    };
+    value.clamp(1, max.max(1)) as usize
 }
 
 /// How a search found its hits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Via {
-    /// BM25 scored at least one document above 0.
+    /// BM25 admitted at least one document.
     Bm25,
-    /// Nothing scored; the query matched tool names as a substring.
+    /// The tool named by the whole query leads (newer profile).
+    Exact,
+    /// Nothing scored; the query matched tool names as a substring (seed).
     Substring,
     /// Nothing found.
     None,
 }
 
 impl Via {
-    /// `bm25`, `substring` or `none`.
+    /// `bm25`, `exact`, `substring` or `none`.
     pub fn as_str(self) -> &'static str {
         match self {
             Via::Bm25 => "bm25",
+            Via::Exact => "exact",
             Via::Substring => "substring",
             Via::None => "none",
         }
@@ -83,10 +129,27 @@ impl Via {
 pub struct Hit {
     /// Position in the catalog the index was built from.
     pub doc: usize,
-    /// BM25 score, or 0.1 for a substring hit.
+    /// BM25 score, 0.1 for a substring hit, infinite for an exact-name hit.
     pub score: f64,
-    /// The distinct query tokens the document holds, in query order (empty for substring hits).
+    /// Whether the tool's name is the whole query.
+    pub exact_name: bool,
+    /// The distinct query words whose tokens the document holds, in query order.
     pub matched_terms: Vec<String>,
+}
+
+/// The newer profile's admission rule for one query.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Gate {
+    /// The query word whose token is the rarest: every hit must hold it.
+    pub word: String,
+    /// Its search token (stemmed).
+    pub token: String,
+    /// Documents holding it (0: the query admits nothing but an exact name).
+    pub document_frequency: usize,
+    /// Distinct query tokens found in at least one document.
+    pub answerable: usize,
+    /// How many of those a document must hold.
+    pub required: usize,
 }
 
 /// A search's result.
@@ -96,17 +159,56 @@ pub struct SearchResult {
     pub via: Via,
     /// Hits, best first, cut to the limit.
     pub hits: Vec<Hit>,
+    /// The admission rule of the newer profile (none for seed or a query with no tokens).
+    pub gate: Option<Gate>,
 }
 
-/// Every search token seen in a session's tools, each with a dense id. Tokenising a tool once,
-/// when the session loads, makes rebuilding the index on every change cheap.
+impl SearchResult {
+    /// No hits.
+    pub fn empty() -> SearchResult {
+        SearchResult {
+            via: Via::None,
+            hits: Vec::new(),
+            gate: None,
+        }
+    }
+}
+
+/// Why a document is or is not a hit of a query, under the newer profile's rule.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Admitted {
+    /// It is admitted.
+    Yes,
+    /// It lacks the query's rarest word.
+    MissingGate {
+        /// The word.
+        word: String,
+    },
+    /// It holds too few of the query's answerable words.
+    TooFewWords {
+        /// Words it holds.
+        held: usize,
+        /// Words it must hold.
+        required: usize,
+    },
+    /// The query has no search tokens.
+    NoTokens,
+}
+
+/// Every search token seen in a session's tools, each with a dense id; with stemming, each
+/// distinct word is stemmed once.
 #[derive(Debug, Clone, Default)]
 pub struct Vocabulary {
     ids: FxHashMap<Box<str>, u32>,
+    /// Lowercase word -> term id (the stem's), so a word is stemmed once.
+    words: FxHashMap<Box<str>, u32>,
+    /// Term text by id.
+    terms: Vec<Box<str>>,
+    rules: Option<SearchRules>,
 }
 
 /// A tool's search text as token counts: `(term id, tf)` sorted by id, its length, and its
-/// lowercased name for the substring fallback.
+/// lowercased name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TermCounts {
     terms: Vec<(u32, u32)>,
@@ -122,48 +224,81 @@ impl TermCounts {
 }
 
 impl Vocabulary {
+    /// An empty vocabulary tokenising by `rules`.
+    pub fn new(rules: SearchRules) -> Vocabulary {
+        Vocabulary {
+            rules: Some(rules),
+            ..Vocabulary::default()
+        }
+    }
+
+    fn stems(&self) -> bool {
+        self.rules.is_some_and(|r| r.stem)
+    }
+
     /// Terms known.
     pub fn len(&self) -> usize {
-        self.ids.len()
+        self.terms.len()
     }
 
     /// Whether no term is known.
     pub fn is_empty(&self) -> bool {
-        self.ids.is_empty()
+        self.terms.is_empty()
     }
 
-    /// The id of a lowercase token.
+    /// The text of a term.
+    pub fn term(&self, id: u32) -> &str {
+        &self.terms[id as usize]
+    }
+
+    /// The term id of a raw token (lowercased and stemmed as the profile does), when known.
     pub fn id(&self, token: &str) -> Option<u32> {
-        self.ids.get(token).copied()
+        let lower = token.to_ascii_lowercase();
+        if let Some(&id) = self.words.get(lower.as_str()) {
+            return Some(id);
+        }
+        if self.stems() {
+            self.ids.get(stem_word(&lower).as_str()).copied()
+        } else {
+            self.ids.get(lower.as_str()).copied()
+        }
     }
 
-    /// Tokenises a tool's search text (name, description, top-level parameter names; see
-    /// [`search_text`]) into term counts, adding new terms.
+    /// The term id of a raw token, adding it when new.
+    fn intern(&mut self, token: &str, scratch: &mut String) -> u32 {
+        scratch.clear();
+        scratch.push_str(token);
+        scratch.make_ascii_lowercase();
+        if let Some(&id) = self.words.get(scratch.as_str()) {
+            return id;
+        }
+        let term = if self.stems() {
+            stem_word(scratch)
+        } else {
+            scratch.clone()
+        };
+        let next = self.terms.len() as u32;
+        let id = *self.ids.entry(term.as_str().into()).or_insert_with(|| next);
+        if id == next {
+            self.terms.push(term.into());
+        }
+        self.words.insert(scratch.as_str().into(), id);
+        id
+    }
+
+    /// Tokenises the pieces of a tool's search text (see [`search_text`]) into term counts,
+    /// adding new terms.
     pub fn count_terms<'a>(
         &mut self,
         name: &str,
-        description: &str,
-        parameter_names: impl Iterator<Item = &'a str>,
+        pieces: impl Iterator<Item = &'a str>,
     ) -> TermCounts {
         let mut ids: Vec<u32> = Vec::new();
-        let mut lowered = String::new();
-        let mut add = |text: &str| {
-            for token in text
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .filter(|t| !t.is_empty())
-            {
-                lowered.clear();
-                lowered.push_str(token);
-                lowered.make_ascii_lowercase();
-                let next = self.ids.len() as u32;
-                let id = *self.ids.entry(lowered.as_str().into()).or_insert(next);
-                ids.push(id);
+        let mut scratch = String::new();
+        for piece in pieces {
+            for token in raw_tokens(piece) {
+                ids.push(self.intern(token, &mut scratch));
             }
-        };
-        add(name);
-        add(description);
-        for parameter in parameter_names {
-            add(parameter);
         }
         let length = ids.len() as u32;
         ids.sort_unstable();
@@ -179,17 +314,82 @@ impl Vocabulary {
     }
 }
 
-/// A BM25 index over a catalog, in catalog order: postings per term id, stored flat.
+/// One query token: the word as typed (lowercase) and its term, when any document has it.
+#[derive(Debug, Clone)]
+struct QueryToken {
+    word: String,
+    term: Option<u32>,
+}
+
+/// Per-thread scratch of a search: an accumulator per document, and which ones it touched.
+#[derive(Default)]
+struct Scratch {
+    scores: Vec<f64>,
+    matched: Vec<u32>,
+    touched: Vec<u32>,
+}
+
+/// The flag of a document that holds the gate token, beside its count of distinct terms.
+const HOLDS_GATE: u32 = 1 << 31;
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+/// A candidate in the top-k heap: the worst on top (lower score, then later in the catalog).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Ranked {
+    score: f64,
+    doc: u32,
+}
+
+impl Eq for Ranked {}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // "Greater" = better: higher score, then earlier in the catalog.
+        self.score
+            .total_cmp(&other.score)
+            .then(other.doc.cmp(&self.doc))
+    }
+}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// The best `limit` of `candidates`, best first; ties keep catalog order.
+fn top_k(candidates: impl Iterator<Item = Ranked>, limit: usize) -> Vec<Ranked> {
+    let mut heap: BinaryHeap<std::cmp::Reverse<Ranked>> = BinaryHeap::with_capacity(limit + 1);
+    for candidate in candidates {
+        if heap.len() < limit {
+            heap.push(std::cmp::Reverse(candidate));
+        } else if heap.peek().is_some_and(|worst| candidate > worst.0) {
+            heap.pop();
+            heap.push(std::cmp::Reverse(candidate));
+        }
+    }
+    let mut best: Vec<Ranked> = heap.into_iter().map(|r| r.0).collect();
+    best.sort_by(|a, b| b.cmp(a));
+    best
+}
+
+/// A BM25 index over a catalog, in catalog order: per term, its documents and their weights.
 #[derive(Debug, Clone, Default)]
 pub struct SearchIndex {
-    /// `postings[offsets[t]..offsets[t + 1]]` holds `(doc, tf)` of term `t`, by ascending doc.
+    /// `docs[offsets[t]..offsets[t + 1]]`: documents of term `t`, ascending.
     offsets: Vec<u32>,
-    postings: Vec<(u32, u32)>,
-    /// Per doc: token count.
-    lengths: Vec<u32>,
-    /// Per doc: lowercased name, for the substring fallback.
+    docs: Vec<u32>,
+    /// The BM25 weight of term `t` in each of those documents.
+    weights: Vec<f64>,
+    /// Per doc: lowercased name (substring fallback, exact names).
     lowercase_names: Vec<Arc<str>>,
+    /// Docs sorted by lowercased name, for exact-name lookups.
+    by_name: Vec<u32>,
     avgdl: f64,
+    admission: Option<Admission>,
 }
 
 impl SearchIndex {
@@ -208,42 +408,60 @@ impl SearchIndex {
         for t in 1..offsets.len() {
             offsets[t] += offsets[t - 1];
         }
+        let total = *offsets.last().unwrap_or(&0) as usize;
         let mut cursor = offsets.clone();
-        let mut postings = vec![(0u32, 0u32); *offsets.last().unwrap_or(&0) as usize];
-        let mut lengths = Vec::with_capacity(documents.len());
-        let mut lowercase_names = Vec::with_capacity(documents.len());
+        let mut docs = vec![0u32; total];
+        let mut tfs = vec![0u32; total];
         for (doc, counts) in documents.iter().enumerate() {
             for &(term, tf) in &counts.terms {
                 let slot = &mut cursor[term as usize];
-                postings[*slot as usize] = (doc as u32, tf);
+                docs[*slot as usize] = doc as u32;
+                tfs[*slot as usize] = tf;
                 *slot += 1;
             }
-            lengths.push(counts.length);
-            lowercase_names.push(Arc::clone(&counts.lowercase_name));
         }
-        let total: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
+        let lengths: Vec<u32> = documents.iter().map(|c| c.length).collect();
+        let sum: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
         let avgdl = if lengths.is_empty() {
             0.0
         } else {
-            total as f64 / lengths.len() as f64
+            sum as f64 / lengths.len() as f64
         };
+        let n = documents.len() as f64;
+        let mut weights = vec![0.0f64; total];
+        for term in 0..offsets.len() - 1 {
+            let range = offsets[term] as usize..offsets[term + 1] as usize;
+            let idf = idf(n, range.len() as f64);
+            for slot in range {
+                let dl = f64::from(lengths[docs[slot] as usize]);
+                weights[slot] = term_weight(idf, f64::from(tfs[slot]), dl, avgdl);
+            }
+        }
+        let lowercase_names: Vec<Arc<str>> = documents
+            .iter()
+            .map(|c| Arc::clone(&c.lowercase_name))
+            .collect();
+        let mut by_name: Vec<u32> = (0..documents.len() as u32).collect();
+        by_name.sort_by(|&a, &b| lowercase_names[a as usize].cmp(&lowercase_names[b as usize]));
         SearchIndex {
             offsets,
-            postings,
-            lengths,
+            docs,
+            weights,
             lowercase_names,
+            by_name,
             avgdl,
+            admission: vocabulary.rules.map(|r| r.admission),
         }
     }
 
     /// Documents indexed.
     pub fn len(&self) -> usize {
-        self.lengths.len()
+        self.lowercase_names.len()
     }
 
     /// Whether the index holds no document.
     pub fn is_empty(&self) -> bool {
-        self.lengths.is_empty()
+        self.lowercase_names.is_empty()
     }
 
     /// Mean document length in tokens.
@@ -251,55 +469,137 @@ impl SearchIndex {
         self.avgdl
     }
 
-    /// `(doc, tf)` of a term, by ascending doc (empty when no document has it).
-    fn postings(&self, term: Option<u32>) -> &[(u32, u32)] {
+    /// Documents of a term and their weights (empty when no document has it).
+    fn postings(&self, term: Option<u32>) -> (&[u32], &[f64]) {
         match term {
             Some(t) if (t as usize) + 1 < self.offsets.len() => {
-                &self.postings
-                    [self.offsets[t as usize] as usize..self.offsets[t as usize + 1] as usize]
+                let range =
+                    self.offsets[t as usize] as usize..self.offsets[t as usize + 1] as usize;
+                (&self.docs[range.clone()], &self.weights[range])
             }
-            _ => &[],
+            _ => (&[], &[]),
         }
     }
 
-    /// Documents containing the (lowercase) token.
+    /// The weight of a term in a document (0 when absent).
+    fn weight(&self, term: Option<u32>, doc: u32) -> Option<f64> {
+        let (docs, weights) = self.postings(term);
+        docs.binary_search(&doc).ok().map(|at| weights[at])
+    }
+
+    /// Documents containing the token (lowercased, and stemmed as the profile does).
     pub fn document_frequency(&self, vocabulary: &Vocabulary, token: &str) -> usize {
-        self.postings(vocabulary.id(token)).len()
+        self.postings(vocabulary.id(token)).0.len()
     }
 
-    /// Ranks the catalog for `query`, cut to `limit` hits.
-    pub fn search(&self, vocabulary: &Vocabulary, query: &str, limit: usize) -> SearchResult {
-        let none = SearchResult {
-            via: Via::None,
-            hits: Vec::new(),
-        };
-        let query_tokens: Vec<String> = tokens(query).collect();
-        if query.trim().is_empty() || query_tokens.is_empty() || self.is_empty() || limit == 0 {
-            return none;
-        }
-        let n = self.len() as f64;
-        let mut scores = vec![0.0f64; self.len()];
-        for token in &query_tokens {
-            let postings = self.postings(vocabulary.id(token));
-            if postings.is_empty() {
-                continue;
-            }
-            let df = postings.len() as f64;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            for &(doc, tf) in postings {
-                let tf = f64::from(tf);
-                let dl = f64::from(self.lengths[doc as usize]);
-                scores[doc as usize] +=
-                    idf * tf * (K1 + 1.0) / (tf + K1 * (1.0 - B + B * dl / self.avgdl.max(1.0)));
-            }
-        }
-        let mut ranked: Vec<(usize, f64)> = scores
+    /// The query's tokens, in order, each with its term.
+    fn query_tokens(vocabulary: &Vocabulary, query: &str) -> Vec<QueryToken> {
+        raw_tokens(query)
+            .map(|token| QueryToken {
+                word: token.to_ascii_lowercase(),
+                term: vocabulary.id(token),
+            })
+            .collect()
+    }
+
+    /// Documents whose lowercased name is the whole trimmed, lowercased query.
+    fn exact_names(&self, query: &str) -> Vec<u32> {
+        let needle = query.trim().to_lowercase();
+        let start = self
+            .by_name
+            .partition_point(|&d| *self.lowercase_names[d as usize] < *needle.as_str());
+        self.by_name[start..]
             .iter()
-            .enumerate()
-            .filter(|(_, s)| **s > 0.0)
-            .map(|(doc, s)| (doc, *s))
+            .take_while(|&&d| *self.lowercase_names[d as usize] == *needle.as_str())
+            .copied()
+            .collect()
+    }
+
+    /// Ranks the catalog for `query` under the profile's admission rule, cut to `limit` hits.
+    pub fn search(&self, vocabulary: &Vocabulary, query: &str, limit: usize) -> SearchResult {
+        let tokens = SearchIndex::query_tokens(vocabulary, query);
+        if query.trim().is_empty() || tokens.is_empty() || self.is_empty() || limit == 0 {
+            return SearchResult::empty();
+        }
+        match self.admission.unwrap_or(Admission::ScoreAboveZero) {
+            Admission::ScoreAboveZero => self.search_score_above_zero(query, &tokens, limit),
+            Admission::RarestToken { coverage_from } => {
+                self.search_rarest_token(vocabulary, query, &tokens, limit, coverage_from)
+            }
+        }
+    }
+
+    /// Adds every query token's weights into the thread's accumulator and calls `finish` with
+    /// the touched documents, their scores, and for each how many distinct query terms it holds
+    /// (with [`HOLDS_GATE`] set when it holds `gate`).
+    fn accumulate<R>(
+        &self,
+        tokens: &[QueryToken],
+        gate: Option<u32>,
+        finish: impl FnOnce(&[u32], &[f64], &[u32]) -> R,
+    ) -> R {
+        let mut seen = rustc_hash::FxHashSet::default();
+        let first_time: Vec<bool> = tokens
+            .iter()
+            .map(|t| t.term.is_some_and(|term| seen.insert(term)))
             .collect();
-        if ranked.is_empty() {
+        SCRATCH.with(|cell| {
+            let mut scratch = cell.borrow_mut();
+            let Scratch {
+                scores,
+                matched,
+                touched,
+            } = &mut *scratch;
+            if scores.len() < self.len() {
+                scores.resize(self.len(), 0.0);
+                matched.resize(self.len(), 0);
+            }
+            touched.clear();
+            for (token, &first) in tokens.iter().zip(&first_time) {
+                let (docs, weights) = self.postings(token.term);
+                let mark = match (first, token.term == gate && gate.is_some()) {
+                    (false, _) => 0,
+                    (true, false) => 1,
+                    (true, true) => 1 | HOLDS_GATE,
+                };
+                for (&doc, &weight) in docs.iter().zip(weights) {
+                    let slot = doc as usize;
+                    if matched[slot] == 0 {
+                        touched.push(doc);
+                    }
+                    scores[slot] += weight;
+                    matched[slot] += mark;
+                }
+            }
+            let result = finish(touched, scores, matched);
+            for &doc in touched.iter() {
+                scores[doc as usize] = 0.0;
+                matched[doc as usize] = 0;
+            }
+            result
+        })
+    }
+
+    /// Seed: every document scoring above 0, else the substring fallback.
+    fn search_score_above_zero(
+        &self,
+        query: &str,
+        tokens: &[QueryToken],
+        limit: usize,
+    ) -> SearchResult {
+        let best = self.accumulate(tokens, None, |touched, scores, _| {
+            top_k(
+                touched
+                    .iter()
+                    .map(|&doc| Ranked {
+                        score: scores[doc as usize],
+                        doc,
+                    })
+                    .filter(|r| r.score > 0.0),
+                limit,
+            )
+        });
+        if best.is_empty() {
             let needle = query.trim().to_lowercase();
             let hits: Vec<Hit> = self
                 .lowercase_names
@@ -310,6 +610,7 @@ impl SearchIndex {
                 .map(|(doc, _)| Hit {
                     doc,
                     score: FALLBACK_SCORE,
+                    exact_name: false,
                     matched_terms: Vec::new(),
                 })
                 .collect();
@@ -318,69 +619,179 @@ impl SearchIndex {
             } else {
                 Via::Substring
             };
-            return SearchResult { via, hits };
+            return SearchResult {
+                via,
+                hits,
+                gate: None,
+            };
         }
-        // Stable: equal scores keep catalog order.
-        ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-        ranked.truncate(limit);
-        let hits = ranked
-            .into_iter()
-            .map(|(doc, score)| Hit {
-                doc,
-                score,
-                matched_terms: self.matched_terms(vocabulary, doc, &query_tokens),
-            })
-            .collect();
         SearchResult {
             via: Via::Bm25,
-            hits,
+            hits: self.hits(best, tokens, &[]),
+            gate: None,
         }
+    }
+
+    /// The newer profile's gate for the query, and the gate's term: its rarest token (the
+    /// first of the rarest, in query order) and the coverage rule.
+    fn gate(
+        &self,
+        vocabulary: &Vocabulary,
+        tokens: &[QueryToken],
+        coverage_from: usize,
+    ) -> (Gate, Option<u32>) {
+        let df = |t: &QueryToken| self.postings(t.term).0.len();
+        let rarest = tokens
+            .iter()
+            .enumerate()
+            .min_by_key(|(i, t)| (df(t), *i))
+            .map(|(_, t)| t)
+            .expect("a query with tokens");
+        let mut answerable: Vec<u32> = tokens
+            .iter()
+            .filter(|t| df(t) > 0)
+            .filter_map(|t| t.term)
+            .collect();
+        answerable.sort_unstable();
+        answerable.dedup();
+        let required = if answerable.len() < coverage_from {
+            1
+        } else {
+            answerable.len().div_ceil(2)
+        };
+        let token = match rarest.term {
+            Some(t) => vocabulary.term(t).to_string(),
+            None if vocabulary.stems() => stem_word(&rarest.word),
+            None => rarest.word.clone(),
+        };
+        let gate = Gate {
+            word: rarest.word.clone(),
+            token,
+            document_frequency: df(rarest),
+            answerable: answerable.len(),
+            required,
+        };
+        (gate, rarest.term)
+    }
+
+    /// Newer profile: documents holding the rarest token and enough answerable tokens, plus the
+    /// tool named by the whole query (first, with an infinite score).
+    fn search_rarest_token(
+        &self,
+        vocabulary: &Vocabulary,
+        query: &str,
+        tokens: &[QueryToken],
+        limit: usize,
+        coverage_from: usize,
+    ) -> SearchResult {
+        let (gate, gate_term) = self.gate(vocabulary, tokens, coverage_from);
+        let exact = self.exact_names(query);
+        let best = self.accumulate(tokens, gate_term, |touched, scores, matched| {
+            let admitted = touched.iter().filter(|&&doc| {
+                let held = matched[doc as usize];
+                !exact.contains(&doc)
+                    && held & HOLDS_GATE != 0
+                    && (held & !HOLDS_GATE) as usize >= gate.required
+            });
+            let exact_hits = exact.iter().map(|&doc| Ranked {
+                score: f64::INFINITY,
+                doc,
+            });
+            top_k(
+                exact_hits.chain(admitted.map(|&doc| Ranked {
+                    score: scores[doc as usize],
+                    doc,
+                })),
+                limit,
+            )
+        });
+        let via = match best.first() {
+            None => Via::None,
+            Some(first) if first.score.is_infinite() => Via::Exact,
+            Some(_) => Via::Bm25,
+        };
+        SearchResult {
+            via,
+            hits: self.hits(best, tokens, &exact),
+            gate: Some(gate),
+        }
+    }
+
+    /// Turns ranked documents into hits with their matched words.
+    fn hits(&self, best: Vec<Ranked>, tokens: &[QueryToken], exact: &[u32]) -> Vec<Hit> {
+        best.into_iter()
+            .map(|r| Hit {
+                doc: r.doc as usize,
+                score: r.score,
+                exact_name: exact.contains(&r.doc),
+                matched_terms: self.matched_words(r.doc, tokens),
+            })
+            .collect()
+    }
+
+    /// The distinct query words whose terms occur in `doc`, in query order.
+    fn matched_words(&self, doc: u32, tokens: &[QueryToken]) -> Vec<String> {
+        let mut matched: Vec<String> = Vec::new();
+        for token in tokens {
+            if self.weight(token.term, doc).is_some() && !matched.contains(&token.word) {
+                matched.push(token.word.clone());
+            }
+        }
+        matched
+    }
+
+    /// Whether the newer profile's rule admits `doc` for `query`, and if not, why.
+    pub fn admission(&self, vocabulary: &Vocabulary, query: &str, doc: usize) -> Admitted {
+        let tokens = SearchIndex::query_tokens(vocabulary, query);
+        if tokens.is_empty() {
+            return Admitted::NoTokens;
+        }
+        let coverage_from = match self.admission {
+            Some(Admission::RarestToken { coverage_from }) => coverage_from,
+            _ => usize::MAX,
+        };
+        if self.exact_names(query).contains(&(doc as u32)) {
+            return Admitted::Yes;
+        }
+        let (gate, gate_term) = self.gate(vocabulary, &tokens, coverage_from);
+        let doc = doc as u32;
+        if self.weight(gate_term, doc).is_none() {
+            return Admitted::MissingGate { word: gate.word };
+        }
+        let mut held: Vec<u32> = tokens
+            .iter()
+            .filter_map(|t| t.term)
+            .filter(|&t| self.weight(Some(t), doc).is_some())
+            .collect();
+        held.sort_unstable();
+        held.dedup();
+        if held.len() < gate.required {
+            return Admitted::TooFewWords {
+                held: held.len(),
+                required: gate.required,
+            };
+        }
+        Admitted::Yes
     }
 
     /// BM25 score of document `doc` for a query given as term counts (a term counted `n` times
     /// contributes `n` times), as a search for that text would score it.
     pub fn score_terms(&self, query: &TermCounts, doc: usize) -> f64 {
-        let n = self.len() as f64;
-        let dl = f64::from(self.lengths[doc]);
-        let mut score = 0.0;
-        for &(term, count) in &query.terms {
-            let postings = self.postings(Some(term));
-            let Ok(at) = postings.binary_search_by_key(&(doc as u32), |&(d, _)| d) else {
-                continue;
-            };
-            let df = postings.len() as f64;
-            let idf = (1.0 + (n - df + 0.5) / (df + 0.5)).ln();
-            let tf = f64::from(postings[at].1);
-            score += f64::from(count) * idf * tf * (K1 + 1.0)
-                / (tf + K1 * (1.0 - B + B * dl / self.avgdl.max(1.0)));
-        }
-        score
-    }
-
-    /// The distinct query tokens that occur in `doc`, in query order.
-    fn matched_terms(
-        &self,
-        vocabulary: &Vocabulary,
-        doc: usize,
-        query_tokens: &[String],
-    ) -> Vec<String> {
-        let mut matched: Vec<String> = Vec::new();
-        for token in query_tokens {
-            let present = self
-                .postings(vocabulary.id(token))
-                .binary_search_by_key(&(doc as u32), |&(d, _)| d)
-                .is_ok();
-            if present && !matched.contains(token) {
-                matched.push(token.clone());
-            }
-        }
-        matched
+        query
+            .terms
+            .iter()
+            .filter_map(|&(term, count)| {
+                self.weight(Some(term), doc as u32)
+                    .map(|w| f64::from(count) * w)
+            })
+            .sum()
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::profile::{HERMES_2026_09, SEED};
 
     struct Fixture {
         vocabulary: Vocabulary,
@@ -393,30 +804,60 @@ mod tests {
         }
     }
 
-    fn index(docs: &[(&'static str, &'static str, &'static [&'static str])]) -> Fixture {
-        let mut vocabulary = Vocabulary::default();
+    fn index_with(
+        rules: SearchRules,
+        docs: &[(&'static str, &'static str, &'static [&'static str])],
+    ) -> Fixture {
+        let mut vocabulary = Vocabulary::new(rules);
         let counts: Vec<TermCounts> = docs
             .iter()
             .map(|(name, description, params)| {
-                vocabulary.count_terms(name, description, params.iter().copied())
+                vocabulary.count_terms(
+                    name,
+                    search_text(&rules, name, "", description, params.iter().copied()),
+                )
             })
             .collect();
         let index = SearchIndex::build(&vocabulary, &counts);
         Fixture { vocabulary, index }
     }
 
-    #[test]
-    fn tokens_are_ascii_alphanumeric_runs() {
-        let t: Vec<_> = tokens("listItems café_v2 東京 S3-put 100%").collect();
-        assert_eq!(t, ["listitems", "caf", "v2", "s3", "put", "100"]);
+    fn index(docs: &[(&'static str, &'static str, &'static [&'static str])]) -> Fixture {
+        index_with(SEED.search, docs)
     }
 
     #[test]
-    fn search_text_joins_name_description_parameters() {
-        assert_eq!(
-            search_text("mcp_a.b-c:d", "Desc.", ["x", "y"].into_iter()),
-            "mcp a b c d Desc. x y"
-        );
+    fn tokens_are_ascii_alphanumeric_runs() {
+        let t: Vec<_> = tokens("listItems café_v2 東京 S3-put 100%", &SEED.search).collect();
+        assert_eq!(t, ["listitems", "caf", "v2", "s3", "put", "100"]);
+        let t: Vec<_> = tokens("Creates issues, running", &HERMES_2026_09.search).collect();
+        assert_eq!(t, ["creat", "issu", "run"]);
+    }
+
+    #[test]
+    fn search_text_pieces_by_profile() {
+        let seed: Vec<_> = search_text(
+            &SEED.search,
+            "mcp_a.b-c:d",
+            "a",
+            "Desc.",
+            ["x", "y"].into_iter(),
+        )
+        .collect();
+        assert_eq!(seed, ["mcp_a.b-c:d", "Desc.", "x", "y"]);
+        let rules = HERMES_2026_09.search;
+        let with_label: Vec<_> = search_text(
+            &rules,
+            "mcp__my_api__deep",
+            "my-api",
+            "D",
+            std::iter::empty(),
+        )
+        .collect();
+        assert_eq!(with_label, ["my_api__deep", "my-api", "D"]);
+        let without: Vec<_> =
+            search_text(&rules, "mcp__github__x", "github", "D", std::iter::empty()).collect();
+        assert_eq!(without, ["github__x", "D"]);
     }
 
     #[test]
@@ -431,6 +872,23 @@ mod tests {
         let twice = idx.search("create create", 5);
         assert!((twice.hits[0].score - 2.0 * r.hits[0].score).abs() < 1e-12);
         assert_eq!(twice.hits[0].matched_terms, ["create"]);
+        assert_eq!(idx.search("create", 1).hits[0].doc, 0);
+    }
+
+    #[test]
+    fn top_k_equals_a_full_sort() {
+        let idx = index(&[
+            ("mcp_a_1", "alpha beta", &[]),
+            ("mcp_a_2", "alpha", &[]),
+            ("mcp_a_3", "beta beta gamma", &[]),
+            ("mcp_a_4", "alpha beta", &[]),
+            ("mcp_a_5", "gamma", &[]),
+        ]);
+        let all = idx.search("alpha beta gamma", 5).hits;
+        for limit in 1..=5 {
+            let cut = idx.search("alpha beta gamma", limit).hits;
+            assert_eq!(cut[..], all[..limit.min(all.len())], "limit {limit}");
+        }
     }
 
     #[test]
@@ -449,6 +907,64 @@ mod tests {
         assert_eq!(idx.search("", 5).via, Via::None);
         assert_eq!(idx.search("hub", 0).via, Via::None);
         assert_eq!(index(&[]).search("hub", 5).via, Via::None);
+    }
+
+    #[test]
+    fn rarest_token_gate_coverage_and_exact_names() {
+        let idx = index_with(
+            HERMES_2026_09.search,
+            &[
+                ("mcp__gh__create_issue", "open an issue", &["title"]),
+                ("mcp__gh__list_issues", "list the issues", &[]),
+                ("mcp__slack__send", "send a message", &[]),
+            ],
+        );
+        let r = idx.search("issues slack", 5);
+        let docs: Vec<usize> = r.hits.iter().map(|h| h.doc).collect();
+        assert_eq!(
+            docs,
+            [2],
+            "slack is the rarest word and only the slack tool has it"
+        );
+        assert_eq!(r.gate.as_ref().unwrap().word, "slack");
+        let r = idx.search("nonexistent issues", 5);
+        assert_eq!((r.via, r.gate.unwrap().document_frequency), (Via::None, 0));
+        let r = idx.search("MCP__GH__LIST_ISSUES", 5);
+        assert_eq!(r.via, Via::Exact);
+        assert!(r.hits[0].score.is_infinite() && r.hits[0].exact_name);
+        assert_eq!(r.hits[0].doc, 1);
+        let r = idx.search("create open issue title", 5);
+        let gate = r.gate.unwrap();
+        assert_eq!((gate.answerable, gate.required), (4, 2));
+        assert_eq!(r.hits.len(), 1);
+        assert_eq!(
+            idx.index.admission(&idx.vocabulary, "issues slack", 0),
+            Admitted::MissingGate {
+                word: "slack".into()
+            }
+        );
+        assert_eq!(
+            idx.index
+                .admission(&idx.vocabulary, "create open title list", 1),
+            Admitted::MissingGate {
+                word: "create".into()
+            },
+            "four words in one document each: the first is the gate"
+        );
+        assert_eq!(
+            idx.index
+                .admission(&idx.vocabulary, "list slack send message", 1),
+            Admitted::TooFewWords {
+                held: 1,
+                required: 2
+            },
+            "list_issues holds the gate (list) but not half of the four words"
+        );
+        assert_eq!(
+            idx.index
+                .admission(&idx.vocabulary, "list gh slack send", 1),
+            Admitted::Yes
+        );
     }
 
     #[test]
@@ -473,7 +989,7 @@ mod tests {
             ("mcp_a_z", "delta", &[]),
         ]);
         let mut vocabulary = f.vocabulary.clone();
-        let query = vocabulary.count_terms("", "beta beta gamma", std::iter::empty());
+        let query = vocabulary.count_terms("", std::iter::once("beta beta gamma"));
         let hits = f.search("beta beta gamma", 5).hits;
         for hit in hits {
             assert!((f.index.score_terms(&query, hit.doc) - hit.score).abs() < 1e-12);

@@ -1,5 +1,6 @@
-//! A simulated Hermes session: the servers, settings and scope in force, with the catalog and
-//! search index derived from them and rebuilt on every change (the catalog is stateless).
+//! A simulated Hermes session under one engine profile: the servers, settings and scope in
+//! force, with the catalog, search index and listing derived from them and rebuilt on every
+//! change (the catalog is stateless).
 
 use serde_json::{Map, Value};
 use std::sync::Arc;
@@ -10,15 +11,23 @@ use super::capture_file::ServerCapture;
 use super::catalog::{
     entry, Catalog, Collision, NameGroups, Scope, Server, ToolEntry, ToolFilter, ToolRef,
 };
-use super::config::{Config, Mode, ToolSearchSettings};
-use super::search::{SearchIndex, SearchResult, TermCounts, Vocabulary};
-use super::tokens::{count_with_both_encodings, TokenCount};
+use super::config::{Config, Mode, Scalar, ToolSearchSettings};
+use super::listing::{short_description, CatalogListing, ListingGroup};
+use super::profile::{BridgeRule, Profile};
+use super::search::{
+    resolve_limit, search_text, Admitted, SearchIndex, SearchResult, TermCounts, Vocabulary,
+};
+use super::tokens::{count_with_both_encodings, TokenCount, TokenizerError};
 
 /// Values given on the command line (or set in the TUI) that win over the config.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Overrides {
+    /// `--profile` (else `schematax.profile`, else seed).
+    pub profile: Option<Profile>,
     /// `--context N`.
     pub context_length: Option<u64>,
+    /// Where an overriding context length comes from (`--context`, or the view).
+    pub context_source: Option<ContextSource>,
     /// `--threshold-pct P` (clamped to [0, 100]).
     pub threshold_pct: Option<f64>,
     /// `--enabled auto|on|off`.
@@ -51,14 +60,66 @@ pub enum Lookup {
     Missing,
 }
 
-/// A session: inputs plus derived catalog and index.
+/// Something about how the session was assembled that the user should know.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Note {
+    /// A capture of a server the config does not list.
+    NotConfigured {
+        /// The server.
+        server: String,
+        /// The capture file.
+        source: String,
+    },
+    /// A configured, enabled server with no capture.
+    NoCapture {
+        /// The server.
+        server: String,
+    },
+    /// A configured server with `enabled: false`.
+    Disabled {
+        /// The server.
+        server: String,
+    },
+    /// A tool with no `inputSchema`: Hermes's MCP client (mcp 1.26) rejects the server's
+    /// whole `tools/list`, so Hermes would not connect the server at all.
+    NoInputSchema {
+        /// The server.
+        server: String,
+        /// The tool.
+        tool: String,
+    },
+}
+
+impl std::fmt::Display for Note {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Note::NotConfigured { server, source } => {
+                write!(f, "capture {server} ({source}) is not in mcp_servers: not counted")
+            }
+            Note::NoCapture { server } => write!(
+                f,
+                "server {server} is configured but has no capture: not counted (run `schematax capture`)"
+            ),
+            Note::Disabled { server } => {
+                write!(f, "server {server} has enabled: false: not counted")
+            }
+            Note::NoInputSchema { server, tool } => write!(
+                f,
+                "server {server}: tool {tool} has no inputSchema; Hermes's MCP client rejects the whole tool list, so Hermes would not connect {server} at all (measured here as an empty object)"
+            ),
+        }
+    }
+}
+
+/// A session: inputs plus derived catalog, index and listing.
 #[derive(Debug, Clone)]
 pub struct Session {
+    profile: Profile,
     /// Immutable tool data, shared with background workers (token counting).
     servers: Arc<Vec<Server>>,
     /// Per server: connected (false when disabled in the config or toggled off).
     connected: Vec<bool>,
-    /// Search tokens and name groups of every tool, made once at load.
+    /// Search tokens, short descriptions and name groups of every tool, made once at load.
     corpus: Arc<Corpus>,
     settings: ToolSearchSettings,
     context: ContextLength,
@@ -68,52 +129,64 @@ pub struct Session {
     catalog: Catalog,
     /// Shared, so a clone for a background worker is cheap.
     index: Arc<SearchIndex>,
-    notes: Vec<String>,
+    listing: Arc<CatalogListing>,
+    notes: Vec<Note>,
 }
 
-/// What never changes in a session: every tool's search tokens and the tools grouped by name.
+/// What never changes in a session: every tool's search tokens, its short description (when the
+/// profile lists tools) and the tools grouped by name.
 #[derive(Debug)]
 struct Corpus {
     vocabulary: Vocabulary,
     /// Per server, per tool.
     documents: Vec<Vec<TermCounts>>,
+    /// Per server, per tool (empty when the profile has no listing).
+    short_descriptions: Vec<Vec<String>>,
     groups: NameGroups,
 }
 
 impl Session {
     /// Builds the session: with `mcp_servers` in the config, the configured servers that have a
-    /// capture, in config order; without, every capture, sorted by server name.
+    /// capture, in config order; without, every capture, sorted by server name. The profile is
+    /// `overrides.profile`, else the config's, else seed.
     pub fn new(config: &Config, captures: &[ServerCapture], overrides: &Overrides) -> Session {
+        let profile = overrides.profile.or(config.profile).unwrap_or_default();
         let mut notes = Vec::new();
         let servers: Vec<(Server, bool)> = match &config.mcp_servers {
             Some(configured) => {
                 for capture in captures {
                     if !configured.iter().any(|s| s.name == capture.server) {
-                        notes.push(format!(
-                            "capture {} ({}) is not in mcp_servers: not counted",
-                            capture.server,
-                            capture.source.display()
-                        ));
+                        notes.push(Note::NotConfigured {
+                            server: capture.server.clone(),
+                            source: capture.source.display().to_string(),
+                        });
                     }
                 }
                 configured
                     .iter()
                     .filter_map(|server| {
-                        let Some(capture) = captures.iter().find(|c| c.server == server.name) else {
-                            notes.push(format!(
-                                "server {} is configured but has no capture: not counted (run `schematax capture`)",
-                                server.name
-                            ));
+                        if !server.enabled {
+                            notes.push(Note::Disabled {
+                                server: server.name.clone(),
+                            });
+                        }
+                        let Some(capture) = captures.iter().find(|c| c.server == server.name)
+                        else {
+                            if server.enabled {
+                                notes.push(Note::NoCapture {
+                                    server: server.name.clone(),
+                                });
+                            }
                             return None;
                         };
-                        if !server.enabled {
-                            notes.push(format!("server {} has enabled: false: not counted", server.name));
-                        }
                         let filter = ToolFilter {
                             include: server.include.clone(),
                             exclude: server.exclude.clone(),
                         };
-                        Some((Server::new(&server.name, &capture.tools, &filter), server.enabled))
+                        Some((
+                            Server::new(profile, &server.name, &capture.tools, &filter),
+                            server.enabled,
+                        ))
                     })
                     .collect()
             }
@@ -124,14 +197,28 @@ impl Session {
                     .into_iter()
                     .map(|c| {
                         (
-                            Server::new(&c.server, &c.tools, &ToolFilter::default()),
+                            Server::new(profile, &c.server, &c.tools, &ToolFilter::default()),
                             true,
                         )
                     })
                     .collect()
             }
         };
-        let mut settings = config.tool_search;
+        for (server, connected) in &servers {
+            if *connected {
+                notes.extend(
+                    server
+                        .tools
+                        .iter()
+                        .filter(|t| t.missing_input_schema)
+                        .map(|t| Note::NoInputSchema {
+                            server: server.name.clone(),
+                            tool: t.raw_name.clone(),
+                        }),
+                );
+            }
+        }
+        let mut settings = *config.tool_search(profile);
         if let Some(pct) = overrides.threshold_pct {
             settings.threshold_pct = pct.clamp(0.0, 100.0);
         }
@@ -140,47 +227,87 @@ impl Session {
         }
         let (servers, connected): (Vec<Server>, Vec<bool>) = servers.into_iter().unzip();
         let token_counts = servers.iter().map(|s| vec![None; s.tools.len()]).collect();
-        let mut vocabulary = Vocabulary::default();
-        let documents = servers
-            .iter()
-            .map(|s| {
-                s.tools
-                    .iter()
-                    .map(|e| vocabulary.count_terms(&e.name, &e.description, e.parameter_names()))
-                    .collect()
-            })
-            .collect();
-        let groups = NameGroups::new(&servers);
+        let corpus = Corpus::new(profile, &servers);
+        let context = match overrides.context_length {
+            Some(tokens) => ContextLength {
+                tokens,
+                source: overrides
+                    .context_source
+                    .clone()
+                    .unwrap_or(ContextSource::Flag),
+            },
+            None => ContextLength::resolve(None, &config.model),
+        };
         let mut session = Session {
+            profile,
             servers: Arc::new(servers),
             connected,
-            corpus: Arc::new(Corpus {
-                vocabulary,
-                documents,
-                groups,
-            }),
+            corpus: Arc::new(corpus),
             settings,
-            context: ContextLength::resolve(overrides.context_length, &config.model),
+            context,
             scope: overrides.scope.clone(),
             token_counts,
             catalog: Catalog::default(),
             index: Arc::default(),
+            listing: Arc::default(),
             notes,
         };
         session.rebuild();
         session
     }
 
-    /// Rebuilds the catalog and index from the current servers and scope (done on every change).
+    /// Rebuilds the catalog, index and listing from the current servers and scope (done on
+    /// every change).
     pub fn rebuild(&mut self) {
         let corpus = &self.corpus;
-        self.catalog = Catalog::build(&self.servers, &corpus.groups, &self.connected, &self.scope);
+        self.catalog = Catalog::build(
+            self.profile,
+            &self.servers,
+            &corpus.groups,
+            &self.connected,
+            &self.scope,
+        );
         let documents = self
             .catalog
             .tools
             .iter()
             .map(|&r| &corpus.documents[r.server][r.tool]);
         self.index = Arc::new(SearchIndex::build(&corpus.vocabulary, documents));
+        self.listing = Arc::new(if self.profile.spec().bridge == BridgeRule::WithListing {
+            self.listing_groups()
+        } else {
+            CatalogListing::default()
+        });
+    }
+
+    /// The catalog's tools grouped by server label, with their short descriptions.
+    fn listing_groups(&self) -> CatalogListing {
+        let mut by_server: Vec<Vec<ToolRef>> = vec![Vec::new(); self.servers.len()];
+        for &r in &self.catalog.tools {
+            by_server[r.server].push(r);
+        }
+        let groups = by_server
+            .iter()
+            .enumerate()
+            .filter(|(_, refs)| !refs.is_empty())
+            .map(|(server, refs)| {
+                ListingGroup::from_shorts(
+                    &self.servers[server].name,
+                    refs.iter().map(|r| {
+                        (
+                            entry(&self.servers, *r).name.as_str(),
+                            self.corpus.short_descriptions[r.server][r.tool].as_str(),
+                        )
+                    }),
+                )
+            })
+            .collect();
+        CatalogListing::new(groups)
+    }
+
+    /// The engine profile.
+    pub fn profile(&self) -> Profile {
+        self.profile
     }
 
     /// All servers of the session, in registration order (connected or not).
@@ -225,12 +352,14 @@ impl Session {
         self.settings.enabled = mode;
     }
 
-    /// Sets the context length, as `--context` would.
-    pub fn set_context_length(&mut self, tokens: u64) {
-        self.context = ContextLength {
-            tokens,
-            source: ContextSource::Flag,
-        };
+    /// Sets the listing mode (newer profile).
+    pub fn set_listing(&mut self, mode: Mode) {
+        self.settings.listing = mode;
+    }
+
+    /// Sets the context length, from `source`.
+    pub fn set_context_length(&mut self, tokens: u64, source: ContextSource) {
+        self.context = ContextLength { tokens, source };
     }
 
     /// The context length in force and its source.
@@ -243,8 +372,9 @@ impl Session {
         &self.scope
     }
 
-    /// Assembly notes: unconfigured captures, configured servers without a capture, disabled servers.
-    pub fn notes(&self) -> &[String] {
+    /// Assembly notes: unconfigured captures, configured servers without a capture, disabled
+    /// servers, tools without an `inputSchema`.
+    pub fn notes(&self) -> &[Note] {
         &self.notes
     }
 
@@ -267,6 +397,12 @@ impl Session {
     pub fn catalog_entry(&self, doc: usize) -> (&ToolEntry, usize) {
         let r = self.catalog.tools[doc];
         (entry(&self.servers, r), r.server)
+    }
+
+    /// The catalog position of a tool of the session, when it is in the catalog.
+    pub fn catalog_position(&self, place: ToolRef) -> Option<usize> {
+        self.position(&entry(&self.servers, place).name)
+            .filter(|&p| self.catalog.tools[p] == place)
     }
 
     /// Finds a catalog entry by Hermes name.
@@ -305,16 +441,47 @@ impl Session {
             .ok()
     }
 
-    /// Evaluates the gate for the current catalog.
+    /// Evaluates activation for the current catalog.
     pub fn activation(&self) -> Activation {
+        self.activation_at(&self.settings, self.context.clone())
+    }
+
+    /// Evaluates activation for the current catalog with other settings or context (for
+    /// sweeps and maps).
+    pub fn activation_at(
+        &self,
+        settings: &ToolSearchSettings,
+        context: ContextLength,
+    ) -> Activation {
         let chars = self.catalog().map(|e| e.chars).sum();
         Activation::evaluate(
-            self.settings.enabled,
-            self.settings.threshold_pct,
-            self.context.clone(),
+            self.profile,
+            settings,
+            context,
             self.catalog.tools.len(),
             chars,
+            &self.listing,
         )
+    }
+
+    /// The catalog's listing groups and sizes (newer profile; empty for seed).
+    pub fn listing(&self) -> &CatalogListing {
+        &self.listing
+    }
+
+    /// The bridge definitions sent when active (newer profile, with its listing); `None` for
+    /// seed, whose definitions are known only by their length.
+    pub fn bridge_definitions(&self) -> Option<[Value; 3]> {
+        if self.profile.spec().bridge != BridgeRule::WithListing {
+            return None;
+        }
+        let activation = self.activation();
+        let state = activation.listing.as_ref()?;
+        let text = self.listing.text(&state.listing);
+        Some(bridge::bridge_definitions(
+            self.total_available(),
+            text.as_deref().map(|t| (t, state.listing.form)),
+        ))
     }
 
     /// The catalog cost of each server (index-aligned with [`Session::servers`]).
@@ -360,9 +527,14 @@ impl Session {
         self.token_counts.iter().flatten().all(Option::is_some)
     }
 
-    /// Runs `tool_search` for `query` with `limit` hits at most (already resolved).
+    /// Runs `tool_search` for one query with `limit` hits at most (already resolved).
     pub fn search(&self, query: &str, limit: usize) -> SearchResult {
         self.index.search(&self.corpus.vocabulary, query, limit)
+    }
+
+    /// Whether the newer profile's rule admits catalog tool `doc` for `query`, and if not, why.
+    pub fn admission(&self, query: &str, doc: usize) -> Admitted {
+        self.index.admission(&self.corpus.vocabulary, query, doc)
     }
 
     /// How well catalog tool `target` answers the whole search text of catalog tool `query`,
@@ -381,32 +553,130 @@ impl Session {
         &self.corpus.documents[r.server][r.tool]
     }
 
+    /// The search tokens of catalog tool `doc`, in text order (stemmed by the newer profile).
+    pub fn search_tokens(&self, doc: usize) -> Vec<String> {
+        let (e, server) = self.catalog_entry(doc);
+        let rules = self.profile.spec().search;
+        search_text(
+            &rules,
+            &e.name,
+            &self.servers[server].name,
+            &e.description,
+            e.parameter_names(),
+        )
+        .flat_map(|piece| super::search::tokens(piece, &rules).collect::<Vec<_>>())
+        .collect()
+    }
+
     /// Catalog size seen by `tool_search` (`total_available`).
     pub fn total_available(&self) -> usize {
         self.catalog.tools.len()
     }
 
-    /// The exact `tool_search` payload the model receives for `result`.
-    pub fn search_payload(&self, query: &str, result: &SearchResult) -> Value {
-        bridge::tool_search_payload(
-            query,
-            self.total_available(),
-            result.hits.iter().map(|hit| {
-                let (e, server) = self.catalog_entry(hit.doc);
-                (e, self.servers[server].toolset.as_str())
-            }),
-        )
+    /// The labels of the catalog's servers with their tool counts, sorted: the
+    /// `available_sources` of a newer `tool_search` result with no match.
+    pub fn sources(&self) -> Vec<(String, usize)> {
+        let mut counts: Vec<(String, usize)> = Vec::new();
+        for entry in self.catalog() {
+            match counts.iter_mut().find(|(label, _)| *label == entry.server) {
+                Some((_, count)) => *count += 1,
+                None => counts.push((entry.server.clone(), 1)),
+            }
+        }
+        counts.sort();
+        counts
     }
 
-    /// The `tool_describe` payload for `name`, or the error the model gets.
-    pub fn describe(&self, name: &str) -> Result<Value, String> {
-        let found = self.find(name);
-        if let Some(error) = bridge::name_error(name, found.is_some()) {
-            return Err(error);
+    fn hits<'a>(&'a self, result: &SearchResult) -> Vec<(&'a ToolEntry, &'a str)> {
+        result
+            .hits
+            .iter()
+            .map(|hit| {
+                let (e, server) = self.catalog_entry(hit.doc);
+                (e, self.servers[server].toolset.as_str())
+            })
+            .collect()
+    }
+
+    /// The exact `tool_search` payload the model receives for `queries` and their results:
+    /// the seed's `{query, total_available, matches}` for one query, or the newer profile's
+    /// `{queries, total_available, results, tools}` for all of them. Seed with several queries
+    /// gives one seed payload per query, as an array.
+    pub fn search_payload(&self, results: &[(String, SearchResult)]) -> Value {
+        match self.profile.spec().bridge {
+            BridgeRule::Fixed => {
+                let payloads: Vec<Value> = results
+                    .iter()
+                    .map(|(query, result)| {
+                        bridge::seed_search_payload(
+                            query,
+                            self.total_available(),
+                            self.hits(result),
+                        )
+                    })
+                    .collect();
+                match <[Value; 1]>::try_from(payloads) {
+                    Ok([one]) => one,
+                    Err(many) => Value::Array(many),
+                }
+            }
+            BridgeRule::WithListing => {
+                let matches: Vec<bridge::QueryMatches<'_>> = results
+                    .iter()
+                    .map(|(query, result)| bridge::QueryMatches {
+                        query,
+                        matches: self.hits(result),
+                    })
+                    .collect();
+                bridge::search_results_payload(self.total_available(), &matches, &self.sources())
+            }
         }
-        Ok(bridge::tool_describe_payload(
-            found.expect("name_error checks presence").0,
-        ))
+    }
+
+    /// Simulates one `tool_search` call with the model's arguments: the seed's `{query, limit}`
+    /// or the newer `{queries, limit}`. Returns the payload and each query's ranked result.
+    pub fn tool_search(&self, arguments: &Value) -> (Value, Vec<(String, SearchResult)>) {
+        let limit = resolve_limit(&Scalar::from_json(arguments.get("limit")), &self.settings);
+        let queries = match self.profile.spec().bridge {
+            BridgeRule::Fixed => {
+                let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
+                if query.trim().is_empty() {
+                    return (bridge::error_payload("query is required"), Vec::new());
+                }
+                vec![query.to_string()]
+            }
+            BridgeRule::WithListing => match bridge::parse_queries(arguments.get("queries")) {
+                Ok(queries) => queries,
+                Err(message) => return (bridge::error_payload(&message), Vec::new()),
+            },
+        };
+        let results: Vec<(String, SearchResult)> = queries
+            .into_iter()
+            .map(|q| {
+                let result = self.search(&q, limit);
+                (q, result)
+            })
+            .collect();
+        (self.search_payload(&results), results)
+    }
+
+    /// The `tool_describe` payload for one tool name: the seed's `{name, description,
+    /// parameters}` or the error the model gets; the newer `{tools: {...}}`, with `not_found`
+    /// for an unknown name (an error too).
+    pub fn describe(&self, name: &str) -> Result<Value, Value> {
+        let found = self.find(name).map(|(e, _)| e);
+        match self.profile.spec().bridge {
+            BridgeRule::Fixed => match bridge::name_error(name, found.is_some()) {
+                Some(error) => Err(bridge::error_payload(&error)),
+                None => Ok(bridge::seed_describe_payload(
+                    found.expect("name_error checks presence"),
+                )),
+            },
+            BridgeRule::WithListing => match found {
+                Some(entry) => Ok(bridge::describe_results_payload([entry], &[])),
+                None => Err(bridge::describe_results_payload([], &[name.to_string()])),
+            },
+        }
     }
 
     /// Checks a `tool_call`: the name must be in the catalog and the arguments an object.
@@ -418,9 +688,56 @@ impl Session {
     }
 }
 
-/// Real token counts of every tool of `servers`. Loads both
-/// encoders, which takes a noticeable fraction of a second: never call it on a UI thread.
-pub fn count_tokens(servers: &[Server]) -> Result<Vec<(ToolRef, TokenCount)>, String> {
+impl Corpus {
+    fn new(profile: Profile, servers: &[Server]) -> Corpus {
+        let rules = profile.spec().search;
+        let mut vocabulary = Vocabulary::new(rules);
+        let documents = servers
+            .iter()
+            .map(|s| {
+                s.tools
+                    .iter()
+                    .map(|e| {
+                        vocabulary.count_terms(
+                            &e.name,
+                            search_text(
+                                &rules,
+                                &e.name,
+                                &s.name,
+                                &e.description,
+                                e.parameter_names(),
+                            ),
+                        )
+                    })
+                    .collect()
+            })
+            .collect();
+        let lists = profile.spec().bridge == BridgeRule::WithListing;
+        let short_descriptions = servers
+            .iter()
+            .map(|s| {
+                if lists {
+                    s.tools
+                        .iter()
+                        .map(|e| short_description(&e.description))
+                        .collect()
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect();
+        Corpus {
+            vocabulary,
+            documents,
+            short_descriptions,
+            groups: NameGroups::new(servers),
+        }
+    }
+}
+
+/// Real token counts of every tool of `servers`. Loads both encoders, which takes a noticeable
+/// fraction of a second: never call it on a UI thread.
+pub fn count_tokens(servers: &[Server]) -> Result<Vec<(ToolRef, TokenCount)>, TokenizerError> {
     use rayon::prelude::*;
     let places: Vec<ToolRef> = servers
         .iter()
@@ -439,6 +756,7 @@ pub fn count_tokens(servers: &[Server]) -> Result<Vec<(ToolRef, TokenCount)>, St
 mod tests {
     use super::*;
     use crate::engine::capture_file::parse_capture;
+    use serde_json::json;
 
     fn capture(server: &str, tools: &str) -> ServerCapture {
         parse_capture(
@@ -452,13 +770,17 @@ mod tests {
         vec![
             capture(
                 "zed",
-                r#"[{"name":"open","description":"Open a file in the editor"}]"#,
+                r#"[{"name":"open","description":"Open a file in the editor","inputSchema":{"type":"object"}}]"#,
             ),
             capture(
                 "git",
-                r#"[{"name":"commit","description":"Record changes"},{"name":"push","description":"Upload commits"}]"#,
+                r#"[{"name":"commit","description":"Record changes","inputSchema":{"type":"object"}},{"name":"push","description":"Upload commits","inputSchema":{"type":"object"}}]"#,
             ),
         ]
+    }
+
+    fn config(yaml: &str) -> Config {
+        Config::parse(yaml.as_bytes()).unwrap()
     }
 
     #[test]
@@ -468,13 +790,14 @@ mod tests {
         assert_eq!(names, ["git", "zed"]);
         assert_eq!(s.total_available(), 3);
         assert!(s.notes().is_empty());
+        assert_eq!(s.profile(), Profile::Seed);
     }
 
     #[test]
     fn with_mcp_servers_only_configured_enabled_servers_count() {
-        let config = Config::parse(b"mcp_servers:\n  zed: {command: z, tools: {exclude: [x]}}\n  ghost: {command: g}\n  off: {command: o, enabled: false}").unwrap();
+        let config = config("mcp_servers:\n  zed: {command: z, tools: {exclude: [x]}}\n  ghost: {command: g}\n  idle: {command: o, enabled: false}\n  gone: {command: o, enabled: false}");
         let mut all = captures();
-        all.push(capture("off", r#"[{"name":"t"}]"#));
+        all.push(capture("idle", r#"[{"name":"t","inputSchema":{}}]"#));
         let s = Session::new(&config, &all, &Overrides::default());
         let names: Vec<_> = s
             .servers()
@@ -482,9 +805,62 @@ mod tests {
             .enumerate()
             .map(|(i, srv)| (srv.name.as_str(), s.is_connected(i)))
             .collect();
-        assert_eq!(names, [("zed", true), ("off", false)]);
+        assert_eq!(names, [("zed", true), ("idle", false)]);
         assert_eq!(s.total_available(), 1);
-        assert_eq!(s.notes().len(), 3, "{:?}", s.notes());
+        assert_eq!(
+            s.notes(),
+            [
+                Note::NotConfigured {
+                    server: "git".into(),
+                    source: String::new()
+                },
+                Note::NoCapture {
+                    server: "ghost".into()
+                },
+                Note::Disabled {
+                    server: "idle".into()
+                },
+                Note::Disabled {
+                    server: "gone".into()
+                },
+            ],
+            "a disabled server is not told to capture"
+        );
+    }
+
+    #[test]
+    fn a_tool_without_input_schema_is_noted() {
+        let s = Session::new(
+            &Config::default(),
+            &[capture("bare", r#"[{"name":"t","description":"x"}]"#)],
+            &Overrides::default(),
+        );
+        assert_eq!(
+            s.notes(),
+            [Note::NoInputSchema {
+                server: "bare".into(),
+                tool: "t".into()
+            }]
+        );
+        assert!(s.notes()[0].to_string().contains("would not connect bare"));
+    }
+
+    #[test]
+    fn the_profile_comes_from_overrides_then_config() {
+        let c = config("schematax:\n  profile: hermes-2026-09");
+        let s = Session::new(&c, &captures(), &Overrides::default());
+        assert_eq!(s.profile(), Profile::Hermes202609);
+        assert!(s.catalog().all(|e| e.name.starts_with("mcp__")));
+        assert_eq!(s.settings().threshold_pct, 5.0);
+        let s = Session::new(
+            &c,
+            &captures(),
+            &Overrides {
+                profile: Some(Profile::Seed),
+                ..Default::default()
+            },
+        );
+        assert_eq!(s.profile(), Profile::Seed);
     }
 
     #[test]
@@ -519,17 +895,56 @@ mod tests {
         let s = Session::new(&Config::default(), &captures(), &scoped);
         assert_eq!(s.describe("mcp_git_push").unwrap()["name"], "mcp_git_push");
         assert_eq!(
-            s.describe("mcp_zed_open").unwrap_err(),
+            s.describe("mcp_zed_open").unwrap_err()["error"],
             bridge::not_available_message("mcp_zed_open")
         );
-        assert!(s.call("mcp_git_push", &serde_json::json!({"a": 1})).is_ok());
-        assert!(s.call("tool_search", &serde_json::json!({})).is_err());
+        assert!(s.call("mcp_git_push", &json!({"a": 1})).is_ok());
+        assert!(s.call("tool_search", &json!({})).is_err());
+        let newer = Overrides {
+            profile: Some(Profile::Hermes202609),
+            ..scoped
+        };
+        let s = Session::new(&Config::default(), &captures(), &newer);
+        assert!(s.describe("mcp__git__push").unwrap()["tools"]["mcp__git__push"].is_object());
+        assert_eq!(
+            s.describe("mcp__zed__open").unwrap_err()["not_found"],
+            json!(["mcp__zed__open"])
+        );
+    }
+
+    #[test]
+    fn tool_search_calls_by_profile() {
+        let s = Session::new(&Config::default(), &captures(), &Overrides::default());
+        let (payload, results) = s.tool_search(&json!({"query": "commit", "limit": 9}));
+        assert_eq!(payload["matches"][0]["name"], "mcp_git_commit");
+        assert_eq!(results.len(), 1);
+        let newer = Overrides {
+            profile: Some(Profile::Hermes202609),
+            ..Default::default()
+        };
+        let s = Session::new(&Config::default(), &captures(), &newer);
+        let (payload, results) =
+            s.tool_search(&json!({"queries": ["git record changes", "nothing"]}));
+        assert_eq!(results.len(), 2);
+        assert_eq!(
+            payload["results"][0]["matches"],
+            json!(["mcp__git__commit"])
+        );
+        assert_eq!(
+            payload["results"][1]["available_sources"],
+            json!([{"name": "git", "tool_count": 2}, {"name": "zed", "tool_count": 1}])
+        );
+        let (payload, _) = s.tool_search(&json!({"queries": []}));
+        assert!(payload["error"].is_string());
     }
 
     #[test]
     fn lookup_by_hermes_server_slash_or_raw_name() {
         let mut all = captures();
-        all.push(capture("hg", r#"[{"name":"commit"}]"#));
+        all.push(capture(
+            "hg",
+            r#"[{"name":"commit","inputSchema":{"type":"object"}}]"#,
+        ));
         let s = Session::new(&Config::default(), &all, &Overrides::default());
         let name_of = |l: Lookup| match l {
             Lookup::Found(p) => s.catalog_entry(p).0.name.clone(),

@@ -265,15 +265,28 @@ impl std::iter::Sum for TokenCount {
     }
 }
 
+/// A tokenizer that could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("cannot load {encoding}: {reason}")]
+pub struct TokenizerError {
+    /// The encoding's name.
+    pub encoding: &'static str,
+    /// Why, one line.
+    pub reason: String,
+}
+
 /// Loads both encoders and counts every text with each. Loading takes a noticeable fraction of
 /// a second, so never call this on a UI thread. The two encoders run side by side and each
 /// starts counting as soon as it is loaded, which hides most of the loading.
 pub fn count_with_both_encodings<S: AsRef<str> + Sync>(
     texts: &[S],
-) -> Result<Vec<TokenCount>, String> {
+) -> Result<Vec<TokenCount>, TokenizerError> {
     let load_and_count = |load: fn() -> anyhow::Result<CoreBPE>, encoding: Encoding| {
-        let bpe = load().map_err(|e| format!("cannot load {}: {e}", encoding.name()))?;
-        Ok::<Vec<u64>, String>(
+        let bpe = load().map_err(|e| TokenizerError {
+            encoding: encoding.name(),
+            reason: super::error::one_line(&e.to_string()),
+        })?;
+        Ok::<Vec<u64>, TokenizerError>(
             texts
                 .par_iter()
                 .map(|text| bpe.encode_ordinary(text.as_ref()).len() as u64)

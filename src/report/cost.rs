@@ -69,8 +69,8 @@ pub struct CollisionRow {
     pub tool: String,
     /// The Hermes name both produce.
     pub name: String,
-    /// Server that kept the name.
-    pub kept_server: String,
+    /// Server that kept the name (null when a server's own duplicates cancel out).
+    pub kept_server: Option<String>,
 }
 
 /// The whole `report` output.
@@ -94,8 +94,8 @@ pub struct CostReport {
     pub deferrable_chars: u64,
     /// chars/4 of them: what the gate sees.
     pub deferrable_tokens: u64,
-    /// Tokens they must reach to activate auto mode.
-    pub threshold_tokens: u64,
+    /// Tokens they must reach to activate auto mode (seed; null for the newer profile).
+    pub threshold_tokens: Option<u64>,
     /// Whether Tool Search is active.
     pub active: bool,
     /// Tokens (auto mode) that can go before it deactivates, or must come before it activates.
@@ -162,14 +162,9 @@ impl CostReport {
                 kept_server: c.kept_server.clone(),
             })
             .collect::<Vec<_>>();
-        let mut warnings: Vec<String> = inputs.all_warnings().cloned().collect();
-        warnings.extend(session.notes().iter().cloned());
-        warnings.extend(collisions.iter().map(|c| {
-            format!(
-                "{}/{} skipped: its name {} is already registered by server {}",
-                c.server, c.tool, c.name, c.kept_server
-            )
-        }));
+        let mut warnings: Vec<String> = inputs.warnings(session.profile()).collect();
+        warnings.extend(session.notes().iter().map(ToString::to_string));
+        warnings.extend(session.collisions().iter().map(ToString::to_string));
         let before = Cost::of(activation.tokens_before(), price_per_mtok);
         let after = Cost::of(activation.tokens_after(), price_per_mtok);
         CostReport {
@@ -273,12 +268,12 @@ impl CostReport {
         let threshold = if self.context_length == 0 {
             format!(
                 "{} tokens (fixed minimum when the context length is unknown)",
-                thousands(self.threshold_tokens)
+                thousands(self.threshold_tokens.unwrap_or(0))
             )
         } else {
             format!(
                 "{} tokens = floor({} x {} / 100)",
-                thousands(self.threshold_tokens),
+                thousands(self.threshold_tokens.unwrap_or(0)),
                 thousands(self.context_length),
                 pct_label(self.config.threshold_pct)
             )

@@ -33,7 +33,7 @@ pub struct DescribeReport {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct DescribeError {
     /// What `tool_describe` returns.
-    pub error: String,
+    pub error: Value,
     /// Closest catalog names (fuzzy match), best first.
     pub suggestions: Vec<String>,
 }
@@ -44,9 +44,9 @@ pub fn describe(session: &Session, reference: &str) -> Result<DescribeReport, De
         Lookup::Found(position) => position,
         Lookup::Ambiguous(positions) => {
             return Err(DescribeError {
-                error: format!(
+                error: Value::String(format!(
                     "'{reference}' is the name of a tool on several servers; use a Hermes name"
-                ),
+                )),
                 suggestions: positions
                     .iter()
                     .map(|&p| session.catalog_entry(p).0.name.clone())
@@ -141,13 +141,17 @@ impl DescribeError {
         } else {
             format!("did you mean: {}", self.suggestions.join(", "))
         };
+        let error = match &self.error {
+            Value::String(text) => text.clone(),
+            Value::Object(map) if map.contains_key("error") => {
+                map["error"].as_str().unwrap_or_default().to_string()
+            }
+            other => super::to_json(other).trim_end().to_string(),
+        };
         match format {
             Format::Json => super::to_json(self),
             Format::Table => {
-                let mut out = format!(
-                    "tool_describe error: {}\n",
-                    crate::text::sanitize(&self.error)
-                );
+                let mut out = format!("tool_describe error: {}\n", crate::text::sanitize(&error));
                 if !hint.is_empty() {
                     out.push_str(&format!("{}\n", crate::text::sanitize(&hint)));
                 }
@@ -156,7 +160,7 @@ impl DescribeError {
             Format::Markdown => {
                 let mut out = format!(
                     "**tool_describe error**: {}\n",
-                    super::table::escape_markdown(&self.error)
+                    super::table::escape_markdown(&error)
                 );
                 if !hint.is_empty() {
                     out.push_str(&format!("\n{}\n", super::table::escape_markdown(&hint)));

@@ -69,7 +69,7 @@ impl SearchReport {
             via: result.via.as_str().to_string(),
             total_available: session.total_available(),
             hits,
-            payload: session.search_payload(query, &result),
+            payload: session.search_payload(&[(query.to_string(), result.clone())]),
         }
     }
 
@@ -120,7 +120,10 @@ impl SearchReport {
             "Empty query: the model gets {\"error\": \"query is required\"}.".into()
         } else if self.total_available == 0 {
             "The catalog is empty: no deferrable tools in this session.".into()
-        } else if crate::engine::search::tokens(&self.query).next().is_none() {
+        } else if crate::engine::search::raw_tokens(&self.query)
+            .next()
+            .is_none()
+        {
             "The query has no searchable words (only ASCII letters and digits count).".into()
         } else {
             "No tool matched: no query word is in any tool's search text, and the query is in no tool name.".into()

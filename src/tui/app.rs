@@ -15,7 +15,7 @@ use crate::engine::lint::Finding;
 use crate::engine::search::SearchResult;
 use crate::engine::session::Overrides;
 use crate::engine::session::{Lookup, Session};
-use crate::engine::tokens::{estimate_tokens, TokenCount};
+use crate::engine::tokens::{estimate_tokens, TokenCount, TokenizerError};
 use crate::report::{pct_label, thousands};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -32,7 +32,7 @@ pub enum Msg {
         /// The session generation it counted.
         generation: u64,
         /// The counts, or why there are none.
-        result: Result<Vec<(ToolRef, TokenCount)>, String>,
+        result: Result<Vec<(ToolRef, TokenCount)>, TokenizerError>,
     },
     /// One server of a re-capture finished: its summary line, or why it failed.
     Captured {
@@ -289,10 +289,7 @@ impl App {
                 typing: false,
                 limit,
                 selected: 0,
-                result: SearchResult {
-                    via: crate::engine::search::Via::None,
-                    hits: Vec::new(),
-                },
+                result: SearchResult::empty(),
             },
             lint: LintPane {
                 findings: Vec::new(),
@@ -394,7 +391,7 @@ impl App {
                 ..
             } => {
                 self.status = Some(format!("real token counts unavailable: {reason}"));
-                self.counting = Counting::Failed(reason);
+                self.counting = Counting::Failed(reason.to_string());
             }
             Msg::Captured { server, result } => {
                 if let Some(progress) = &mut self.capturing {
@@ -493,6 +490,8 @@ impl App {
         };
         let settings = *self.session.settings();
         let overrides = Overrides {
+            profile: Some(self.session.profile()),
+            context_source: Some(self.session.context().source.clone()),
             context_length: Some(self.session.context().tokens)
                 .filter(|_| self.session.context().source == ContextSource::Flag),
             threshold_pct: Some(settings.threshold_pct),
@@ -595,7 +594,7 @@ impl App {
             Action::ShowPayload => {
                 let payload = self
                     .session
-                    .search_payload(&self.search.query, &self.search.result);
+                    .search_payload(&[(self.search.query.clone(), self.search.result.clone())]);
                 let summary = format!(
                     "{} matches of {} tools, via {}: this is all the model sees (no scores)",
                     self.search.result.hits.len(),
@@ -613,7 +612,7 @@ impl App {
             }
             Action::Submit => match self.overlay.take() {
                 Some(Overlay::ContextPrompt(text)) => match crate::cli::parse_context(&text) {
-                    Ok(tokens) => self.session.set_context_length(tokens),
+                    Ok(tokens) => self.session.set_context_length(tokens, ContextSource::View),
                     Err(reason) => self.status = Some(format!("context length: {reason}")),
                 },
                 other => {
@@ -648,7 +647,7 @@ impl App {
                 .find(|&c| c < current)
                 .unwrap_or(CONTEXT_PRESETS[CONTEXT_PRESETS.len() - 1])
         };
-        self.session.set_context_length(next);
+        self.session.set_context_length(next, ContextSource::View);
     }
 
     fn set_limit(&mut self, limit: usize) {
@@ -809,7 +808,9 @@ impl App {
     /// The detail of one tool: its `tool_describe` payload and cost by each method.
     fn tool_detail(&self, place: ToolRef) -> DetailView {
         let entry = &self.session.servers()[place.server].tools[place.tool];
-        let payload = crate::engine::bridge::tool_describe_payload(entry);
+        let payload = match self.session.describe(&entry.name) {
+            Ok(payload) | Err(payload) => payload,
+        };
         let counted = match self.session.token_count(place.server, place.tool) {
             Some(c) => format!(
                 "{} o200k_base, {} cl100k_base",
@@ -1032,9 +1033,15 @@ mod tests {
         );
         app.update(Msg::Counted {
             generation: 0,
-            result: Err("boom".into()),
+            result: Err(TokenizerError {
+                encoding: "o200k_base",
+                reason: "boom".into(),
+            }),
         });
-        assert_eq!(app.counting, Counting::Failed("boom".into()));
+        assert_eq!(
+            app.counting,
+            Counting::Failed("cannot load o200k_base: boom".into())
+        );
         assert!(app.status.as_deref().unwrap().contains("boom"));
     }
 }

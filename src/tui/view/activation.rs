@@ -46,7 +46,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             &format!(
                 "{} of {} tokens (chars/4)",
                 thousands(activation.deferrable_tokens),
-                thousands(activation.threshold_tokens)
+                thousands(activation.threshold_tokens.unwrap_or(0))
             ),
             width,
         )),
@@ -141,11 +141,12 @@ fn gauge(activation: &Activation, width: usize) -> Line<'static> {
     let bar = width.saturating_sub(2).max(4);
     let scale = (activation
         .deferrable_tokens
-        .max(activation.threshold_tokens) as f64
+        .max(activation.threshold_tokens.unwrap_or(0)) as f64
         * 1.25)
         .max(1.0);
     let filled = ((activation.deferrable_tokens as f64 / scale) * bar as f64).round() as usize;
-    let mark = ((activation.threshold_tokens as f64 / scale) * bar as f64).round() as usize;
+    let mark =
+        ((activation.threshold_tokens.unwrap_or(0) as f64 / scale) * bar as f64).round() as usize;
     let color = if activation.active {
         Color::Green
     } else {

@@ -22,6 +22,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let search = &app.search;
     let via = match search.result.via {
         Via::Bm25 => "bm25",
+        Via::Exact => "exact name",
         Via::Substring => "substring fallback",
         Via::None => "none",
     };
