@@ -9,19 +9,31 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use schematax::engine::config::Config;
 use schematax::engine::inputs::Inputs;
-use schematax::engine::session::{Overrides, Session};
-use schematax::tui::app::{App, Effect, Msg, Pane};
+use schematax::engine::activation::Traffic;
+use schematax::engine::session::Overrides;
+use schematax::tui::app::{App, Msg, Pane};
 use schematax::tui::view;
 use std::hint::black_box;
+use std::sync::Arc;
 
 fn key(code: KeyCode) -> Msg {
     Msg::Key(KeyEvent::new(code, KeyModifiers::NONE))
 }
 
 fn keystrokes_10k(c: &mut Criterion) {
-    let captures = support::catalog_of(10_000);
-    let session = Session::new(&Config::default(), &captures, &Overrides::default());
-    let mut app = App::new(session, "10k".into(), 3.0, None);
+    let inputs = Inputs {
+        config: Config::default(),
+        config_label: "10k".into(),
+        config_path: None,
+        captures: support::catalog_of(10_000),
+        warnings: Vec::new(),
+    };
+    let mut app = App::new(
+        Arc::new(inputs),
+        Overrides::default(),
+        Traffic::default(),
+        None,
+    );
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     app.update(key(KeyCode::Char('/')));
     for c in "create a merge request".chars() {
@@ -57,9 +69,7 @@ fn keystrokes_10k(c: &mut Criterion) {
     group.bench_function("toggle_a_server_and_render", |b| {
         b.iter(|| {
             for effect in app.update(key(KeyCode::Char(' '))) {
-                if let Effect::Lint { .. } = effect {
-                    black_box(app.session.clone());
-                }
+                black_box(effect);
             }
             terminal.draw(|frame| view::render(&app, frame)).unwrap();
         })
@@ -78,9 +88,12 @@ fn keystrokes_10k(c: &mut Criterion) {
 fn first_frame(c: &mut Criterion) {
     c.bench_function("first_frame_on_the_sample", |b| {
         b.iter(|| {
-            let inputs = Inputs::sample();
-            let session = Session::new(&inputs.config, &inputs.captures, &Overrides::default());
-            let app = App::new(session, inputs.config_label, 3.0, None);
+            let app = App::new(
+                Arc::new(Inputs::sample()),
+                Overrides::default(),
+                Traffic::default(),
+                None,
+            );
             let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
             terminal.draw(|frame| view::render(&app, frame)).unwrap();
         })

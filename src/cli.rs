@@ -5,7 +5,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::engine::activation::{Traffic, DEFAULT_TURNS_PER_DAY};
 use crate::engine::catalog::Scope;
+use crate::engine::compare::ProfileComparison;
+use crate::engine::error::InputError;
 use crate::engine::config::{Config, Mode, Scalar};
 use crate::engine::eval::{evaluate, QuerySet};
 use crate::engine::inputs::Inputs;
@@ -13,6 +16,7 @@ use crate::engine::lint::Severity;
 use crate::engine::profile::Profile;
 use crate::engine::search::resolve_limit;
 use crate::engine::session::{Overrides, Session};
+use crate::report::compare::CompareReport;
 use crate::report::cost::CostReport;
 use crate::report::describe::describe;
 use crate::report::eval::EvalReport;
@@ -45,13 +49,13 @@ pub struct Cli {
 pub struct TuiArgs {
     /// Inputs and overrides.
     #[command(flatten)]
-    input: InputArgs,
-    /// Dollars per million input tokens, for the savings.
-    #[arg(long, value_name = "DOLLARS", default_value_t = 3.0, value_parser = parse_price)]
-    price_per_mtok: f64,
+    pub input: InputArgs,
+    /// Price and traffic of the dollar figures.
+    #[command(flatten)]
+    pub traffic: TrafficArgs,
     /// A queries file (as for `schematax eval`) for the Eval pane.
     #[arg(long, value_name = "FILE")]
-    queries: Option<PathBuf>,
+    pub queries: Option<PathBuf>,
 }
 
 /// The subcommands.
@@ -59,7 +63,7 @@ pub struct TuiArgs {
 pub enum Command {
     /// Open the interactive view (the default): live cost, activation and search panes.
     Tui(TuiArgs),
-    /// Token cost per server, the Tool Search gate with its numbers, savings and warnings.
+    /// Token cost per server, activation with its numbers, savings and warnings.
     Report {
         /// Inputs and overrides.
         #[command(flatten)]
@@ -67,23 +71,29 @@ pub enum Command {
         /// Output options.
         #[command(flatten)]
         output: OutputArgs,
-        /// Dollars per million input tokens, for the savings.
-        #[arg(long, value_name = "DOLLARS", default_value_t = 3.0, value_parser = parse_price)]
-        price_per_mtok: f64,
+        /// Price and traffic of the dollar figures.
+        #[command(flatten)]
+        traffic: TrafficArgs,
         /// Skip the real tokenizer counts (o200k_base, cl100k_base); chars/4 only.
         #[arg(long)]
         estimate_only: bool,
     },
-    /// Rank the catalog for a query as tool_search would, with scores and matched terms.
+    /// Rank the catalog for queries as one tool_search call would, with scores, matched words
+    /// and (hermes-2026-09) the rarest-word gate.
     Search {
-        /// The query the model would send.
-        query: String,
+        /// The queries the model would send (one call; seed takes one query per call).
+        #[arg(required = true, num_args = 1..)]
+        queries: Vec<String>,
         /// Hits at most (the limit rule applies: clamped to [1, max_search_limit]).
         #[arg(long, allow_negative_numbers = true)]
         limit: Option<i64>,
+        /// hermes.yaml (or ~/.hermes/config.yaml); without it and without --tools, the
+        /// embedded sample.
+        #[arg(long, value_name = "CONFIG")]
+        config: Option<PathBuf>,
         /// Inputs and overrides.
         #[command(flatten)]
-        input: InputArgs,
+        input: SessionArgs,
         /// Output options.
         #[command(flatten)]
         output: OutputArgs,
@@ -99,7 +109,8 @@ pub enum Command {
         #[command(flatten)]
         output: OutputArgs,
     },
-    /// Tool description quality: findings per tool, with a rule, a severity and the fix.
+    /// Tool description quality and findability: findings per tool, with a rule, a severity
+    /// and the fix.
     Lint {
         /// Inputs and overrides.
         #[command(flatten)]
@@ -107,6 +118,16 @@ pub enum Command {
         /// Output format.
         #[arg(long, value_enum, default_value_t = LintFormat::Table)]
         format: LintFormat,
+        /// Write to FILE instead of stdout.
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// A queries file (as for `schematax eval`): report each expected tool a query cannot
+        /// reach, and why.
+        #[arg(long, value_name = "FILE")]
+        queries: Option<PathBuf>,
+        /// The top-k a query must reach its tool in (default: search_default_limit).
+        #[arg(long)]
+        limit: Option<usize>,
         /// Exit 1 when any finding reaches this severity.
         #[arg(long, value_enum, value_name = "SEVERITY")]
         fail_on: Option<FailOn>,
@@ -134,7 +155,25 @@ pub enum Command {
     /// Capture tool lists from live MCP servers: those of a config, of MCP client configs, or
     /// one given here (`--name N -- COMMAND ARGS...` or `--name N --url URL`).
     Capture(CaptureArgs),
-    /// Activation over a grid of context lengths and threshold_pct values, with flip points.
+    /// The same inputs under both profiles side by side: cost, activation, tier and form, and
+    /// with a queries file each query's rank under each and the tools one profile loses.
+    #[command(alias = "diff-profiles")]
+    Compare {
+        /// A queries file (as for `schematax eval`).
+        #[arg(long, value_name = "FILE")]
+        queries: Option<PathBuf>,
+        /// The k of recall@k (default: search_default_limit).
+        #[arg(long)]
+        limit: Option<usize>,
+        /// Inputs and overrides (`--profile` is ignored: both run).
+        #[command(flatten)]
+        input: InputArgs,
+        /// Output options.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+    /// Activation over a grid of context lengths and threshold_pct values: the seed gate's
+    /// flip points, or the newer listing's forms and bridge cost.
     Sweep {
         /// Inputs and overrides.
         #[command(flatten)]
@@ -151,6 +190,15 @@ pub struct InputArgs {
     /// hermes.yaml (or ~/.hermes/config.yaml); without it and without --tools, the embedded sample.
     #[arg(value_name = "CONFIG")]
     pub config: Option<PathBuf>,
+    /// Everything else about the inputs.
+    #[command(flatten)]
+    pub session: SessionArgs,
+}
+
+/// The inputs and overrides besides the config path (`search` takes its config as
+/// `--config`, since its queries are the positional arguments).
+#[derive(Debug, Clone, Args, Default)]
+pub struct SessionArgs {
     /// Captured tool lists: a file or a directory (repeatable). Default: tools/ beside the config.
     #[arg(long = "tools", value_name = "PATH")]
     pub tools: Vec<PathBuf>,
@@ -175,12 +223,36 @@ pub struct InputArgs {
     pub disabled_toolsets: Vec<String>,
 }
 
-/// `--format`.
+/// `--format` and `--output`.
 #[derive(Debug, Clone, Args)]
 pub struct OutputArgs {
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Table)]
     pub format: Format,
+    /// Write to FILE instead of stdout (replaced atomically).
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// `--price-per-mtok` and `--turns-per-day`.
+#[derive(Debug, Clone, Args)]
+pub struct TrafficArgs {
+    /// Dollars per million input tokens, for the savings.
+    #[arg(long, value_name = "DOLLARS", default_value_t = 3.0, value_parser = parse_price)]
+    pub price_per_mtok: f64,
+    /// Turns a day, for the monthly dollar figures.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_TURNS_PER_DAY)]
+    pub turns_per_day: u64,
+}
+
+impl TrafficArgs {
+    /// The traffic these flags describe.
+    pub fn traffic(&self) -> Traffic {
+        Traffic {
+            price_per_mtok: self.price_per_mtok,
+            turns_per_day: self.turns_per_day,
+        }
+    }
 }
 
 /// Options of `schematax capture`.
@@ -315,12 +387,31 @@ fn parse_price(text: &str) -> Result<f64, String> {
 impl InputArgs {
     /// The overrides these flags give.
     pub fn overrides(&self) -> Overrides {
+        self.session.overrides()
+    }
+
+    /// Reads the inputs.
+    pub fn inputs(&self) -> Result<Inputs, CliError> {
+        self.session.inputs(self.config.as_deref())
+    }
+
+    /// Reads the inputs and builds the session.
+    pub fn session(&self) -> Result<(Inputs, Session), CliError> {
+        self.session.session(self.config.as_deref())
+    }
+}
+
+impl SessionArgs {
+    /// The overrides these flags give.
+    pub fn overrides(&self) -> Overrides {
         Overrides {
             profile: self.profile.map(Profile::from),
             context_length: self.context,
             context_source: None,
             threshold_pct: self.threshold_pct,
             mode: self.mode.map(Mode::from),
+            listing: None,
+            listing_max_tokens: None,
             scope: Scope {
                 enabled_toolsets: self.enabled_toolsets.clone(),
                 disabled_toolsets: self.disabled_toolsets.clone(),
@@ -328,10 +419,14 @@ impl InputArgs {
         }
     }
 
+    /// Reads the inputs of `config` and these flags.
+    pub fn inputs(&self, config: Option<&Path>) -> Result<Inputs, CliError> {
+        Ok(Inputs::load(config, &self.tools)?)
+    }
+
     /// Reads the inputs and builds the session.
-    pub fn session(&self) -> Result<(Inputs, Session), String> {
-        let inputs =
-            Inputs::load(self.config.as_deref(), &self.tools).map_err(|e| e.to_string())?;
+    pub fn session(&self, config: Option<&Path>) -> Result<(Inputs, Session), CliError> {
+        let inputs = self.inputs(config)?;
         let session = Session::new(&inputs.config, &inputs.captures, &self.overrides());
         Ok((inputs, session))
     }
@@ -349,44 +444,82 @@ pub fn count_tokens(session: &mut Session) -> Option<String> {
     }
 }
 
-/// Runs a parsed command line; the error is a one-line message for exit code 2.
-pub fn run(cli: Cli) -> Result<ExitCode, String> {
+/// Why a command could not run: one line, and the exit code it carries.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// An input file could not be used.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The command line asks for something that cannot be done.
+    #[error("{0}")]
+    Usage(String),
+    /// The output could not be written.
+    #[error("cannot write {target}: {reason}")]
+    Output {
+        /// Where the output was going.
+        target: String,
+        /// Why it failed, one line.
+        reason: String,
+    },
+    /// The interactive view could not run.
+    #[error("{0}")]
+    Terminal(String),
+}
+
+impl CliError {
+    /// The process exit code: 2 (bad usage, unreadable input, unwritable output).
+    pub fn exit_code(&self) -> u8 {
+        EXIT_USAGE
+    }
+}
+
+/// The interactive view's model, built from the command line exactly as the binary builds it.
+pub fn build_app(args: &TuiArgs) -> Result<crate::tui::app::App, CliError> {
+    let inputs = args.input.inputs()?;
+    let queries = load_queries(args.queries.as_deref())?;
+    Ok(crate::tui::app::App::new(
+        std::sync::Arc::new(inputs),
+        args.input.overrides(),
+        args.traffic.traffic(),
+        queries,
+    ))
+}
+
+/// Reads a queries file given with `--queries`.
+fn load_queries(path: Option<&Path>) -> Result<Option<QuerySet>, CliError> {
+    Ok(match path {
+        Some(path) => Some(QuerySet::load(path)?),
+        None => None,
+    })
+}
+
+/// Runs a parsed command line.
+pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command.unwrap_or(Command::Tui(cli.tui)) {
         Command::Tui(args) => {
-            let (inputs, session) = args.input.session()?;
-            let queries = match &args.queries {
-                Some(path) => Some(QuerySet::load(path).map_err(|e| e.to_string())?),
-                None => None,
-            };
-            let app = crate::tui::app::App::new(
-                session,
-                inputs.config_label.clone(),
-                args.price_per_mtok,
-                queries,
-            );
+            let app = build_app(&args)?;
             let app = crate::tui::run(app);
             // Servers of a re-capture still running when the view closed are stopped.
             crate::capture::stdio::kill_all();
-            let app = app?;
-            for warning in inputs
-                .warnings(app.session.profile())
-                .chain(app.session.notes().iter().map(ToString::to_string))
-            {
-                let warning = &warning;
+            let app = app.map_err(CliError::Terminal)?;
+            for warning in &app.derived.warnings {
                 eprintln!("schematax: warning: {}", crate::text::sanitize(warning));
             }
             if app.is_tuned() {
-                return emit(&format!(
-                    "# Tuned in schematax; paste into hermes.yaml:\n{}",
-                    app.tuned_yaml()
-                ));
+                return emit(
+                    &format!(
+                        "# Tuned in schematax; paste into hermes.yaml:\n{}",
+                        app.tuned_yaml()
+                    ),
+                    None,
+                );
             }
             Ok(ExitCode::SUCCESS)
         }
         Command::Report {
             input,
             output,
-            price_per_mtok,
+            traffic,
             estimate_only,
         } => {
             let (inputs, mut session) = input.session()?;
@@ -395,20 +528,25 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             } else {
                 count_tokens(&mut session)
             };
-            let mut report = CostReport::build(&inputs, &session, price_per_mtok);
+            let mut report = CostReport::build(&inputs, &session, &traffic.traffic());
             report.warnings.extend(warning);
-            emit(&report.render(output.format))
+            emit(&report.render(output.format), output.output.as_deref())
         }
         Command::Search {
-            query,
+            queries,
             limit,
+            config,
             input,
             output,
         } => {
-            let (_, session) = input.session()?;
+            let (_, session) = input.session(config.as_deref())?;
             let raw = limit.map_or(Scalar::Null, |l| Scalar::Int(i128::from(l)));
             let limit = resolve_limit(&raw, session.settings());
-            emit(&SearchReport::build(&session, &query, limit).render(output.format, &session))
+            let report = SearchReport::build(&session, &queries, limit);
+            emit(
+                &report.render(output.format, &session),
+                output.output.as_deref(),
+            )
         }
         Command::Describe {
             name,
@@ -420,9 +558,9 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                 eprintln!("schematax: {warning}");
             }
             match describe(&session, &name) {
-                Ok(report) => emit(&report.render(output.format)),
+                Ok(report) => emit(&report.render(output.format), output.output.as_deref()),
                 Err(error) => {
-                    emit(&error.render(output.format))?;
+                    emit(&error.render(output.format), output.output.as_deref())?;
                     Ok(ExitCode::from(EXIT_FAILURE))
                 }
             }
@@ -430,17 +568,29 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
         Command::Lint {
             input,
             format,
+            output,
             fail_on,
+            queries,
+            limit,
         } => {
             let (inputs, session) = input.session()?;
-            let findings = crate::engine::lint::lint(&session);
+            let mut findings = crate::engine::lint::lint(&session);
+            if let Some(set) = load_queries(queries.as_deref())? {
+                let k = limit.unwrap_or(session.settings().search_default_limit as usize);
+                findings.extend(crate::engine::lint::query_findings(&session, &set, k));
+            }
             let sources = inputs
                 .captures
                 .iter()
                 .map(|c| (c.server.clone(), c.source.display().to_string()))
                 .collect();
-            let report = LintReport::build(&findings, session.total_available(), sources);
-            emit(&report.render(format))?;
+            let report = LintReport::build(
+                &findings,
+                session.total_available(),
+                session.profile(),
+                sources,
+            );
+            emit(&report.render(format), output.as_deref())?;
             let level = fail_on.map(|f| match f {
                 FailOn::Error => Severity::Error,
                 FailOn::Warning => Severity::Warning,
@@ -459,10 +609,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
             output,
         } => {
             let (_, session) = input.session()?;
-            let set = QuerySet::load(&queries).map_err(|e| e.to_string())?;
+            let set = QuerySet::load(&queries)?;
             let k = limit.unwrap_or(session.settings().search_default_limit as usize);
             let evaluation = evaluate(&session, &set, k, lenient);
-            emit(&EvalReport::build(&evaluation).render(output.format))?;
+            emit(
+                &EvalReport::build(&evaluation, session.profile()).render(output.format),
+                output.output.as_deref(),
+            )?;
             Ok(match min_recall {
                 Some(min) if evaluation.overall.recall_at_k < min => {
                     eprintln!(
@@ -474,10 +627,31 @@ pub fn run(cli: Cli) -> Result<ExitCode, String> {
                 _ => ExitCode::SUCCESS,
             })
         }
-        Command::Capture(args) => run_capture(&args),
+        Command::Compare {
+            queries,
+            limit,
+            input,
+            output,
+        } => {
+            let inputs = input.inputs()?;
+            let set = load_queries(queries.as_deref())?;
+            let comparison = ProfileComparison::build(
+                &inputs.config,
+                &inputs.captures,
+                &input.overrides(),
+                set.as_ref(),
+                limit,
+            );
+            let report = CompareReport::build(&inputs, &comparison);
+            emit(&report.render(output.format), output.output.as_deref())
+        }
+        Command::Capture(args) => run_capture(&args).map_err(CliError::Usage),
         Command::Sweep { input, output } => {
             let (_, session) = input.session()?;
-            emit(&SweepReport::build(&session).render(output.format))
+            emit(
+                &SweepReport::build(&session).render(output.format),
+                output.output.as_deref(),
+            )
         }
     }
 }
@@ -566,7 +740,7 @@ fn run_capture(args: &CaptureArgs) -> Result<ExitCode, String> {
             }
         }
     }
-    emit(&text)?;
+    emit(&text, None).map_err(|e| e.to_string())?;
     Ok(if failed > 0 {
         ExitCode::from(EXIT_FAILURE)
     } else {
@@ -574,8 +748,31 @@ fn run_capture(args: &CaptureArgs) -> Result<ExitCode, String> {
     })
 }
 
-/// Writes to stdout; a closed pipe (`| head`) ends quietly.
-pub fn emit(text: &str) -> Result<ExitCode, String> {
+/// Writes to `output` (atomically: a temporary file renamed over it) or to stdout, where a
+/// closed pipe (`| head`) ends quietly.
+pub fn emit(text: &str, output: Option<&Path>) -> Result<ExitCode, CliError> {
+    let failed = |target: &Path, e: std::io::Error| CliError::Output {
+        target: target.display().to_string(),
+        reason: crate::engine::error::one_line(&e.to_string()),
+    };
+    if let Some(path) = output {
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let temp = dir.join(format!(
+            ".{}.schematax-{}.tmp",
+            path.file_name().map_or("output".into(), |n| n.to_string_lossy()),
+            std::process::id()
+        ));
+        return std::fs::write(&temp, text)
+            .and_then(|_| std::fs::rename(&temp, path))
+            .map(|_| ExitCode::SUCCESS)
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&temp);
+                failed(path, e)
+            });
+    }
     let mut stdout = std::io::stdout().lock();
     match stdout
         .write_all(text.as_bytes())
@@ -583,7 +780,7 @@ pub fn emit(text: &str) -> Result<ExitCode, String> {
     {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
-        Err(e) => Err(format!("cannot write output: {e}")),
+        Err(e) => Err(failed(Path::new("stdout"), e)),
     }
 }
 

@@ -1,4 +1,5 @@
-//! The `schematax` binary: parse the command line, run it, map errors to exit code 2.
+//! The `schematax` binary: parse the command line, run it, print a failure as one line and exit
+//! with its code.
 
 use clap::Parser;
 use std::process::ExitCode;
@@ -7,9 +8,12 @@ fn main() -> ExitCode {
     let cli = schematax::cli::Cli::parse();
     match schematax::cli::run(cli) {
         Ok(code) => code,
-        Err(message) => {
-            eprintln!("schematax: error: {message}");
-            ExitCode::from(schematax::cli::EXIT_USAGE)
+        Err(error) => {
+            eprintln!(
+                "schematax: error: {}",
+                schematax::text::sanitize(&error.to_string())
+            );
+            ExitCode::from(error.exit_code())
         }
     }
 }

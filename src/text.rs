@@ -1,4 +1,5 @@
-//! Untrusted text (tool names and descriptions) made safe for a terminal, and clipped to a width.
+//! Text for people: untrusted text (tool names and descriptions) made safe for a terminal and
+//! clipped to a width, and numbers with thousands separators.
 
 use std::borrow::Cow;
 use unicode_width::{UnicodeWidthChar, UnicodeWidthStr};
@@ -56,6 +57,27 @@ fn skip_string(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) {
             _ => {}
         }
     }
+}
+
+/// Sanitises each line of `text`, keeping the line breaks.
+pub fn sanitize_lines(text: &str) -> String {
+    text.lines()
+        .map(|line| sanitize(line).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// An integer with thousands separators: `20182` -> `20,182`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Display width of `text` in terminal columns.

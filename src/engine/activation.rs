@@ -326,22 +326,57 @@ impl Activation {
     }
 }
 
-/// Dollar figures of a per-turn token count at a price per million input tokens.
+/// Days in the "per month" dollar figure.
+pub const DAYS_PER_MONTH: u64 = 30;
+/// Turns a day assumed for the "per month" figure unless told otherwise.
+pub const DEFAULT_TURNS_PER_DAY: u64 = 100;
+
+/// The price and traffic the dollar figures assume.
 #[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Traffic {
+    /// Dollars per million input tokens.
+    pub price_per_mtok: f64,
+    /// Turns a day, for the monthly figure.
+    pub turns_per_day: u64,
+}
+
+impl Default for Traffic {
+    fn default() -> Self {
+        Traffic {
+            price_per_mtok: 3.0,
+            turns_per_day: DEFAULT_TURNS_PER_DAY,
+        }
+    }
+}
+
+/// Dollar figures of a per-turn token count.
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
 pub struct Cost {
     /// Dollars for one turn.
     pub per_turn: f64,
     /// Dollars for a session of [`TURNS_PER_SESSION`] turns.
     pub per_session: f64,
+    /// Dollars for [`DAYS_PER_MONTH`] days of the traffic's turns.
+    pub per_month: f64,
 }
 
 impl Cost {
-    /// The cost of sending `tokens` every turn at `price_per_mtok` dollars per million tokens.
-    pub fn of(tokens: u64, price_per_mtok: f64) -> Cost {
-        let per_turn = tokens as f64 * price_per_mtok / 1_000_000.0;
+    /// The cost of sending `tokens` every turn.
+    pub fn of(tokens: u64, traffic: &Traffic) -> Cost {
+        let per_turn = tokens as f64 * traffic.price_per_mtok / 1_000_000.0;
         Cost {
             per_turn,
             per_session: per_turn * TURNS_PER_SESSION as f64,
+            per_month: per_turn * (traffic.turns_per_day * DAYS_PER_MONTH) as f64,
+        }
+    }
+
+    /// `self - other`, figure by figure.
+    pub fn minus(&self, other: &Cost) -> Cost {
+        Cost {
+            per_turn: self.per_turn - other.per_turn,
+            per_session: self.per_session - other.per_session,
+            per_month: self.per_month - other.per_month,
         }
     }
 }

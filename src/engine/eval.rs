@@ -7,6 +7,7 @@ use std::path::Path;
 
 use super::config::parse_yaml_document;
 use super::error::{read_limited, InputError};
+use super::search::Admitted;
 use super::session::{Lookup, Session};
 use super::yaml::{Yaml, YamlError};
 
@@ -151,6 +152,12 @@ pub struct QueryOutcome {
     pub rank: Option<usize>,
     /// Hermes names of the top k hits.
     pub hits: Vec<String>,
+    /// How the query is phrased.
+    pub style: String,
+    /// The expected tools, as `server/tool` (to compare profiles, whose names differ).
+    pub expected_tools: Vec<String>,
+    /// For a miss under the newer profile, why the first expected tool is not admitted.
+    pub not_admitted: Option<Admitted>,
 }
 
 /// The whole evaluation.
@@ -160,6 +167,8 @@ pub struct Evaluation {
     pub overall: Metrics,
     /// Per group (server).
     pub by_server: BTreeMap<String, Metrics>,
+    /// Per query style (`natural`, `keyword`, ...).
+    pub by_style: BTreeMap<String, Metrics>,
     /// Per query.
     pub queries: Vec<QueryOutcome>,
     /// Expected names not in the session's catalog, and skipped entries.
@@ -167,7 +176,7 @@ pub struct Evaluation {
 }
 
 /// Resolves an expected name to catalog positions; empty when it is not in the catalog.
-fn resolve(session: &Session, name: &str, server: Option<&str>) -> Vec<usize> {
+pub fn resolve(session: &Session, name: &str, server: Option<&str>) -> Vec<usize> {
     let direct = session.lookup(name);
     let lookup = match (&direct, server) {
         (Lookup::Found(_), _) => direct,
@@ -212,6 +221,18 @@ pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> E
                 .iter()
                 .position(|h| accepted.contains(&h.doc))
                 .map(|p| p + 1);
+            let not_admitted = match (rank, accepted.first(), &result.gate) {
+                (None, Some(&first), Some(_)) => Some(session.admission(&query.query, first))
+                    .filter(|a| *a != Admitted::Yes),
+                _ => None,
+            };
+            let expected_tools = accepted
+                .iter()
+                .map(|&doc| {
+                    let (entry, _) = session.catalog_entry(doc);
+                    format!("{}/{}", entry.server, entry.raw_name)
+                })
+                .collect();
             let group = match (server, accepted.first()) {
                 (Some(server), _) => server.to_string(),
                 (None, Some(&first)) => session.catalog_entry(first).0.server.clone(),
@@ -229,6 +250,9 @@ pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> E
                     .take(k)
                     .map(|h| session.catalog_entry(h.doc).0.name.clone())
                     .collect(),
+                style: query.style.clone(),
+                expected_tools,
+                not_admitted,
             };
             (outcome, missing)
         })
@@ -239,19 +263,20 @@ pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> E
         warnings.extend(missing);
         outcomes.push(outcome);
     }
-    let mut groups: BTreeMap<String, Vec<&QueryOutcome>> = BTreeMap::new();
-    for outcome in &outcomes {
+    let group_by = |key: fn(&QueryOutcome) -> &String| {
+        let mut groups: BTreeMap<String, Vec<&QueryOutcome>> = BTreeMap::new();
+        for outcome in &outcomes {
+            groups.entry(key(outcome).clone()).or_default().push(outcome);
+        }
         groups
-            .entry(outcome.group.clone())
-            .or_default()
-            .push(outcome);
-    }
-    Evaluation {
-        overall: metrics(outcomes.iter(), k),
-        by_server: groups
             .into_iter()
             .map(|(group, list)| (group, metrics(list.into_iter(), k)))
-            .collect(),
+            .collect()
+    };
+    Evaluation {
+        overall: metrics(outcomes.iter(), k),
+        by_server: group_by(|o| &o.group),
+        by_style: group_by(|o| &o.style),
         queries: outcomes,
         warnings,
     }

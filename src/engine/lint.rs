@@ -6,7 +6,8 @@ use serde_json::{Map, Value};
 use std::fmt;
 
 use super::catalog::ToolEntry;
-use super::search::{raw_tokens, SearchResult};
+use super::eval::{resolve, QuerySet};
+use super::search::{raw_tokens, Admitted, SearchResult};
 use super::session::Session;
 
 /// How bad a finding is.
@@ -137,8 +138,34 @@ pub const WEAK_FIRST_SENTENCE: Rule = rule(
     "its own first sentence does not find it",
 );
 
+/// The tool has no `inputSchema`: Hermes's MCP client rejects its whole server.
+pub const NO_INPUT_SCHEMA: Rule = rule(
+    "no-input-schema",
+    Severity::Error,
+    "no inputSchema: Hermes cannot connect the server",
+);
+/// Hermes's schema passes change the tool's search words.
+pub const SEARCH_WORDS_CHANGED: Rule = rule(
+    "search-words-changed",
+    Severity::Warning,
+    "Hermes's schema passes change its search words",
+);
+/// Hermes's schema passes change the definition it sends.
+pub const SCHEMA_REWRITTEN: Rule = rule(
+    "schema-rewritten",
+    Severity::Info,
+    "Hermes's schema passes change its definition",
+);
+/// A query of the queries file cannot reach the tool it expects.
+pub const UNREACHABLE: Rule = rule(
+    "unreachable",
+    Severity::Warning,
+    "a query that should find it cannot",
+);
+
 /// Every rule, in report order.
-pub const RULES: [Rule; 14] = [
+pub const RULES: [Rule; 18] = [
+    NO_INPUT_SCHEMA,
     NO_DESCRIPTION,
     SHORT_DESCRIPTION,
     LONG_DESCRIPTION,
@@ -153,6 +180,9 @@ pub const RULES: [Rule; 14] = [
     NEAR_DUPLICATE,
     SHADOWED,
     WEAK_FIRST_SENTENCE,
+    UNREACHABLE,
+    SEARCH_WORDS_CHANGED,
+    SCHEMA_REWRITTEN,
 ];
 
 /// Shortest description that is useful to search.
@@ -207,13 +237,14 @@ pub fn lint(session: &Session) -> Vec<Finding> {
             let (entry, _) = session.catalog_entry(doc);
             let mut found = text_findings(entry);
             found.extend(schema_findings(entry));
+            found.extend(pass_findings(entry));
             if costly_from.is_some_and(|from| entry.chars >= from) {
                 found.push(Finding::new(
                     COSTLY_TOOL,
                     entry,
                     format!(
                         "its definition costs {} tokens by chars/4, in the costliest tenth of the catalog: trim the description or schema",
-                        crate::report::thousands(super::tokens::estimate_tokens(entry.chars))
+                        crate::text::thousands(super::tokens::estimate_tokens(entry.chars))
                     ),
                 ));
             }
@@ -231,6 +262,64 @@ pub fn lint(session: &Session) -> Vec<Finding> {
             related: vec![collision.name.clone()],
         });
     }
+    sort_findings(&mut findings);
+    findings
+}
+
+/// Findings of a queries file: each expected tool a query fails to bring into the top `k`,
+/// with why (under the newer profile: the rarest word it lacks, or the words it lacks).
+pub fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Finding> {
+    let k = k.clamp(1, session.settings().max_search_limit as usize);
+    let mut findings: Vec<Finding> = set
+        .queries
+        .par_iter()
+        .flat_map_iter(|query| {
+            let result = session.search(&query.query, k);
+            let expected: Vec<usize> = query
+                .expected
+                .iter()
+                .flat_map(|name| resolve(session, name, query.server.as_deref()))
+                .collect();
+            let found = expected.iter().any(|doc| result.hits.iter().any(|h| h.doc == *doc));
+            let mut out = Vec::new();
+            if found {
+                return out;
+            }
+            for doc in expected {
+                let (entry, _) = session.catalog_entry(doc);
+                let why = match session.admission(&query.query, doc) {
+                    Admitted::MissingGate { word } => format!(
+                        "its rarest word \"{word}\" is not in the tool's text, so the newer engine never admits it: add that word to the description"
+                    ),
+                    Admitted::TooFewWords { held, required } => format!(
+                        "the tool holds {held} of the query's words and needs {required}: use the words people search with"
+                    ),
+                    Admitted::NoTokens => "the query has no searchable words".to_string(),
+                    Admitted::Yes => match hit_names(session, &result) {
+                        above if above.is_empty() => "nothing ranks for it".to_string(),
+                        above => format!("outranked by {}", above.join(", ")),
+                    },
+                };
+                let mut finding = Finding::new(
+                    UNREACHABLE,
+                    entry,
+                    format!(
+                        "query {} \"{}\" does not return it in the top {k}: {why}",
+                        query.id, query.query
+                    ),
+                );
+                finding.related = hit_names(session, &result);
+                out.push(finding);
+            }
+            out
+        })
+        .collect();
+    sort_findings(&mut findings);
+    findings
+}
+
+/// Most severe first, then by server, tool and rule.
+fn sort_findings(findings: &mut [Finding]) {
     findings.sort_by(|a, b| {
         (a.rule.severity, &a.server, &a.tool, a.rule.id).cmp(&(
             b.rule.severity,
@@ -239,7 +328,6 @@ pub fn lint(session: &Session) -> Vec<Finding> {
             b.rule.id,
         ))
     });
-    findings
 }
 
 /// The definition size from which a tool is in the costliest tenth (catalogs of 10+ tools).
@@ -333,6 +421,67 @@ fn text_findings(entry: &ToolEntry) -> Vec<Finding> {
             ),
         ));
     }
+    found
+}
+
+/// What Hermes's schema passes do to the tool: no schema at all, changed search words, a
+/// changed definition.
+fn pass_findings(entry: &ToolEntry) -> Vec<Finding> {
+    let mut found = Vec::new();
+    if entry.missing_input_schema {
+        found.push(Finding::new(
+            NO_INPUT_SCHEMA,
+            entry,
+            format!(
+                "it has no inputSchema: Hermes's MCP client (mcp 1.26) rejects the whole tool list, so none of {}'s tools reach the model; add \"inputSchema\": {{\"type\": \"object\"}}",
+                entry.server
+            ),
+        ));
+    }
+    let Some(change) = &entry.schema_change else {
+        return found;
+    };
+    let before: Vec<&str> = super::catalog::parameter_names(&change.captured).collect();
+    let after: Vec<&str> = entry.parameter_names().collect();
+    let added: Vec<&str> = after.iter().filter(|p| !before.contains(p)).copied().collect();
+    let removed: Vec<&str> = before.iter().filter(|p| !after.contains(p)).copied().collect();
+    if !added.is_empty() || !removed.is_empty() {
+        let list = |names: &[&str]| {
+            names
+                .iter()
+                .map(|n| format!("\"{n}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let mut parts = Vec::new();
+        if !added.is_empty() {
+            parts.push(format!("adds the parameter {}", list(&added)));
+        }
+        if !removed.is_empty() {
+            parts.push(format!("removes {}", list(&removed)));
+        }
+        found.push(Finding::new(
+            SEARCH_WORDS_CHANGED,
+            entry,
+            format!(
+                "Hermes's schema passes {}, and with it the tool's search words: fix the schema (a property map holding a parameter named \"properties\" gains a fake \"type\" parameter)",
+                parts.join(" and ")
+            ),
+        ));
+    }
+    let delta = entry.chars as i64 - change.captured_chars as i64;
+    found.push(Finding::new(
+        SCHEMA_REWRITTEN,
+        entry,
+        format!(
+            "Hermes's schema passes rewrite its schema: {} -> {} chars ({}{}); see `schematax describe {}`",
+            crate::text::thousands(change.captured_chars),
+            crate::text::thousands(entry.chars),
+            if delta >= 0 { "+" } else { "" },
+            delta,
+            entry.name
+        ),
+    ));
     found
 }
 

@@ -339,6 +339,41 @@ impl CatalogListing {
         Listing::none()
     }
 
+    /// The least budget at which each form is chosen, in increasing budget (and so
+    /// decreasing degradation): the points where the form changes.
+    pub fn form_budgets(&self) -> Vec<(ListingForm, u64)> {
+        if self.groups.is_empty() {
+            return Vec::new();
+        }
+        let mut candidates: Vec<u64> = vec![0];
+        let mut modes = vec![GroupMode::Full; self.groups.len()];
+        candidates.push(self.total(&modes).0.div_ceil(4));
+        modes.fill(GroupMode::Names);
+        candidates.push(self.total(&modes).0.div_ceil(4));
+        let names = GroupMode::Names as usize;
+        let mut order: Vec<usize> = (0..self.groups.len()).collect();
+        order.sort_by(|&a, &b| {
+            self.sizes[b][names]
+                .0
+                .cmp(&self.sizes[a][names].0)
+                .then_with(|| self.groups[a].label.cmp(&self.groups[b].label))
+        });
+        for &group in &order {
+            modes[group] = GroupMode::Summary;
+            candidates.push(self.total(&modes).0.div_ceil(4));
+        }
+        candidates.sort_unstable();
+        candidates.dedup();
+        let mut changes: Vec<(ListingForm, u64)> = Vec::new();
+        for budget in candidates {
+            let form = self.choose(budget).form;
+            if changes.last().is_none_or(|(last, _)| *last != form) {
+                changes.push((form, budget));
+            }
+        }
+        changes
+    }
+
     /// The text of a listing chosen from this catalog (`None` for no listing).
     pub fn text(&self, listing: &Listing) -> Option<String> {
         if listing.form == ListingForm::None {
@@ -444,6 +479,15 @@ mod tests {
         assert_eq!(
             CatalogListing::default().choose(1000).form,
             ListingForm::None
+        );
+        assert_eq!(
+            catalog.form_budgets(),
+            [
+                (ListingForm::None, 0),
+                (ListingForm::Mixed, tokens(&mixed_text)),
+                (ListingForm::Names, tokens(&names_text)),
+                (ListingForm::Full, tokens(&full_text)),
+            ]
         );
     }
 

@@ -15,8 +15,8 @@
 //! | §6 search tokens, BM25, admission, limit (newer §4) | [`search`] |
 //! | §7 bridge definitions and payloads (newer §5) | [`bridge`] |
 //!
-//! On top of the engine: [`lint`] (tool description quality and findability) and [`eval`]
-//! (retrieval evaluation of a queries file).
+//! On top of the engine: [`lint`] (tool description quality and findability), [`eval`]
+//! (retrieval evaluation of a queries file) and [`compare`] (both profiles side by side).
 //!
 //! Reading inputs lives in [`capture_file`] (tool lists) and [`inputs`] (config + captures or
 //! the embedded sample).
@@ -25,6 +25,7 @@ pub mod activation;
 pub mod bridge;
 pub mod capture_file;
 pub mod catalog;
+pub mod compare;
 pub mod config;
 pub mod error;
 pub mod eval;

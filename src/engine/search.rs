@@ -195,6 +195,22 @@ pub enum Admitted {
     NoTokens,
 }
 
+impl std::fmt::Display for Admitted {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Admitted::Yes => f.write_str("admitted"),
+            Admitted::MissingGate { word } => {
+                write!(f, "lacks \"{word}\", the query's rarest word")
+            }
+            Admitted::TooFewWords { held, required } => write!(
+                f,
+                "holds {held} of the query's words; the rule needs {required}"
+            ),
+            Admitted::NoTokens => f.write_str("the query has no searchable words"),
+        }
+    }
+}
+
 /// Every search token seen in a session's tools, each with a dense id; with stemming, each
 /// distinct word is stemmed once.
 #[derive(Debug, Clone, Default)]
@@ -740,6 +756,56 @@ impl SearchIndex {
         matched
     }
 
+    /// The best-scoring documents the newer profile's rule does not admit for `query` (up to
+    /// `n`), each with why: the tools a person expected and does not see.
+    pub fn near_misses(
+        &self,
+        vocabulary: &Vocabulary,
+        query: &str,
+        n: usize,
+    ) -> Vec<(usize, f64, Admitted)> {
+        let Some(Admission::RarestToken { coverage_from }) = self.admission else {
+            return Vec::new();
+        };
+        let tokens = SearchIndex::query_tokens(vocabulary, query);
+        if tokens.is_empty() || self.is_empty() || n == 0 {
+            return Vec::new();
+        }
+        let (gate, gate_term) = self.gate(vocabulary, &tokens, coverage_from);
+        let exact = self.exact_names(query);
+        let best = self.accumulate(&tokens, gate_term, |touched, scores, matched| {
+            let rejected = touched.iter().filter(|&&doc| {
+                let held = matched[doc as usize];
+                !exact.contains(&doc)
+                    && (held & HOLDS_GATE == 0 || ((held & !HOLDS_GATE) as usize) < gate.required)
+            });
+            top_k(
+                rejected.map(|&doc| Ranked {
+                    score: scores[doc as usize],
+                    doc,
+                }),
+                n,
+            )
+            .into_iter()
+            .map(|r| {
+                let held = matched[r.doc as usize];
+                let why = if held & HOLDS_GATE == 0 {
+                    Admitted::MissingGate {
+                        word: gate.word.clone(),
+                    }
+                } else {
+                    Admitted::TooFewWords {
+                        held: (held & !HOLDS_GATE) as usize,
+                        required: gate.required,
+                    }
+                };
+                (r.doc as usize, r.score, why)
+            })
+            .collect()
+        });
+        best
+    }
+
     /// Whether the newer profile's rule admits `doc` for `query`, and if not, why.
     pub fn admission(&self, vocabulary: &Vocabulary, query: &str, doc: usize) -> Admitted {
         let tokens = SearchIndex::query_tokens(vocabulary, query);
@@ -964,6 +1030,16 @@ mod tests {
             idx.index
                 .admission(&idx.vocabulary, "list gh slack send", 1),
             Admitted::Yes
+        );
+        let misses = idx.index.near_misses(&idx.vocabulary, "issues slack", 5);
+        let why: Vec<(usize, Admitted)> = misses.into_iter().map(|(d, _, a)| (d, a)).collect();
+        let slack = || Admitted::MissingGate {
+            word: "slack".into(),
+        };
+        assert_eq!(
+            why,
+            [(1, slack()), (0, slack())],
+            "the issue tools score but lack the gate; list_issues (issues twice) ranks first"
         );
     }
 

@@ -32,8 +32,35 @@ pub struct Overrides {
     pub threshold_pct: Option<f64>,
     /// `--enabled auto|on|off`.
     pub mode: Option<Mode>,
+    /// `listing` (newer profile), as tuned in the view.
+    pub listing: Option<Mode>,
+    /// `listing_max_tokens` (newer profile), as tuned in the view (clamped to [200, 60000]).
+    pub listing_max_tokens: Option<u32>,
     /// `--enabled-toolsets` / `--disabled-toolsets`.
     pub scope: Scope,
+}
+
+impl Overrides {
+    /// The settings of `config` under `profile` with these overrides applied.
+    pub fn settings(&self, config: &Config, profile: Profile) -> ToolSearchSettings {
+        let mut settings = *config.tool_search(profile);
+        if let Some(pct) = self.threshold_pct {
+            settings.threshold_pct = pct.clamp(0.0, 100.0);
+        }
+        if let Some(mode) = self.mode {
+            settings.enabled = mode;
+        }
+        if let Some(listing) = self.listing {
+            settings.listing = listing;
+        }
+        if let (Some(max), Some((_, low, high))) = (
+            self.listing_max_tokens,
+            profile.spec().config.listing_max_tokens,
+        ) {
+            settings.listing_max_tokens = (max as i64).clamp(low, high) as u32;
+        }
+        settings
+    }
 }
 
 /// The cost of one server's tools in the session's catalog.
@@ -218,13 +245,7 @@ impl Session {
                 );
             }
         }
-        let mut settings = *config.tool_search(profile);
-        if let Some(pct) = overrides.threshold_pct {
-            settings.threshold_pct = pct.clamp(0.0, 100.0);
-        }
-        if let Some(mode) = overrides.mode {
-            settings.enabled = mode;
-        }
+        let settings = overrides.settings(config, profile);
         let (servers, connected): (Vec<Server>, Vec<bool>) = servers.into_iter().unzip();
         let token_counts = servers.iter().map(|s| vec![None; s.tools.len()]).collect();
         let corpus = Corpus::new(profile, &servers);
@@ -355,6 +376,13 @@ impl Session {
     /// Sets the listing mode (newer profile).
     pub fn set_listing(&mut self, mode: Mode) {
         self.settings.listing = mode;
+    }
+
+    /// Sets `listing_max_tokens` (newer profile; clamped to its bounds).
+    pub fn set_listing_max_tokens(&mut self, tokens: u32) {
+        if let Some((_, low, high)) = self.profile.spec().config.listing_max_tokens {
+            self.settings.listing_max_tokens = (tokens as i64).clamp(low, high) as u32;
+        }
     }
 
     /// Sets the context length, from `source`.
@@ -530,6 +558,12 @@ impl Session {
     /// Runs `tool_search` for one query with `limit` hits at most (already resolved).
     pub fn search(&self, query: &str, limit: usize) -> SearchResult {
         self.index.search(&self.corpus.vocabulary, query, limit)
+    }
+
+    /// The best-scoring tools the newer profile's rule does not admit for `query` (up to `n`),
+    /// with why; empty for seed.
+    pub fn near_misses(&self, query: &str, n: usize) -> Vec<(usize, f64, Admitted)> {
+        self.index.near_misses(&self.corpus.vocabulary, query, n)
     }
 
     /// Whether the newer profile's rule admits catalog tool `doc` for `query`, and if not, why.

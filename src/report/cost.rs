@@ -1,11 +1,14 @@
-//! `schematax report`: cost per server, the gate with its numbers, savings and warnings.
+//! `schematax report`: cost per server, activation with its numbers (the seed's gate, or the
+//! newer listing's budget, form and tier), savings and warnings.
 
 use serde::Serialize;
 
 use super::table::{Align, Table};
 use super::{dollars, pct_label, thousands, Format};
-use crate::engine::activation::{Activation, Cost, TURNS_PER_SESSION};
+use crate::engine::activation::{Activation, Cost, Traffic, TURNS_PER_SESSION};
+use crate::engine::catalog::CollisionKind;
 use crate::engine::inputs::Inputs;
+use crate::engine::profile::Profile;
 use crate::engine::session::Session;
 
 /// The resolved `tools.tool_search` settings.
@@ -19,6 +22,12 @@ pub struct ConfigSummary {
     pub search_default_limit: u32,
     /// Upper bound of a search limit.
     pub max_search_limit: u32,
+    /// `listing` (newer profile; null for seed).
+    pub listing: Option<String>,
+    /// `listing_max_tokens` (newer profile; null for seed).
+    pub listing_max_tokens: Option<u32>,
+    /// `defer`, when set (core tools only; reported, not modelled).
+    pub defer: Option<Vec<String>>,
 }
 
 /// One connected server's row.
@@ -40,49 +49,37 @@ pub struct ServerRow {
     pub cl100k_tokens: Option<u64>,
     /// Percent of the deferrable chars.
     pub share_pct: f64,
+    /// Tools whose definition Hermes's schema passes change.
+    pub tools_rewritten: usize,
 }
 
-/// Dollars before, after and saved.
-#[derive(Debug, Clone, Serialize, PartialEq)]
-pub struct Dollars {
-    /// Per turn.
-    pub per_turn: f64,
-    /// Per session of six turns.
-    pub per_session: f64,
-}
-
-impl From<Cost> for Dollars {
-    fn from(cost: Cost) -> Dollars {
-        Dollars {
-            per_turn: cost.per_turn,
-            per_session: cost.per_session,
-        }
-    }
-}
-
-/// A tool skipped by a name collision.
+/// A tool left out by a name collision.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct CollisionRow {
-    /// Server of the skipped tool.
+    /// Server of the tool left out.
     pub server: String,
-    /// Raw name of the skipped tool.
+    /// Its raw name.
     pub tool: String,
-    /// The Hermes name both produce.
+    /// The Hermes name.
     pub name: String,
-    /// Server that kept the name (null when a server's own duplicates cancel out).
+    /// Server that holds the name (null when none does).
     pub kept_server: Option<String>,
+    /// `overwritten`, `name_taken` or `duplicate_in_server`.
+    pub kind: &'static str,
 }
 
 /// The whole `report` output.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct CostReport {
+    /// The engine profile: `seed` or `hermes-2026-09`.
+    pub profile: String,
     /// Where the config came from.
     pub config_path: String,
     /// Resolved settings (after command-line overrides).
     pub config: ConfigSummary,
     /// Context length in force (0 = unknown).
     pub context_length: u64,
-    /// `flag`, `config`, `model_table`, `unknown_model` or `unknown`.
+    /// `flag`, `view`, `config`, `model_table`, `unknown_model` or `unknown`.
     pub context_source: String,
     /// The source in words.
     pub context_source_detail: String,
@@ -98,9 +95,18 @@ pub struct CostReport {
     pub threshold_tokens: Option<u64>,
     /// Whether Tool Search is active.
     pub active: bool,
-    /// Tokens (auto mode) that can go before it deactivates, or must come before it activates.
+    /// Tokens (seed, auto mode) that can go before it deactivates, or must come before it
+    /// activates.
     pub tokens_to_flip: Option<i64>,
-    /// Characters of the bridge definitions.
+    /// 0 inactive; 1 when the bridge names tools; 2 when it does not (newer profile).
+    pub tier: u8,
+    /// `full`, `names`, `mixed`, `groups` or `none` (newer profile; null for seed).
+    pub listing_form: Option<String>,
+    /// Tokens the listing may take (newer profile when active).
+    pub listing_budget: Option<u64>,
+    /// Characters of the listing (newer profile when active).
+    pub listing_chars: Option<u64>,
+    /// Characters of the bridge definitions, listing included.
     pub bridge_chars: u64,
     /// chars/4 of the bridge.
     pub bridge_tokens: u64,
@@ -108,36 +114,49 @@ pub struct CostReport {
     pub tokens_before: u64,
     /// The same as sent: the bridge when active.
     pub tokens_after: u64,
-    /// Percent saved.
+    /// Percent saved (negative when the bridge costs more than it replaces).
     pub savings_pct: f64,
     /// Dollars per million input tokens used below.
     pub price_per_mtok: f64,
+    /// Turns in a session.
+    pub turns_per_session: u64,
+    /// Turns a day, for the monthly figures.
+    pub turns_per_day: u64,
     /// Cost of `tokens_before`.
-    pub dollars_before: Dollars,
+    pub dollars_before: Cost,
     /// Cost of `tokens_after`.
-    pub dollars_after: Dollars,
+    pub dollars_after: Cost,
     /// The difference.
-    pub dollars_saved: Dollars,
-    /// Tools skipped by name collisions.
+    pub dollars_saved: Cost,
+    /// Tools left out by name collisions.
     pub collisions: Vec<CollisionRow>,
-    /// Config fallbacks, skipped files and entries, assembly notes.
+    /// Config fallbacks, skipped files and entries, assembly notes, collisions.
     pub warnings: Vec<String>,
+}
+
+/// The JSON name of a collision kind.
+pub fn collision_kind(kind: CollisionKind) -> &'static str {
+    match kind {
+        CollisionKind::Overwritten => "overwritten",
+        CollisionKind::NameTaken => "name_taken",
+        CollisionKind::DuplicateInServer => "duplicate_in_server",
+    }
 }
 
 impl CostReport {
     /// Builds the report for a session (token counts included when the session has them).
-    pub fn build(inputs: &Inputs, session: &Session, price_per_mtok: f64) -> CostReport {
+    pub fn build(inputs: &Inputs, session: &Session, traffic: &Traffic) -> CostReport {
         let activation: Activation = session.activation();
         let settings = session.settings();
         let costs = session.server_costs();
+        let newer = session.profile() != Profile::Seed;
         let servers = session
             .servers()
             .iter()
             .zip(&costs)
             .enumerate()
             .filter(|(i, _)| session.is_connected(*i))
-            .map(|(_, pair)| pair)
-            .map(|(server, cost)| ServerRow {
+            .map(|(_, (server, cost))| ServerRow {
                 server: server.name.clone(),
                 toolset: server.toolset.clone(),
                 tools: cost.tools,
@@ -150,6 +169,11 @@ impl CostReport {
                 } else {
                     cost.chars as f64 * 100.0 / activation.deferrable_chars as f64
                 },
+                tools_rewritten: server
+                    .tools
+                    .iter()
+                    .filter(|t| t.schema_change.is_some())
+                    .count(),
             })
             .collect();
         let collisions = session
@@ -160,20 +184,26 @@ impl CostReport {
                 tool: c.tool.clone(),
                 name: c.name.clone(),
                 kept_server: c.kept_server.clone(),
+                kind: collision_kind(c.kind),
             })
-            .collect::<Vec<_>>();
+            .collect();
         let mut warnings: Vec<String> = inputs.warnings(session.profile()).collect();
         warnings.extend(session.notes().iter().map(ToString::to_string));
         warnings.extend(session.collisions().iter().map(ToString::to_string));
-        let before = Cost::of(activation.tokens_before(), price_per_mtok);
-        let after = Cost::of(activation.tokens_after(), price_per_mtok);
+        let before = Cost::of(activation.tokens_before(), traffic);
+        let after = Cost::of(activation.tokens_after(), traffic);
+        let listing = activation.listing.as_ref();
         CostReport {
+            profile: session.profile().id().to_string(),
             config_path: inputs.config_label.clone(),
             config: ConfigSummary {
                 enabled: settings.enabled.to_string(),
                 threshold_pct: settings.threshold_pct,
                 search_default_limit: settings.search_default_limit,
                 max_search_limit: settings.max_search_limit,
+                listing: newer.then(|| settings.listing.to_string()),
+                listing_max_tokens: newer.then_some(settings.listing_max_tokens),
+                defer: inputs.config.defer.clone(),
             },
             context_length: activation.context.tokens,
             context_source: activation.context.source.tag().to_string(),
@@ -185,18 +215,25 @@ impl CostReport {
             threshold_tokens: activation.threshold_tokens,
             active: activation.active,
             tokens_to_flip: activation.tokens_to_flip(),
+            tier: activation.tier(),
+            listing_form: newer.then(|| {
+                listing
+                    .map_or("none", |l| l.listing.form.as_str())
+                    .to_string()
+            }),
+            listing_budget: listing.map(|l| l.budget),
+            listing_chars: listing.map(|l| l.listing.chars),
             bridge_chars: activation.bridge_chars,
             bridge_tokens: activation.bridge_tokens,
             tokens_before: activation.tokens_before(),
             tokens_after: activation.tokens_after(),
             savings_pct: activation.savings_pct(),
-            price_per_mtok,
-            dollars_saved: Dollars {
-                per_turn: before.per_turn - after.per_turn,
-                per_session: before.per_session - after.per_session,
-            },
-            dollars_before: before.into(),
-            dollars_after: after.into(),
+            price_per_mtok: traffic.price_per_mtok,
+            turns_per_session: TURNS_PER_SESSION,
+            turns_per_day: traffic.turns_per_day,
+            dollars_saved: before.minus(&after),
+            dollars_before: before,
+            dollars_after: after,
             collisions,
             warnings,
         }
@@ -254,9 +291,8 @@ impl CostReport {
         table
     }
 
-    /// The gate's lines, as (label, value).
-    fn gate_lines(&self) -> Vec<(&'static str, String)> {
-        let context = if self.context_length == 0 {
+    fn context_line(&self) -> String {
+        if self.context_length == 0 {
             format!("unknown ({})", self.context_source_detail)
         } else {
             format!(
@@ -264,20 +300,44 @@ impl CostReport {
                 thousands(self.context_length),
                 self.context_source_detail
             )
-        };
-        let threshold = if self.context_length == 0 {
-            format!(
-                "{} tokens (fixed minimum when the context length is unknown)",
-                thousands(self.threshold_tokens.unwrap_or(0))
-            )
-        } else {
-            format!(
-                "{} tokens = floor({} x {} / 100)",
-                thousands(self.threshold_tokens.unwrap_or(0)),
-                thousands(self.context_length),
-                pct_label(self.config.threshold_pct)
-            )
-        };
+        }
+    }
+
+    /// The activation lines, as (label, value).
+    fn gate_lines(&self) -> Vec<(&'static str, String)> {
+        let mut lines = vec![
+            ("profile", self.profile.clone()),
+            ("mode", self.config.enabled.clone()),
+            ("threshold_pct", pct_label(self.config.threshold_pct)),
+            ("context length", self.context_line()),
+            (
+                "deferrable",
+                format!(
+                    "{} tokens (chars/4) in {} tools",
+                    thousands(self.deferrable_tokens),
+                    self.deferrable_tools
+                ),
+            ),
+        ];
+        match self.threshold_tokens {
+            Some(threshold) => {
+                let line = if self.context_length == 0 {
+                    format!(
+                        "{} tokens (fixed minimum when the context length is unknown)",
+                        thousands(threshold)
+                    )
+                } else {
+                    format!(
+                        "{} tokens = floor({} x {} / 100)",
+                        thousands(threshold),
+                        thousands(self.context_length),
+                        pct_label(self.config.threshold_pct)
+                    )
+                };
+                lines.push(("threshold", line));
+            }
+            None => lines.extend(self.listing_lines()),
+        }
         let verdict = match (self.active, self.tokens_to_flip) {
             (true, Some(n)) => format!(
                 "ACTIVE: {} tokens of schemas less would deactivate it",
@@ -287,46 +347,83 @@ impl CostReport {
                 "INACTIVE: {} tokens of schemas more would activate it",
                 thousands(n as u64)
             ),
+            (false, _) if self.deferrable_tools == 0 => "INACTIVE: nothing to defer".to_string(),
+            (true, None) if self.threshold_tokens.is_none() => format!(
+                "ACTIVE, tier {}: the newer engine activates whenever a tool can be deferred",
+                self.tier
+            ),
             (true, None) => format!("ACTIVE (mode {})", self.config.enabled),
-            (false, None) if self.deferrable_tools == 0 => "INACTIVE: nothing to defer".to_string(),
             (false, None) => format!("INACTIVE (mode {})", self.config.enabled),
         };
+        lines.push(("verdict", verdict));
+        lines
+    }
+
+    /// The newer profile's listing lines.
+    fn listing_lines(&self) -> Vec<(&'static str, String)> {
+        let (Some(budget), Some(form)) = (self.listing_budget, &self.listing_form) else {
+            return Vec::new();
+        };
+        let max = self.config.listing_max_tokens.unwrap_or(0);
+        let leg = if self.context_length == 0 {
+            "10,000 (context unknown)".to_string()
+        } else {
+            format!(
+                "floor({} x {} / 100)",
+                thousands(self.context_length),
+                pct_label(self.config.threshold_pct)
+            )
+        };
+        let what = match form.as_str() {
+            "full" => "every tool with its short description",
+            "names" => "every tool's name",
+            "mixed" => "names, with the largest servers summarised",
+            "groups" => "each server summarised (no tool names)",
+            _ if self.config.listing.as_deref() == Some("off") => "no listing (listing: off)",
+            _ => "no listing (not even the server summaries fit)",
+        };
         vec![
-            ("mode", self.config.enabled.clone()),
-            ("threshold_pct", pct_label(self.config.threshold_pct)),
-            ("context length", context),
             (
-                "deferrable",
+                "listing budget",
                 format!(
-                    "{} tokens (chars/4) in {} tools",
-                    thousands(self.deferrable_tokens),
-                    self.deferrable_tools
+                    "{} tokens = min(listing_max_tokens {}, {leg})",
+                    thousands(budget),
+                    thousands(u64::from(max))
                 ),
             ),
-            ("threshold", threshold),
-            ("verdict", verdict),
+            (
+                "listing",
+                format!(
+                    "{form}: {what}, {} chars",
+                    thousands(self.listing_chars.unwrap_or(0))
+                ),
+            ),
         ]
     }
 
     /// The savings lines, as (label, value).
     fn savings_lines(&self) -> Vec<(&'static str, String)> {
-        let money = |d: &Dollars| {
+        let money = |d: &Cost| {
             format!(
-                "{}/turn, {}/session",
+                "{}/turn, {}/session, {}/month",
                 dollars(d.per_turn),
-                dollars(d.per_session)
+                dollars(d.per_session),
+                dollars(d.per_month)
             )
         };
-        let after = if self.active {
-            format!(
+        let after = match (self.active, &self.listing_form) {
+            (true, Some(form)) if form != "none" => format!(
+                "{} tokens (the 3 bridge tools with the {form} listing)",
+                thousands(self.tokens_after)
+            ),
+            (true, _) => format!(
                 "{} tokens (the 3 bridge tools)",
                 thousands(self.tokens_after)
-            )
-        } else {
-            format!(
+            ),
+            (false, _) => format!(
                 "{} tokens (unchanged: Tool Search inactive)",
                 thousands(self.tokens_after)
-            )
+            ),
         };
         vec![
             (
@@ -350,8 +447,8 @@ impl CostReport {
             (
                 "price",
                 format!(
-                    "${:.2} per million input tokens, {TURNS_PER_SESSION} turns a session",
-                    self.price_per_mtok
+                    "${:.2} per million input tokens; {} turns a session, {} turns a day, 30 days a month",
+                    self.price_per_mtok, self.turns_per_session, self.turns_per_day
                 ),
             ),
         ]
@@ -359,10 +456,11 @@ impl CostReport {
 
     fn to_text(&self) -> String {
         let mut out = format!(
-            "schematax report: {} ({} servers, {} tools)\n\n",
+            "schematax report: {} ({} servers, {} tools, profile {})\n\n",
             crate::text::sanitize(&self.config_path),
             self.servers.len(),
-            self.deferrable_tools
+            self.deferrable_tools,
+            self.profile
         );
         if self.servers.is_empty() {
             out.push_str("No MCP servers are connected: nothing to defer.\n\n");
@@ -382,7 +480,7 @@ impl CostReport {
             }
             text
         };
-        out.push_str(&labelled("Tool Search gate", self.gate_lines()));
+        out.push_str(&labelled("Tool Search", self.gate_lines()));
         out.push('\n');
         out.push_str(&labelled(
             "Savings per turn (chars/4 tokens of the MCP tool schemas)",
@@ -413,7 +511,7 @@ impl CostReport {
             );
         }
         for (title, lines) in [
-            ("Tool Search gate", self.gate_lines()),
+            ("Tool Search", self.gate_lines()),
             ("Savings per turn", self.savings_lines()),
         ] {
             out.push_str(&format!("## {title}\n\n"));
@@ -433,7 +531,7 @@ impl CostReport {
 }
 
 /// A signed integer with thousands separators (Tool Search on a tiny catalog can cost more).
-fn signed_thousands(n: i64) -> String {
+pub fn signed_thousands(n: i64) -> String {
     if n < 0 {
         format!("-{}", thousands(n.unsigned_abs()))
     } else {

@@ -1,16 +1,34 @@
-//! `schematax describe`: the `tool_describe` payload of one tool and what it costs.
+//! `schematax describe`: the `tool_describe` payload of one tool, what it costs, and what
+//! Hermes's schema passes changed in it.
 
 use fuzzy_matcher::skim::SkimMatcherV2;
 use fuzzy_matcher::FuzzyMatcher;
 use serde::Serialize;
 use serde_json::Value;
 
+use super::cost::signed_thousands;
 use super::{thousands, Format};
+use crate::engine::catalog::ToolEntry;
 use crate::engine::session::{Lookup, Session};
+
+/// What Hermes's schema passes did to the tool's captured `inputSchema`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SchemaChangeRow {
+    /// The captured schema (`properties` filled in when missing).
+    pub captured_parameters: Value,
+    /// Characters of the definition with the captured schema.
+    pub captured_chars: u64,
+    /// Characters Hermes's passes add (negative: remove).
+    pub chars_delta: i64,
+    /// The pretty-printed schemas' line diff: `-` captured only, `+` sent only, ` ` both.
+    pub diff: Vec<String>,
+}
 
 /// A described tool.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct DescribeReport {
+    /// The engine profile.
+    pub profile: String,
     /// Hermes name.
     pub name: String,
     /// Raw MCP name.
@@ -27,15 +45,48 @@ pub struct DescribeReport {
     pub cl100k_tokens: Option<u64>,
     /// The exact `tool_describe` result.
     pub payload: Value,
+    /// What Hermes changed in the captured schema (null when nothing).
+    pub schema_change: Option<SchemaChangeRow>,
 }
 
-/// A name that does not describe: the model's error and the closest names.
+/// A name that does not describe: the model's answer and the closest names.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct DescribeError {
-    /// What `tool_describe` returns.
-    pub error: Value,
+    /// Why, one line.
+    pub error: String,
+    /// What `tool_describe` returns to the model.
+    pub payload: Value,
     /// Closest catalog names (fuzzy match), best first.
     pub suggestions: Vec<String>,
+}
+
+/// The line diff of the captured and the sent schema, pretty-printed.
+fn schema_diff(captured: &Value, sent: &Value) -> Vec<String> {
+    let before = super::to_json(captured);
+    let after = super::to_json(sent);
+    similar::TextDiff::from_lines(&before, &after)
+        .iter_all_changes()
+        .map(|change| {
+            let sign = match change.tag() {
+                similar::ChangeTag::Delete => '-',
+                similar::ChangeTag::Insert => '+',
+                similar::ChangeTag::Equal => ' ',
+            };
+            format!("{sign}{}", change.value().trim_end_matches('\n'))
+        })
+        .collect()
+}
+
+/// The schema change of an entry, for output.
+pub fn schema_change(entry: &ToolEntry) -> Option<SchemaChangeRow> {
+    let change = entry.schema_change.as_ref()?;
+    let captured = Value::Object(change.captured.clone());
+    Some(SchemaChangeRow {
+        diff: schema_diff(&captured, &Value::Object(entry.parameters.clone())),
+        captured_parameters: captured,
+        captured_chars: change.captured_chars,
+        chars_delta: entry.chars as i64 - change.captured_chars as i64,
+    })
 }
 
 /// Describes `reference` (Hermes name, `server/tool` or raw name) in `session`.
@@ -43,22 +94,28 @@ pub fn describe(session: &Session, reference: &str) -> Result<DescribeReport, De
     let position = match session.lookup(reference) {
         Lookup::Found(position) => position,
         Lookup::Ambiguous(positions) => {
+            let names: Vec<String> = positions
+                .iter()
+                .map(|&p| session.catalog_entry(p).0.name.clone())
+                .collect();
             return Err(DescribeError {
-                error: Value::String(format!(
+                error: format!(
                     "'{reference}' is the name of a tool on several servers; use a Hermes name"
-                )),
-                suggestions: positions
-                    .iter()
-                    .map(|&p| session.catalog_entry(p).0.name.clone())
-                    .collect(),
-            })
+                ),
+                payload: Value::Null,
+                suggestions: names,
+            });
         }
         Lookup::Missing => {
-            let error = session
-                .describe(reference)
-                .expect_err("a missing name does not describe");
+            let payload = match session.describe(reference) {
+                Ok(payload) | Err(payload) => payload,
+            };
             return Err(DescribeError {
-                error,
+                error: match payload.get("error").and_then(Value::as_str) {
+                    Some(error) => error.to_string(),
+                    None => format!("'{reference}' is not a tool of this session's catalog"),
+                },
+                payload,
                 suggestions: suggestions(session, reference),
             });
         }
@@ -66,7 +123,11 @@ pub fn describe(session: &Session, reference: &str) -> Result<DescribeReport, De
     let (entry, _) = session.catalog_entry(position);
     let place = session.catalog_ref(position);
     let counted = session.token_count(place.server, place.tool);
+    let payload = match session.describe(&entry.name) {
+        Ok(payload) | Err(payload) => payload,
+    };
     Ok(DescribeReport {
+        profile: session.profile().id().to_string(),
         name: entry.name.clone(),
         raw_name: entry.raw_name.clone(),
         server: entry.server.clone(),
@@ -74,9 +135,8 @@ pub fn describe(session: &Session, reference: &str) -> Result<DescribeReport, De
         estimate_tokens: crate::engine::tokens::estimate_tokens(entry.chars),
         o200k_tokens: counted.map(|c| c.o200k),
         cl100k_tokens: counted.map(|c| c.cl100k),
-        payload: session
-            .describe(&entry.name)
-            .expect("a catalog entry describes"),
+        payload,
+        schema_change: schema_change(entry),
     })
 }
 
@@ -99,6 +159,18 @@ fn suggestions(session: &Session, reference: &str) -> Vec<String> {
         .collect()
 }
 
+impl SchemaChangeRow {
+    /// One line: how much Hermes's passes change the definition.
+    pub fn summary(&self, chars: u64) -> String {
+        format!(
+            "Hermes's schema passes change the captured inputSchema: {} -> {} chars ({})",
+            thousands(self.captured_chars),
+            thousands(chars),
+            signed_thousands(self.chars_delta)
+        )
+    }
+}
+
 impl DescribeReport {
     /// Renders in `format`.
     pub fn render(&self, format: Format) -> String {
@@ -115,20 +187,43 @@ impl DescribeReport {
             counted(self.cl100k_tokens, "cl100k_base")
         );
         let title = format!(
-            "tool_describe {} (server {}, MCP name {})",
-            self.name, self.server, self.raw_name
+            "tool_describe {} (server {}, MCP name {}, profile {})",
+            self.name, self.server, self.raw_name, self.profile
         );
+        let diff = self
+            .schema_change
+            .as_ref()
+            .map(|c| (c.summary(self.chars), c.diff.join("\n")));
         match format {
             Format::Json => super::to_json(self),
-            Format::Table => format!(
-                "{}\ncost: {cost}\n\n{payload}\n",
-                crate::text::sanitize(&title)
-            ),
-            Format::Markdown => format!(
-                "# {}\n\nCost: {cost}\n\n{}",
-                super::table::escape_markdown(&title),
-                super::code_block("json", &payload)
-            ),
+            Format::Table => {
+                let mut out = format!(
+                    "{}\ncost: {cost}\n\n{payload}\n",
+                    crate::text::sanitize(&title)
+                );
+                if let Some((summary, diff)) = diff {
+                    out.push_str(&format!(
+                        "\n{summary}\n(- captured only, + what Hermes sends)\n{}\n",
+                        crate::text::sanitize_lines(&diff)
+                    ));
+                }
+                out
+            }
+            Format::Markdown => {
+                let mut out = format!(
+                    "# {}\n\nCost: {cost}\n\n{}",
+                    super::table::escape_markdown(&title),
+                    super::code_block("json", &payload)
+                );
+                if let Some((summary, diff)) = diff {
+                    out.push_str(&format!(
+                        "\n## What Hermes changed\n\n{}\n\n{}",
+                        super::table::escape_markdown(&summary),
+                        super::code_block("diff", &diff)
+                    ));
+                }
+                out
+            }
         }
     }
 }
@@ -141,17 +236,13 @@ impl DescribeError {
         } else {
             format!("did you mean: {}", self.suggestions.join(", "))
         };
-        let error = match &self.error {
-            Value::String(text) => text.clone(),
-            Value::Object(map) if map.contains_key("error") => {
-                map["error"].as_str().unwrap_or_default().to_string()
-            }
-            other => super::to_json(other).trim_end().to_string(),
-        };
         match format {
             Format::Json => super::to_json(self),
             Format::Table => {
-                let mut out = format!("tool_describe error: {}\n", crate::text::sanitize(&error));
+                let mut out = format!(
+                    "tool_describe error: {}\n",
+                    crate::text::sanitize(&self.error)
+                );
                 if !hint.is_empty() {
                     out.push_str(&format!("{}\n", crate::text::sanitize(&hint)));
                 }
@@ -160,7 +251,7 @@ impl DescribeError {
             Format::Markdown => {
                 let mut out = format!(
                     "**tool_describe error**: {}\n",
-                    super::table::escape_markdown(&error)
+                    super::table::escape_markdown(&self.error)
                 );
                 if !hint.is_empty() {
                     out.push_str(&format!("\n{}\n", super::table::escape_markdown(&hint)));

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 use super::table::{escape_markdown, Align, Table};
 use super::Format;
 use crate::engine::eval::{Evaluation, Metrics};
+use crate::engine::profile::Profile;
 
 /// One query's outcome.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -14,21 +15,29 @@ pub struct QueryRow {
     pub id: String,
     /// Query text.
     pub query: String,
+    /// How it is phrased (`natural`, `keyword`, ...).
+    pub style: String,
     /// Expected names as written.
     pub expected: Vec<String>,
     /// 1-based rank of the first acceptable hit; null for a miss.
     pub rank: Option<usize>,
     /// Hermes names of the top k hits.
     pub hits: Vec<String>,
+    /// For a miss under hermes-2026-09: why the rule does not admit the expected tool.
+    pub why: Option<String>,
 }
 
 /// The whole `eval` output.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct EvalReport {
+    /// The engine profile.
+    pub profile: String,
     /// All queries.
     pub overall: Metrics,
     /// Per server.
     pub by_server: BTreeMap<String, Metrics>,
+    /// Per query style.
+    pub by_style: BTreeMap<String, Metrics>,
     /// Per query.
     pub queries: Vec<QueryRow>,
     /// Skipped entries and expected tools not in the catalog.
@@ -36,20 +45,24 @@ pub struct EvalReport {
 }
 
 impl EvalReport {
-    /// The report of an evaluation.
-    pub fn build(evaluation: &Evaluation) -> EvalReport {
+    /// The report of an evaluation under `profile`.
+    pub fn build(evaluation: &Evaluation, profile: Profile) -> EvalReport {
         EvalReport {
+            profile: profile.id().to_string(),
             overall: evaluation.overall,
             by_server: evaluation.by_server.clone(),
+            by_style: evaluation.by_style.clone(),
             queries: evaluation
                 .queries
                 .iter()
                 .map(|q| QueryRow {
                     id: q.id.clone(),
                     query: q.query.clone(),
+                    style: q.style.clone(),
                     expected: q.expected.clone(),
                     rank: q.rank,
                     hits: q.hits.clone(),
+                    why: q.not_admitted.as_ref().map(ToString::to_string),
                 })
                 .collect(),
             warnings: evaluation.warnings.clone(),
@@ -65,10 +78,11 @@ impl EvalReport {
             ("expected", Align::Left),
             ("came instead (misses)", Align::Left),
         ])
-        .max_cell_width(80);
+        .clip_column("query", 60);
         for q in &self.queries {
-            let instead = match q.rank {
-                Some(r) if r <= k => String::new(),
+            let instead = match (q.rank, &q.why) {
+                (Some(r), _) if r <= k => String::new(),
+                (_, Some(why)) if q.hits.is_empty() => format!("nothing: the expected tool {why}"),
                 _ => q.hits.join(", "),
             };
             queries.row([
@@ -98,6 +112,11 @@ impl EvalReport {
         for (name, m) in &self.by_server {
             add(name, m);
         }
+        if self.by_style.len() > 1 {
+            for (style, m) in &self.by_style {
+                add(&format!("style: {style}"), m);
+            }
+        }
         add("overall", &self.overall);
         (queries, servers)
     }
@@ -105,12 +124,13 @@ impl EvalReport {
     /// Renders in `format`.
     pub fn render(&self, format: Format) -> String {
         let headline = format!(
-            "schematax eval: {} queries, recall@1 {:.3}, recall@{} {:.3}, MRR {:.3}",
+            "schematax eval: {} queries, recall@1 {:.3}, recall@{} {:.3}, MRR {:.3} (profile {})",
             self.overall.queries,
             self.overall.recall_at_1,
             self.overall.k,
             self.overall.recall_at_k,
-            self.overall.mrr
+            self.overall.mrr,
+            self.profile
         );
         match format {
             Format::Json => super::to_json(self),

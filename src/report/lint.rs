@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use super::table::{escape_markdown, Align, Table};
 use crate::engine::lint::{Finding, Severity, RULES};
+use crate::engine::profile::Profile;
 
 /// `--format` of `lint`: the report formats plus SARIF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -60,6 +61,8 @@ pub struct LintReport {
     pub summary: Summary,
     /// Tools linted.
     pub tools: usize,
+    /// The engine profile the findability rules ran under.
+    pub profile: String,
     /// The capture file of each server, for SARIF locations.
     #[serde(skip)]
     pub sources: BTreeMap<String, String>,
@@ -70,6 +73,7 @@ impl LintReport {
     pub fn build(
         findings: &[Finding],
         tools: usize,
+        profile: Profile,
         sources: BTreeMap<String, String>,
     ) -> LintReport {
         let mut summary = Summary::default();
@@ -95,6 +99,7 @@ impl LintReport {
                 .collect(),
             summary,
             tools,
+            profile: profile.id().to_string(),
             sources,
         }
     }
@@ -110,8 +115,12 @@ impl LintReport {
 
     fn headline(&self) -> String {
         format!(
-            "schematax lint: {} tools, {} errors, {} warnings, {} infos",
-            self.tools, self.summary.errors, self.summary.warnings, self.summary.infos
+            "schematax lint: {} tools, {} errors, {} warnings, {} infos (profile {})",
+            self.tools,
+            self.summary.errors,
+            self.summary.warnings,
+            self.summary.infos,
+            self.profile
         )
     }
 
@@ -123,7 +132,7 @@ impl LintReport {
             ("tool", Align::Left),
             ("message", Align::Left),
         ])
-        .max_cell_width(400);
+        .clip_column("message", 400);
         for f in &self.findings {
             table.row([&f.severity, &f.rule, &f.server, &f.tool, &f.message]);
         }

@@ -1,6 +1,7 @@
 //! Output of the non-interactive commands: one serialisable model per command, rendered as an
 //! aligned table, JSON (stable, documented in the README) or Markdown.
 
+pub mod compare;
 pub mod cost;
 pub mod describe;
 pub mod eval;
@@ -10,6 +11,8 @@ pub mod sweep;
 pub mod table;
 
 use serde::Serialize;
+
+pub use crate::text::thousands;
 
 /// Output format of a report command.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -84,19 +87,6 @@ pub fn code_block(language: &str, content: &str) -> String {
     let longest = content.split(|c| c != '`').map(str::len).max().unwrap_or(0);
     let fence = "`".repeat(longest.max(2) + 1);
     format!("{fence}{language}\n{content}\n{fence}\n")
-}
-
-/// An integer with thousands separators: `20182` -> `20,182`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// Dollars with enough precision for fractions of a cent: `$0.0605`.

@@ -1,4 +1,6 @@
 //! A small table printer for the plain-text and Markdown formats. Every cell is sanitised.
+//! Cells are never clipped, except in the columns a report marks as prose (descriptions,
+//! messages), so names always print whole.
 
 use crate::text::{clip, sanitize, width};
 
@@ -17,7 +19,8 @@ pub struct Table {
     headers: Vec<String>,
     aligns: Vec<Align>,
     rows: Vec<Vec<String>>,
-    max_width: usize,
+    /// Per column: the width its plain-text cells are clipped to, if any.
+    clip: Vec<Option<usize>>,
 }
 
 impl Table {
@@ -27,13 +30,15 @@ impl Table {
             headers: columns.iter().map(|(h, _)| h.to_string()).collect(),
             aligns: columns.iter().map(|(_, a)| *a).collect(),
             rows: Vec::new(),
-            max_width: 60,
+            clip: vec![None; columns.len()],
         }
     }
 
-    /// Clips plain-text cells to `columns` (default 60).
-    pub fn max_cell_width(mut self, columns: usize) -> Table {
-        self.max_width = columns;
+    /// Clips the plain-text cells of column `header` (prose, never a name) to `width` columns.
+    pub fn clip_column(mut self, header: &str, width: usize) -> Table {
+        if let Some(i) = self.headers.iter().position(|h| h == header) {
+            self.clip[i] = Some(width);
+        }
         self
     }
 
@@ -54,9 +59,17 @@ impl Table {
 
     /// Aligned plain text, two spaces between columns, no trailing spaces.
     pub fn to_text(&self) -> String {
-        let cells: Vec<Vec<String>> = std::iter::once(&self.headers)
-            .chain(&self.rows)
-            .map(|row| row.iter().map(|c| clip(c, self.max_width)).collect())
+        let clipped = self.rows.iter().map(|row| {
+            row.iter()
+                .zip(&self.clip)
+                .map(|(c, limit)| match limit {
+                    Some(width) => clip(c, *width),
+                    None => c.clone(),
+                })
+                .collect()
+        });
+        let cells: Vec<Vec<String>> = std::iter::once(self.headers.clone())
+            .chain(clipped)
             .collect();
         let widths: Vec<usize> = (0..self.headers.len())
             .map(|i| cells.iter().map(|r| width(&r[i])).max().unwrap_or(0))
@@ -143,6 +156,17 @@ mod tests {
         t.row(["a", "1"]);
         t.row(["bbb", "100"]);
         assert_eq!(t.to_text(), "name    n\na       1\nbbb   100\n");
+    }
+
+    #[test]
+    fn only_prose_columns_are_clipped() {
+        let long = "a_very_long_tool_name_that_must_print_whole_in_every_table";
+        let mut t = Table::new(&[("name", Align::Left), ("description", Align::Left)])
+            .clip_column("description", 10);
+        t.row([long, "a description longer than ten columns"]);
+        let text = t.to_text();
+        assert!(text.contains(long), "{text}");
+        assert!(text.contains("a descrip…\n"), "{text}");
     }
 
     #[test]

@@ -1,27 +1,32 @@
 //! The TUI model: state in small per-pane structs, the messages that change it, and the one
-//! `update` function. Rendering reads this state and never changes it.
+//! `update` function. Rendering reads this state (and [`Derived`], what every pane needs,
+//! recomputed after each change) and never changes it.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
 
 use super::keys::{action_for, Action, KeyContext};
 use crate::capture::ServerSpec;
-use crate::engine::activation::ContextSource;
-use crate::engine::activation::{ContextLength, CONTEXT_PRESETS};
+use crate::engine::activation::{
+    Activation, ContextLength, ContextSource, FlipPoints, Traffic, CONTEXT_PRESETS,
+};
 use crate::engine::capture_file::LoadedCaptures;
-use crate::engine::catalog::ToolRef;
-use crate::engine::config::{Config, ToolSearchSettings};
+use crate::engine::catalog::{Server, ToolRef};
+use crate::engine::config::{Config, Mode, ToolSearchSettings};
 use crate::engine::eval::{evaluate, Evaluation, QuerySet};
+use crate::engine::inputs::Inputs;
 use crate::engine::lint::Finding;
-use crate::engine::search::SearchResult;
-use crate::engine::session::Overrides;
-use crate::engine::session::{Lookup, Session};
+use crate::engine::listing::ListingForm;
+use crate::engine::profile::Profile;
+use crate::engine::search::{Admitted, SearchResult};
+use crate::engine::session::{Lookup, Overrides, ServerCost, Session};
 use crate::engine::tokens::{estimate_tokens, TokenCount, TokenizerError};
 use crate::report::{pct_label, thousands};
-use std::path::PathBuf;
-use std::time::Duration;
 
 /// What happens to the app.
-#[derive(Debug, Clone)]
+#[derive(Debug)]
 pub enum Msg {
     /// A key was pressed.
     Key(KeyEvent),
@@ -45,29 +50,142 @@ pub enum Msg {
     Recaptured(Result<LoadedCaptures, String>),
     /// A background lint finished; `generation` tells whether it is still current.
     Linted {
-        /// The catalog generation it linted.
+        /// The lint generation it linted.
         generation: u64,
         /// Its findings.
         findings: Vec<Finding>,
     },
+    /// A background evaluation of the queries file under both profiles finished.
+    Evaluated {
+        /// The evaluation generation it ran for.
+        generation: u64,
+        /// Each profile's evaluation ([`Profile::ALL`] order).
+        evaluations: Box<[Evaluation; 2]>,
+    },
+    /// A session for another profile was built in the background.
+    SessionBuilt {
+        /// The switch generation it was built for.
+        generation: u64,
+        /// The session.
+        session: Box<Session>,
+    },
 }
 
-/// Work the event loop starts for the model, off the UI thread.
-#[derive(Debug, Clone, PartialEq)]
+/// How to build a session: the inputs, the overrides and the servers switched off.
+#[derive(Debug, Clone)]
+pub struct SessionRecipe {
+    /// Config and captures.
+    pub inputs: Arc<Inputs>,
+    /// Command-line values and the view's tuning.
+    pub overrides: Overrides,
+    /// Names of the servers switched off.
+    pub disconnected: Vec<String>,
+}
+
+impl SessionRecipe {
+    /// Builds the session (as the engine does at start, then the servers switched off).
+    pub fn build(&self) -> Session {
+        let mut session = Session::new(
+            &self.inputs.config,
+            &self.inputs.captures,
+            &self.overrides,
+        );
+        for server in 0..session.servers().len() {
+            if self.disconnected.contains(&session.servers()[server].name) {
+                session.set_connected(server, false);
+            }
+        }
+        session
+    }
+}
+
+/// Work the event loop starts for the model, off the UI thread. Each effect carries the
+/// snapshot it works on.
+#[derive(Debug, Clone)]
 pub enum Effect {
     /// Count every tool with both real tokenizers and answer with [`Msg::Counted`].
     CountTokens {
         /// The session generation to count.
         generation: u64,
+        /// The session's tools.
+        servers: Arc<Vec<Server>>,
     },
     /// Capture the servers of the config again, answering with [`Msg::Captured`] per server
     /// and [`Msg::Recaptured`] at the end.
     Recapture(RecaptureSource),
-    /// Lint the current catalog and answer with [`Msg::Linted`] (the latest generation wins).
+    /// Lint the session and answer with [`Msg::Linted`] (the latest generation wins).
     Lint {
-        /// The catalog generation to lint.
+        /// The lint generation.
         generation: u64,
+        /// The session to lint.
+        session: Box<Session>,
     },
+    /// Evaluate the queries file in the session and under the other profile, answering with
+    /// [`Msg::Evaluated`] (the latest generation wins).
+    Evaluate {
+        /// The evaluation generation.
+        generation: u64,
+        /// The session to evaluate.
+        session: Box<Session>,
+        /// How to build the other profile's session.
+        other: SessionRecipe,
+        /// The queries.
+        set: Arc<QuerySet>,
+        /// The k of recall@k.
+        k: usize,
+    },
+    /// Build the session of another profile and answer with [`Msg::SessionBuilt`].
+    BuildSession {
+        /// The switch generation.
+        generation: u64,
+        /// What to build.
+        recipe: SessionRecipe,
+    },
+}
+
+impl Effect {
+    /// Runs the effect (on a worker thread) and returns its answer.
+    pub fn run(self) -> Option<Msg> {
+        match self {
+            Effect::CountTokens {
+                generation,
+                servers,
+            } => Some(Msg::Counted {
+                generation,
+                result: crate::engine::session::count_tokens(&servers),
+            }),
+            Effect::Lint {
+                generation,
+                session,
+            } => Some(Msg::Linted {
+                generation,
+                findings: crate::engine::lint::lint(&session),
+            }),
+            Effect::Evaluate {
+                generation,
+                session,
+                other,
+                set,
+                k,
+            } => {
+                let mine = evaluate(&session, &set, k, false);
+                let theirs = evaluate(&other.build(), &set, k, false);
+                let evaluations = match session.profile() {
+                    Profile::Seed => [mine, theirs],
+                    Profile::Hermes202609 => [theirs, mine],
+                };
+                Some(Msg::Evaluated {
+                    generation,
+                    evaluations: Box::new(evaluations),
+                })
+            }
+            Effect::BuildSession { generation, recipe } => Some(Msg::SessionBuilt {
+                generation,
+                session: Box::new(recipe.build()),
+            }),
+            Effect::Recapture(_) => None,
+        }
+    }
 }
 
 /// The focusable panes.
@@ -125,6 +243,8 @@ pub struct SearchPane {
     pub selected: usize,
     /// The hits of `query` in the current session (refreshed after every change).
     pub result: SearchResult,
+    /// The best tools the newer profile's rule turns away, and why (catalog positions).
+    pub near_misses: Vec<(usize, Admitted)>,
 }
 
 /// Where a re-capture gets its servers and puts its files.
@@ -149,15 +269,43 @@ pub struct RecaptureProgress {
     pub done: Vec<(String, Result<String, String>)>,
 }
 
+/// A background result that is recomputed whenever its inputs change.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Job {
+    /// Bumped by every change that makes the last result stale.
+    pub generation: u64,
+    /// The generation of the result held.
+    pub done: Option<u64>,
+}
+
+impl Job {
+    /// A job with no result yet.
+    fn new() -> Job {
+        Job {
+            generation: 0,
+            done: None,
+        }
+    }
+
+    /// Whether a newer result is on its way.
+    pub fn is_stale(&self) -> bool {
+        self.done != Some(self.generation)
+    }
+
+    /// Marks the result stale and returns the generation to compute.
+    fn bump(&mut self) -> u64 {
+        self.generation += 1;
+        self.generation
+    }
+}
+
 /// State of the Lint pane.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LintPane {
     /// Findings of the latest lint, most severe first.
     pub findings: Vec<Finding>,
-    /// Catalog generation the findings belong to.
-    pub linted: Option<u64>,
-    /// Current catalog generation (bumped by every server toggle).
-    pub generation: u64,
+    /// Whether they are current.
+    pub job: Job,
     /// Selected finding.
     pub selected: usize,
 }
@@ -165,29 +313,39 @@ pub struct LintPane {
 impl LintPane {
     /// Whether a newer lint is on its way.
     pub fn is_stale(&self) -> bool {
-        self.linted != Some(self.generation)
+        self.job.is_stale()
     }
 }
 
 /// State of the Eval pane.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct EvalPane {
     /// The queries file.
-    pub set: QuerySet,
-    /// Its evaluation in the current session at the current limit (refreshed after changes).
-    pub evaluation: Evaluation,
+    pub set: Arc<QuerySet>,
+    /// Its evaluation under each profile ([`Profile::ALL`] order), once computed.
+    pub evaluations: Option<Box<[Evaluation; 2]>>,
+    /// Whether they are current.
+    pub job: Job,
     /// Selected query.
     pub selected: usize,
 }
 
-/// A scrollable text overlay: a tool's `tool_describe` payload or a `tool_search` payload.
+impl EvalPane {
+    /// The evaluation under `profile`, once computed.
+    pub fn evaluation(&self, profile: Profile) -> Option<&Evaluation> {
+        self.evaluations.as_ref().map(|e| &e[profile as usize])
+    }
+}
+
+/// A scrollable text overlay: a tool's `tool_describe` payload, a `tool_search` payload, the
+/// bridge definitions.
 #[derive(Debug, Clone, PartialEq)]
 pub struct DetailView {
     /// Title of the overlay.
     pub title: String,
     /// One line of costs by each method.
     pub summary: String,
-    /// The payload, pretty-printed, one line each.
+    /// The text, one line each.
     pub lines: Vec<String>,
     /// First visible line.
     pub scroll: usize,
@@ -209,6 +367,8 @@ pub struct ToolListView {
 pub enum Overlay {
     /// The key map, scrolled by this many lines.
     Help(usize),
+    /// Every warning, scrolled by this many lines.
+    Warnings(usize),
     /// A server's tools.
     ToolList(ToolListView),
     /// A payload; `back` is what Esc returns to.
@@ -217,17 +377,72 @@ pub enum Overlay {
     ContextPrompt(String),
 }
 
+/// What the panes show, computed once after each change (never while drawing).
+#[derive(Debug, Clone)]
+pub struct Derived {
+    /// Activation of the current catalog and settings.
+    pub activation: Activation,
+    /// Each server's cost (index-aligned with the session's servers).
+    pub costs: Vec<ServerCost>,
+    /// Each server's full cost, on or off (to sort and to show what a server would cost).
+    pub full_chars: Vec<u64>,
+    /// The seed gate's flip points (auto mode).
+    pub flip: Option<FlipPoints>,
+    /// The newer listing's least budget per form.
+    pub form_budgets: Vec<(ListingForm, u64)>,
+    /// The real token counts of the catalog, once every tool is counted.
+    pub counted: Option<TokenCount>,
+    /// Config fallbacks, skipped files, assembly notes and collisions, one line each.
+    pub warnings: Vec<String>,
+}
+
+impl Derived {
+    fn of(session: &Session, inputs: &Inputs) -> Derived {
+        let activation = session.activation();
+        let costs = session.server_costs();
+        let flip = activation.threshold_tokens.map(|_| {
+            FlipPoints::find(
+                activation.deferrable_tokens,
+                activation.context.tokens,
+                activation.threshold_pct,
+            )
+        });
+        let mut warnings: Vec<String> = inputs.warnings(session.profile()).collect();
+        warnings.extend(session.notes().iter().map(ToString::to_string));
+        warnings.extend(session.collisions().iter().map(ToString::to_string));
+        Derived {
+            counted: costs.iter().map(|c| c.counted).sum(),
+            full_chars: session
+                .servers()
+                .iter()
+                .map(|s| s.tools.iter().map(|t| t.chars).sum())
+                .collect(),
+            form_budgets: session.listing().form_budgets(),
+            activation,
+            costs,
+            flip,
+            warnings,
+        }
+    }
+}
+
 /// The whole TUI state.
 #[derive(Debug, Clone)]
 pub struct App {
+    /// The config and captures the sessions are built from.
+    pub inputs: Arc<Inputs>,
     /// The simulated session (engine state).
     pub session: Session,
-    /// Where the inputs came from.
-    pub source_label: String,
-    /// Dollars per million input tokens.
-    pub price_per_mtok: f64,
-    /// Settings and context at start, to tell whether anything was tuned.
-    pub baseline: (ToolSearchSettings, ContextLength),
+    /// What the panes show, kept in step with the session.
+    pub derived: Derived,
+    /// What the command line set: the baseline of "tuned".
+    pub cli: Overrides,
+    /// The command line's values plus the view's tuning, kept in step with the session.
+    pub overrides: Overrides,
+    /// The profile at start.
+    pub start_profile: Profile,
+    /// Price and traffic of the dollar figures.
+    pub traffic: Traffic,
     /// Focused pane.
     pub focus: Pane,
     /// Servers pane state.
@@ -246,8 +461,10 @@ pub struct App {
     pub counting: Counting,
     /// A one-line message for the status bar.
     pub status: Option<String>,
-    /// Bumped when the session is rebuilt from new captures.
+    /// Bumped when the session is replaced (a profile switch, a re-capture).
     pub generation: u64,
+    /// A profile switch under way.
+    pub switching: Option<Profile>,
     /// Where a re-capture would come from (a config file with mcp_servers).
     pub recapture: Option<RecaptureSource>,
     /// A running re-capture.
@@ -262,23 +479,30 @@ pub const PAGE: usize = 10;
 pub const THRESHOLD_STEP: f64 = 1.0;
 /// threshold_pct step of the fine keys.
 pub const THRESHOLD_FINE_STEP: f64 = 0.1;
+/// listing_max_tokens step.
+pub const LISTING_BUDGET_STEP: u32 = 500;
+/// Near misses the Search pane explains.
+pub const NEAR_MISSES: usize = 3;
 
 impl App {
-    /// A new app on a session (with a queries file for the Eval pane); start
-    /// [`App::startup_effects`] next.
+    /// A new app on `inputs` with the command line's `overrides` (and a queries file for the
+    /// Eval pane); start [`App::startup_effects`] next.
     pub fn new(
-        session: Session,
-        source_label: String,
-        price_per_mtok: f64,
+        inputs: Arc<Inputs>,
+        overrides: Overrides,
+        traffic: Traffic,
         queries: Option<QuerySet>,
     ) -> App {
+        let session = Session::new(&inputs.config, &inputs.captures, &overrides);
         let limit = session.settings().search_default_limit as usize;
-        let baseline = (*session.settings(), session.context().clone());
         let mut app = App {
+            derived: Derived::of(&session, &inputs),
+            start_profile: session.profile(),
+            inputs,
             session,
-            source_label,
-            price_per_mtok,
-            baseline,
+            cli: overrides.clone(),
+            overrides,
+            traffic,
             focus: Pane::Servers,
             servers: ServersPane {
                 selected: 0,
@@ -290,16 +514,17 @@ impl App {
                 limit,
                 selected: 0,
                 result: SearchResult::empty(),
+                near_misses: Vec::new(),
             },
             lint: LintPane {
                 findings: Vec::new(),
-                linted: None,
-                generation: 0,
+                job: Job::new(),
                 selected: 0,
             },
             eval: queries.map(|set| EvalPane {
-                evaluation: Evaluation::default(),
-                set,
+                set: Arc::new(set),
+                evaluations: None,
+                job: Job::new(),
                 selected: 0,
             }),
             lower: Pane::Search,
@@ -307,30 +532,88 @@ impl App {
             counting: Counting::Pending,
             status: None,
             generation: 0,
+            switching: None,
             recapture: None,
             capturing: None,
             quit: false,
         };
-        app.refresh();
+        if !app.derived.warnings.is_empty() {
+            app.status = Some(app.warning_status());
+        }
         app
     }
 
-    /// The work to start with the app.
-    pub fn startup_effects(&self) -> Vec<Effect> {
-        vec![
-            Effect::CountTokens {
-                generation: self.generation,
+    /// The status line that points at the warnings.
+    fn warning_status(&self) -> String {
+        let n = self.derived.warnings.len();
+        let first = crate::text::sanitize(&self.derived.warnings[0]).into_owned();
+        format!(
+            "{n} warning{}: {first}{} (w: all)",
+            if n == 1 { "" } else { "s" },
+            if n > 1 { " ..." } else { "" }
+        )
+    }
+
+    /// The work to start with the app: token counts, lint and evaluation.
+    pub fn startup_effects(&mut self) -> Vec<Effect> {
+        self.session_effects()
+    }
+
+    /// The background work a new session needs.
+    fn session_effects(&mut self) -> Vec<Effect> {
+        let mut effects = vec![Effect::CountTokens {
+            generation: self.generation,
+            servers: self.session.shared_servers(),
+        }];
+        effects.extend(self.catalog_effects());
+        effects
+    }
+
+    /// The background work a catalog change needs: lint and evaluation again.
+    fn catalog_effects(&mut self) -> Vec<Effect> {
+        let mut effects = vec![Effect::Lint {
+            generation: self.lint.job.bump(),
+            session: Box::new(self.session.clone()),
+        }];
+        effects.extend(self.evaluate_effect());
+        effects
+    }
+
+    /// Evaluation of the queries file again (when there is one).
+    fn evaluate_effect(&mut self) -> Option<Effect> {
+        let other = self.recipe(self.session.profile().other());
+        let k = self.search.limit;
+        let session = Box::new(self.session.clone());
+        let eval = self.eval.as_mut()?;
+        Some(Effect::Evaluate {
+            generation: eval.job.bump(),
+            session,
+            other,
+            set: Arc::clone(&eval.set),
+            k,
+        })
+    }
+
+    /// How to build the session of `profile` with the current tuning and servers.
+    pub fn recipe(&self, profile: Profile) -> SessionRecipe {
+        SessionRecipe {
+            inputs: Arc::clone(&self.inputs),
+            overrides: Overrides {
+                profile: Some(profile),
+                ..self.overrides.clone()
             },
-            Effect::Lint {
-                generation: self.lint.generation,
-            },
-        ]
+            disconnected: (0..self.session.servers().len())
+                .filter(|&s| !self.session.is_connected(s))
+                .map(|s| self.session.servers()[s].name.clone())
+                .collect(),
+        }
     }
 
     /// The key context of the current state.
     pub fn key_context(&self) -> KeyContext {
         match &self.overlay {
             Some(Overlay::Help(_)) => KeyContext::Help,
+            Some(Overlay::Warnings(_)) => KeyContext::Warnings,
             Some(Overlay::ToolList(_)) => KeyContext::ToolList,
             Some(Overlay::Detail(..)) => KeyContext::Detail,
             Some(Overlay::ContextPrompt(_)) => KeyContext::Typing,
@@ -367,7 +650,7 @@ impl App {
         let mut order: Vec<usize> = (0..servers.len()).collect();
         match self.servers.sort {
             SortOrder::Cost => {
-                let total = |i: usize| servers[i].tools.iter().map(|t| t.chars).sum::<u64>();
+                let total = |i: usize| self.derived.full_chars.get(i).copied().unwrap_or(0);
                 order.sort_by(|&a, &b| total(b).cmp(&total(a)).then(a.cmp(&b)));
             }
             SortOrder::Name => order.sort_by(|&a, &b| servers[a].name.cmp(&servers[b].name)),
@@ -385,6 +668,7 @@ impl App {
             } => {
                 self.session.set_token_counts(counts);
                 self.counting = Counting::Done;
+                self.refresh_derived();
             }
             Msg::Counted {
                 result: Err(reason),
@@ -403,19 +687,66 @@ impl App {
                 generation,
                 findings,
             } => {
-                if generation == self.lint.generation {
+                if generation == self.lint.job.generation {
                     self.lint.findings = findings;
-                    self.lint.linted = Some(generation);
+                    self.lint.job.done = Some(generation);
                     self.lint.selected = self
                         .lint
                         .selected
                         .min(self.lint.findings.len().saturating_sub(1));
                 }
             }
+            Msg::Evaluated {
+                generation,
+                evaluations,
+            } => {
+                if let Some(eval) = &mut self.eval {
+                    if generation == eval.job.generation {
+                        eval.evaluations = Some(evaluations);
+                        eval.job.done = Some(generation);
+                        let len = eval.set.queries.len();
+                        eval.selected = eval.selected.min(len.saturating_sub(1));
+                    }
+                }
+            }
+            Msg::SessionBuilt {
+                generation,
+                session,
+            } => {
+                if generation == self.generation + 1 && self.switching == Some(session.profile()) {
+                    self.switching = None;
+                    let profile = session.profile();
+                    self.overrides.profile = Some(profile);
+                    self.adopt_session(*session);
+                    self.status = Some(format!("profile {profile}: {}", profile.spec().title));
+                    return self.session_effects();
+                }
+            }
             Msg::Key(event) if event.kind != KeyEventKind::Release => return self.on_key(event),
             Msg::Key(_) => {}
         }
         Vec::new()
+    }
+
+    /// Puts a new session in place: overlays that hold positions close, selections are kept in
+    /// range, everything derived is recomputed.
+    fn adopt_session(&mut self, session: Session) {
+        self.session = session;
+        self.generation += 1;
+        self.counting = Counting::Pending;
+        self.overlay = match self.overlay.take() {
+            Some(Overlay::ToolList(_) | Overlay::Detail(..)) => None,
+            other => other,
+        };
+        self.servers.selected = self
+            .servers
+            .selected
+            .min(self.session.servers().len().saturating_sub(1));
+        let max = self.session.settings().max_search_limit as usize;
+        self.search.limit = self.search.limit.clamp(1, max);
+        self.lint.selected = 0;
+        self.refresh_derived();
+        self.refresh_search();
     }
 
     fn on_key(&mut self, event: KeyEvent) -> Vec<Effect> {
@@ -484,39 +815,16 @@ impl App {
             .flat_map(|p| p.done.iter())
             .filter_map(|(server, result)| result.as_ref().err().map(|e| format!("{server}: {e}")))
             .collect();
-        let (Some(source), Ok(loaded)) = (&self.recapture, loaded) else {
+        let Ok(loaded) = loaded else {
             self.status = Some("re-capture: the capture folder could not be read".into());
             return Vec::new();
         };
-        let settings = *self.session.settings();
-        let overrides = Overrides {
-            profile: Some(self.session.profile()),
-            context_source: Some(self.session.context().source.clone()),
-            context_length: Some(self.session.context().tokens)
-                .filter(|_| self.session.context().source == ContextSource::Flag),
-            threshold_pct: Some(settings.threshold_pct),
-            mode: Some(settings.enabled),
-            scope: self.session.scope().clone(),
-        };
-        let off: Vec<String> = (0..self.session.servers().len())
-            .filter(|&s| !self.session.is_connected(s))
-            .map(|s| self.session.servers()[s].name.clone())
-            .collect();
-        let mut session = Session::new(&source.config, &loaded.captures, &overrides);
-        for s in 0..session.servers().len() {
-            if off.contains(&session.servers()[s].name) {
-                session.set_connected(s, false);
-            }
-        }
-        self.session = session;
-        self.generation += 1;
-        self.lint.generation += 1;
-        self.counting = Counting::Pending;
-        self.servers.selected = self
-            .servers
-            .selected
-            .min(self.session.servers().len().saturating_sub(1));
-        self.refresh();
+        let mut inputs = (*self.inputs).clone();
+        inputs.captures = loaded.captures;
+        inputs.warnings = loaded.warnings;
+        self.inputs = Arc::new(inputs);
+        let session = self.recipe(self.session.profile()).build();
+        self.adopt_session(session);
         let total = progress.map_or(0, |p| p.total);
         self.status = Some(if failed.is_empty() {
             format!("re-captured {total} servers")
@@ -527,14 +835,7 @@ impl App {
                 failed.join("; ")
             )
         });
-        vec![
-            Effect::CountTokens {
-                generation: self.generation,
-            },
-            Effect::Lint {
-                generation: self.lint.generation,
-            },
-        ]
+        self.session_effects()
     }
 
     /// Carries out one action; returns the work to start.
@@ -543,6 +844,9 @@ impl App {
             Action::Quit => self.quit = true,
             Action::Recapture => return self.start_recapture(),
             Action::ToggleHelp => self.overlay = Some(Overlay::Help(0)),
+            Action::ShowWarnings => self.overlay = Some(Overlay::Warnings(0)),
+            Action::ShowListing => self.show_listing(),
+            Action::SwitchProfile => return self.switch_profile(),
             Action::NextPane | Action::PrevPane => {
                 let panes = self.panes();
                 let at = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
@@ -563,7 +867,12 @@ impl App {
             Action::CycleMode => {
                 let mode = self.session.settings().enabled.cycled();
                 self.session.set_mode(mode);
+                self.overrides.mode = Some(mode);
+                self.refresh_derived();
             }
+            Action::ToggleListing => self.toggle_listing(),
+            Action::ListingBudgetUp => self.nudge_listing_budget(true),
+            Action::ListingBudgetDown => self.nudge_listing_budget(false),
             Action::StartSearch => {
                 self.focus_pane(Pane::Search);
                 self.search.typing = true;
@@ -587,32 +896,14 @@ impl App {
                         .unwrap_or(0);
                 }
             }
-            Action::Open => return self.open(),
+            Action::Open => self.open(),
             Action::Back => self.back(),
-            Action::LimitUp => self.set_limit(self.search.limit + 1),
-            Action::LimitDown => self.set_limit(self.search.limit.saturating_sub(1)),
-            Action::ShowPayload => {
-                let payload = self
-                    .session
-                    .search_payload(&[(self.search.query.clone(), self.search.result.clone())]);
-                let summary = format!(
-                    "{} matches of {} tools, via {}: this is all the model sees (no scores)",
-                    self.search.result.hits.len(),
-                    self.session.total_available(),
-                    self.search.result.via.as_str()
-                );
-                self.overlay = Some(Overlay::Detail(
-                    DetailView::new(
-                        format!("tool_search {:?}", self.search.query),
-                        summary,
-                        &payload,
-                    ),
-                    None,
-                ));
-            }
+            Action::LimitUp => return self.set_limit(self.search.limit + 1),
+            Action::LimitDown => return self.set_limit(self.search.limit.saturating_sub(1)),
+            Action::ShowPayload => self.show_payload(),
             Action::Submit => match self.overlay.take() {
                 Some(Overlay::ContextPrompt(text)) => match crate::cli::parse_context(&text) {
-                    Ok(tokens) => self.session.set_context_length(tokens, ContextSource::View),
+                    Ok(tokens) => self.set_context(tokens),
                     Err(reason) => self.status = Some(format!("context length: {reason}")),
                 },
                 other => {
@@ -624,11 +915,157 @@ impl App {
         Vec::new()
     }
 
+    /// Starts building the other profile's session in the background.
+    fn switch_profile(&mut self) -> Vec<Effect> {
+        if let Some(profile) = self.switching {
+            self.status = Some(format!("switching to {profile}..."));
+            return Vec::new();
+        }
+        let profile = self.session.profile().other();
+        self.switching = Some(profile);
+        self.status = Some(format!("switching to {profile}..."));
+        vec![Effect::BuildSession {
+            generation: self.generation + 1,
+            recipe: self.recipe(profile),
+        }]
+    }
+
+    /// The tool_search definition the model sees (newer profile), or what the seed bridge is.
+    fn show_listing(&mut self) {
+        let activation = &self.derived.activation;
+        let detail = match self.session.bridge_definitions() {
+            Some(definitions) => {
+                let form = activation
+                    .listing
+                    .as_ref()
+                    .map_or(ListingForm::None, |l| l.listing.form);
+                let description = definitions[0]["function"]["description"]
+                    .as_str()
+                    .unwrap_or_default();
+                let mut lines: Vec<String> = vec![
+                    format!("tool_search description ({form} listing):"),
+                    String::new(),
+                ];
+                lines.extend(description.lines().map(str::to_string));
+                lines.push(String::new());
+                lines.push("The three definitions, as sent:".to_string());
+                for definition in &definitions {
+                    lines.extend(
+                        crate::report::to_json(definition)
+                            .lines()
+                            .map(str::to_string),
+                    );
+                }
+                DetailView {
+                    title: format!(
+                        "The bridge as the model sees it ({}, {} listing)",
+                        self.session.profile(),
+                        form
+                    ),
+                    summary: format!(
+                        "3 tools, {} chars = {} tokens (chars/4), listing included",
+                        thousands(activation.bridge_chars),
+                        thousands(activation.bridge_tokens)
+                    ),
+                    lines,
+                    scroll: 0,
+                }
+            }
+            None if self.session.profile() == Profile::Seed => DetailView {
+                title: "The seed bridge".to_string(),
+                summary: format!(
+                    "3 tools, {} chars = {} tokens (chars/4)",
+                    thousands(activation.bridge_chars),
+                    thousands(activation.bridge_tokens)
+                ),
+                lines: vec![
+                    "The seed engine sends three fixed definitions (tool_search, tool_describe,".into(),
+                    "tool_call) measuring 1508 + digits(N) characters; it lists no tools.".into(),
+                    "Press P for hermes-2026-09, whose tool_search embeds a catalog listing.".into(),
+                ],
+                scroll: 0,
+            },
+            None => DetailView {
+                title: "The bridge".to_string(),
+                summary: "Tool Search is inactive: no bridge is sent".to_string(),
+                lines: vec!["With enabled: off, every tool is sent as it is.".into()],
+                scroll: 0,
+            },
+        };
+        self.overlay = Some(Overlay::Detail(detail, None));
+    }
+
+    fn show_payload(&mut self) {
+        let payload = self
+            .session
+            .search_payload(&[(self.search.query.clone(), self.search.result.clone())]);
+        let summary = format!(
+            "{} matches of {} tools, via {}: this is all the model sees (no scores)",
+            self.search.result.hits.len(),
+            self.session.total_available(),
+            self.search.result.via.as_str()
+        );
+        self.overlay = Some(Overlay::Detail(
+            DetailView::new(
+                format!("tool_search {:?}", self.search.query),
+                summary,
+                &payload,
+            ),
+            None,
+        ));
+    }
+
     fn nudge_threshold(&mut self, step: f64) {
         let current = self.session.settings().threshold_pct;
         // Round to the step's grid so repeated fine steps land on exact tenths.
-        let next = ((current + step) * 10.0).round() / 10.0;
+        let next = (((current + step) * 10.0).round() / 10.0).clamp(0.0, 100.0);
         self.session.set_threshold_pct(next);
+        self.overrides.threshold_pct = Some(next);
+        self.refresh_derived();
+    }
+
+    /// Whether the profile has a listing; says so in the status line when not.
+    fn has_listing(&mut self) -> bool {
+        let lists = self.session.profile() != Profile::Seed;
+        if !lists {
+            self.status = Some("the seed profile has no listing (P switches profile)".into());
+        }
+        lists
+    }
+
+    fn toggle_listing(&mut self) {
+        if !self.has_listing() {
+            return;
+        }
+        let listing = match self.session.settings().listing {
+            Mode::Off => Mode::Auto,
+            Mode::Auto | Mode::On => Mode::Off,
+        };
+        self.session.set_listing(listing);
+        self.overrides.listing = Some(listing);
+        self.refresh_derived();
+    }
+
+    fn nudge_listing_budget(&mut self, up: bool) {
+        if !self.has_listing() {
+            return;
+        }
+        let current = self.session.settings().listing_max_tokens;
+        let next = if up {
+            current.saturating_add(LISTING_BUDGET_STEP)
+        } else {
+            current.saturating_sub(LISTING_BUDGET_STEP)
+        };
+        self.session.set_listing_max_tokens(next);
+        self.overrides.listing_max_tokens = Some(self.session.settings().listing_max_tokens);
+        self.refresh_derived();
+    }
+
+    fn set_context(&mut self, tokens: u64) {
+        self.session.set_context_length(tokens, ContextSource::View);
+        self.overrides.context_length = Some(tokens);
+        self.overrides.context_source = Some(ContextSource::View);
+        self.refresh_derived();
     }
 
     fn step_context(&mut self, forward: bool) {
@@ -647,13 +1084,14 @@ impl App {
                 .find(|&c| c < current)
                 .unwrap_or(CONTEXT_PRESETS[CONTEXT_PRESETS.len() - 1])
         };
-        self.session.set_context_length(next, ContextSource::View);
+        self.set_context(next);
     }
 
-    fn set_limit(&mut self, limit: usize) {
+    fn set_limit(&mut self, limit: usize) -> Vec<Effect> {
         let max = self.session.settings().max_search_limit as usize;
         self.search.limit = limit.clamp(1, max);
-        self.refresh();
+        self.refresh_search();
+        self.evaluate_effect().into_iter().collect()
     }
 
     /// The server under the selection.
@@ -667,11 +1105,9 @@ impl App {
         };
         let connected = self.session.is_connected(server);
         self.session.set_connected(server, !connected);
-        self.refresh();
-        self.lint.generation += 1;
-        vec![Effect::Lint {
-            generation: self.lint.generation,
-        }]
+        self.refresh_derived();
+        self.refresh_search();
+        self.catalog_effects()
     }
 
     fn move_selection(&mut self, delta: isize) {
@@ -682,6 +1118,7 @@ impl App {
                 (value as isize + delta).clamp(0, len as isize - 1) as usize
             }
         };
+        let warnings = self.derived.warnings.len();
         match &mut self.overlay {
             Some(Overlay::Detail(detail, _)) => {
                 detail.scroll = (detail.scroll as isize + delta)
@@ -692,6 +1129,7 @@ impl App {
             Some(Overlay::Help(scroll)) => {
                 *scroll = step(*scroll, crate::tui::keys::help_lines().len())
             }
+            Some(Overlay::Warnings(scroll)) => *scroll = step(*scroll, warnings),
             Some(Overlay::ContextPrompt(_)) => {}
             None => match self.focus {
                 Pane::Servers => {
@@ -706,14 +1144,14 @@ impl App {
                 }
                 Pane::Eval => {
                     if let Some(eval) = &mut self.eval {
-                        eval.selected = step(eval.selected, eval.evaluation.queries.len());
+                        eval.selected = step(eval.selected, eval.set.queries.len());
                     }
                 }
             },
         }
     }
 
-    fn open(&mut self) -> Vec<Effect> {
+    fn open(&mut self) {
         match self.overlay.take() {
             Some(Overlay::ToolList(list)) => {
                 let detail = list.tools.get(list.selected).map(|&tool| {
@@ -755,7 +1193,7 @@ impl App {
                     let query = self
                         .eval
                         .as_ref()
-                        .and_then(|e| e.evaluation.queries.get(e.selected))
+                        .and_then(|e| e.set.queries.get(e.selected))
                         .map(|q| q.query.clone());
                     if let Some(query) = query {
                         self.search.query = query;
@@ -766,7 +1204,6 @@ impl App {
                 }
             },
         }
-        Vec::new()
     }
 
     /// The detail of the selected finding's tool, with the finding and the tools involved.
@@ -805,7 +1242,8 @@ impl App {
         };
     }
 
-    /// The detail of one tool: its `tool_describe` payload and cost by each method.
+    /// The detail of one tool: its `tool_describe` payload, cost by each method, and what
+    /// Hermes's schema passes changed in it.
     fn tool_detail(&self, place: ToolRef) -> DetailView {
         let entry = &self.session.servers()[place.server].tools[place.tool];
         let payload = match self.session.describe(&entry.name) {
@@ -827,44 +1265,65 @@ impl App {
         let mut title = format!("tool_describe {}", entry.name);
         if !self.session.is_connected(place.server) {
             title.push_str(" (server off)");
+        } else if self.session.catalog_position(place).is_none() {
+            title.push_str(" (not in the catalog)");
         }
-        DetailView::new(title, summary, &payload)
+        let mut detail = DetailView::new(title, summary, &payload);
+        if let Some(change) = crate::report::describe::schema_change(entry) {
+            detail.lines.push(String::new());
+            detail.lines.push(change.summary(entry.chars));
+            detail
+                .lines
+                .push("(- captured only, + what Hermes sends)".to_string());
+            detail.lines.extend(change.diff);
+        }
+        detail
     }
 
     /// Re-runs the current query (after the query changed).
     pub fn refresh_search(&mut self) {
         self.search.result = self.session.search(&self.search.query, self.search.limit);
+        self.search.near_misses = if self.search.result.hits.len() < self.search.limit {
+            self.session
+                .near_misses(&self.search.query, NEAR_MISSES)
+                .into_iter()
+                .map(|(doc, _, why)| (doc, why))
+                .collect()
+        } else {
+            Vec::new()
+        };
         self.search.selected = self
             .search
             .selected
             .min(self.search.result.hits.len().saturating_sub(1));
     }
 
-    /// Re-runs the query and the evaluation (after the catalog or the limit changed).
-    pub fn refresh(&mut self) {
-        self.refresh_search();
-        if let Some(eval) = &mut self.eval {
-            eval.evaluation = evaluate(&self.session, &eval.set, self.search.limit, false);
-            eval.selected = eval
-                .selected
-                .min(eval.evaluation.queries.len().saturating_sub(1));
-        }
+    /// Recomputes what the panes show (after the catalog, settings or counts changed).
+    pub fn refresh_derived(&mut self) {
+        self.derived = Derived::of(&self.session, &self.inputs);
     }
 
-    /// Whether the tool_search settings or context differ from those at start.
+    /// The settings at start under the current profile (the command line's values).
+    fn baseline(&self) -> ToolSearchSettings {
+        self.cli.settings(&self.inputs.config, self.session.profile())
+    }
+
+    /// Whether the profile, the tool_search settings or the context differ from those at start.
     pub fn is_tuned(&self) -> bool {
         let settings = ToolSearchSettings {
             search_default_limit: self.search.limit as u32,
             ..*self.session.settings()
         };
-        settings != self.baseline.0 || self.session.context().tokens != self.baseline.1.tokens
+        settings != self.baseline()
+            || self.overrides.context_length != self.cli.context_length
+            || self.session.profile() != self.start_profile
     }
 
-    /// The YAML to paste into hermes.yaml for the tuned values.
+    /// The YAML to paste into hermes.yaml for the tuned values: the keys of the current profile.
     pub fn tuned_yaml(&self) -> String {
         let settings = self.session.settings();
         let mut yaml = String::new();
-        if self.session.context().tokens != self.baseline.1.tokens {
+        if self.overrides.context_length != self.cli.context_length {
             yaml.push_str(&format!(
                 "model:\n  context_length: {}\n",
                 self.session.context().tokens
@@ -877,7 +1336,24 @@ impl App {
             self.search.limit,
             settings.max_search_limit
         ));
+        if self.session.profile() != Profile::Seed {
+            yaml.push_str(&format!(
+                "    listing: {}\n    listing_max_tokens: {}\n",
+                settings.listing, settings.listing_max_tokens
+            ));
+        }
+        if self.session.profile() != self.start_profile {
+            yaml.push_str(&format!(
+                "# schematax itself: replay this engine\nschematax:\n  profile: {}\n",
+                self.session.profile()
+            ));
+        }
         yaml
+    }
+
+    /// The context length in force.
+    pub fn context(&self) -> &ContextLength {
+        self.session.context()
     }
 }
 
@@ -897,17 +1373,18 @@ impl DetailView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::inputs::Inputs;
-    use crate::engine::session::Overrides;
 
     fn sample_app() -> App {
-        let inputs = Inputs::sample();
-        let session = Session::new(&inputs.config, &inputs.captures, &Overrides::default());
-        App::new(session, inputs.config_label, 3.0, None)
+        App::new(
+            Arc::new(Inputs::sample()),
+            Overrides::default(),
+            Traffic::default(),
+            None,
+        )
     }
 
-    fn press(app: &mut App, code: KeyCode) {
-        app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
+        app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
     }
 
     fn type_text(app: &mut App, text: &str) {
@@ -929,6 +1406,7 @@ mod tests {
             press(&mut app, KeyCode::Char('+'));
         }
         assert_eq!(app.session.settings().threshold_pct, 100.0);
+        assert_eq!(app.derived.activation.threshold_pct, 100.0, "derived follows");
     }
 
     #[test]
@@ -936,6 +1414,7 @@ mod tests {
         let mut app = sample_app();
         press(&mut app, KeyCode::Char('c'));
         assert_eq!(app.session.context().tokens, 256_000);
+        assert_eq!(app.session.context().source, ContextSource::View);
         press(&mut app, KeyCode::Char('C'));
         press(&mut app, KeyCode::Char('C'));
         assert_eq!(app.session.context().tokens, 128_000);
@@ -1024,13 +1503,11 @@ mod tests {
     fn counts_arrive_later() {
         let mut app = sample_app();
         assert_eq!(app.counting, Counting::Pending);
-        assert_eq!(
-            app.startup_effects(),
-            vec![
-                Effect::CountTokens { generation: 0 },
-                Effect::Lint { generation: 0 }
-            ]
-        );
+        let effects = app.startup_effects();
+        assert!(matches!(
+            effects.as_slice(),
+            [Effect::CountTokens { generation: 0, .. }, Effect::Lint { generation: 1, .. }]
+        ));
         app.update(Msg::Counted {
             generation: 0,
             result: Err(TokenizerError {
@@ -1043,5 +1520,66 @@ mod tests {
             Counting::Failed("cannot load o200k_base: boom".into())
         );
         assert!(app.status.as_deref().unwrap().contains("boom"));
+    }
+
+    /// Runs effects in place, as the event loop would on its workers (all but the slow
+    /// tokenizer count).
+    fn run_effects(app: &mut App, effects: Vec<Effect>) {
+        for effect in effects {
+            if matches!(effect, Effect::CountTokens { .. }) {
+                continue;
+            }
+            if let Some(msg) = effect.run() {
+                let more = app.update(msg);
+                run_effects(app, more);
+            }
+        }
+    }
+
+    #[test]
+    fn the_profile_switches_on_a_worker_and_keeps_the_tuning() {
+        let mut app = sample_app();
+        press(&mut app, KeyCode::Char('+'));
+        app.servers.selected = 4;
+        press(&mut app, KeyCode::Char(' '));
+        let off = app.selected_server().unwrap();
+        assert!(!app.session.is_connected(off));
+        let effects = press(&mut app, KeyCode::Char('P'));
+        assert_eq!(app.switching, Some(Profile::Hermes202609));
+        assert_eq!(app.session.profile(), Profile::Seed, "not until the worker answers");
+        run_effects(&mut app, effects);
+        assert_eq!(app.session.profile(), Profile::Hermes202609);
+        assert_eq!(app.session.settings().threshold_pct, 11.0, "the tuned value");
+        let name = &app.session.servers()[off].name;
+        assert!(
+            !app.session.is_connected(off),
+            "{name} stays off across the switch"
+        );
+        assert!(app.derived.activation.listing.is_some());
+        assert!(app.is_tuned());
+        assert!(app.tuned_yaml().contains("listing_max_tokens: 4000"));
+        assert!(app.tuned_yaml().contains("profile: hermes-2026-09"));
+        // A stale answer (another switch generation) is dropped.
+        let stale = Box::new(app.recipe(Profile::Seed).build());
+        app.update(Msg::SessionBuilt {
+            generation: 99,
+            session: stale,
+        });
+        assert_eq!(app.session.profile(), Profile::Hermes202609);
+    }
+
+    #[test]
+    fn listing_keys_tune_the_newer_profile_only() {
+        let mut app = sample_app();
+        press(&mut app, KeyCode::Char('}'));
+        assert!(app.status.as_deref().unwrap().contains("no listing"));
+        let effects = press(&mut app, KeyCode::Char('P'));
+        run_effects(&mut app, effects);
+        press(&mut app, KeyCode::Char('}'));
+        assert_eq!(app.session.settings().listing_max_tokens, 4500);
+        press(&mut app, KeyCode::Char('l'));
+        assert_eq!(app.session.settings().listing, Mode::Off);
+        let form = app.derived.activation.listing.as_ref().unwrap().listing.form;
+        assert_eq!(form, ListingForm::None);
     }
 }

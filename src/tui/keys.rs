@@ -58,6 +58,18 @@ pub enum Action {
     Submit,
     /// Capture the config's servers again, in the background.
     Recapture,
+    /// Switch the engine profile (seed <-> hermes-2026-09).
+    SwitchProfile,
+    /// Show the tool_search definition the model sees, listing included.
+    ShowListing,
+    /// Show every warning: config fallbacks, skipped files, notes, collisions.
+    ShowWarnings,
+    /// listing_max_tokens + 500 (hermes-2026-09).
+    ListingBudgetUp,
+    /// listing_max_tokens - 500 (hermes-2026-09).
+    ListingBudgetDown,
+    /// listing on/off (hermes-2026-09).
+    ToggleListing,
 }
 
 /// Where a binding applies.
@@ -81,9 +93,23 @@ pub enum KeyContext {
     Detail,
     /// The help overlay.
     Help,
+    /// The warnings list.
+    Warnings,
 }
 
 impl KeyContext {
+    /// Whether only the context's own bindings apply (overlays and typing).
+    pub fn is_modal(self) -> bool {
+        matches!(
+            self,
+            KeyContext::Typing
+                | KeyContext::ToolList
+                | KeyContext::Detail
+                | KeyContext::Help
+                | KeyContext::Warnings
+        )
+    }
+
     /// Heading of the context in the help overlay.
     pub fn title(self) -> &'static str {
         match self {
@@ -96,6 +122,7 @@ impl KeyContext {
             KeyContext::ToolList => "Server tools",
             KeyContext::Detail => "Detail",
             KeyContext::Help => "Help",
+            KeyContext::Warnings => "Warnings",
         }
     }
 }
@@ -191,7 +218,7 @@ const fn bind(
     }
 }
 
-use KeyContext::{Detail, Eval, Global, Help, Lint, Search, Servers, ToolList, Typing};
+use KeyContext::{Detail, Eval, Global, Help, Lint, Search, Servers, ToolList, Typing, Warnings};
 
 /// The key map. The first binding that matches in the most specific context wins.
 pub const KEYMAP: &[Binding] = &[
@@ -273,6 +300,42 @@ pub const KEYMAP: &[Binding] = &[
         &[ch('R')],
         Action::Recapture,
         "re-capture the servers",
+        false,
+    ),
+    bind(
+        Global,
+        &[ch('P')],
+        Action::SwitchProfile,
+        "profile seed/hermes-2026-09",
+        true,
+    ),
+    bind(
+        Global,
+        &[ch('L')],
+        Action::ShowListing,
+        "tool_search as the model sees it",
+        false,
+    ),
+    bind(Global, &[ch('w')], Action::ShowWarnings, "warnings", false),
+    bind(
+        Global,
+        &[ch('}')],
+        Action::ListingBudgetUp,
+        "listing_max_tokens +500",
+        false,
+    ),
+    bind(
+        Global,
+        &[ch('{')],
+        Action::ListingBudgetDown,
+        "listing_max_tokens -500",
+        false,
+    ),
+    bind(
+        Global,
+        &[ch('l')],
+        Action::ToggleListing,
+        "listing on/off",
         false,
     ),
     bind(
@@ -507,6 +570,27 @@ pub const KEYMAP: &[Binding] = &[
         "close help",
         true,
     ),
+    bind(
+        Warnings,
+        &[key(KeyCode::Up), ch('k')],
+        Action::Up,
+        "scroll up",
+        true,
+    ),
+    bind(
+        Warnings,
+        &[key(KeyCode::Down), ch('j')],
+        Action::Down,
+        "scroll down",
+        true,
+    ),
+    bind(
+        Warnings,
+        &[key(KeyCode::Esc), ch('w'), ch('q')],
+        Action::Back,
+        "close",
+        true,
+    ),
 ];
 
 /// The action `event` asks for in `context`: the context's own bindings first, then the global
@@ -519,10 +603,7 @@ pub fn action_for(context: KeyContext, event: &KeyEvent) -> Option<Action> {
             .find(|b| b.keys.iter().any(|k| k.matches(event)))
             .map(|b| b.action)
     };
-    let modal = matches!(
-        context,
-        KeyContext::Typing | KeyContext::ToolList | KeyContext::Detail | KeyContext::Help
-    );
+    let modal = context.is_modal();
     find(context).or_else(|| {
         if modal {
             None
@@ -534,10 +615,7 @@ pub fn action_for(context: KeyContext, event: &KeyEvent) -> Option<Action> {
 
 /// The hint-bar entries for `context`: `(keys, hint)`.
 pub fn hints(context: KeyContext) -> Vec<(String, &'static str)> {
-    let modal = matches!(
-        context,
-        KeyContext::Typing | KeyContext::ToolList | KeyContext::Detail | KeyContext::Help
-    );
+    let modal = context.is_modal();
     KEYMAP
         .iter()
         .filter(|b| {
@@ -566,8 +644,8 @@ pub fn help_lines() -> Vec<(Option<String>, &'static str)> {
 }
 
 /// The contexts in the order the help lists them.
-pub const HELP_ORDER: [KeyContext; 9] = [
-    Global, Servers, Search, Lint, Eval, Typing, ToolList, Detail, Help,
+pub const HELP_ORDER: [KeyContext; 10] = [
+    Global, Servers, Search, Lint, Eval, Typing, ToolList, Detail, Help, Warnings,
 ];
 
 #[cfg(test)]

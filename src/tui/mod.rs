@@ -12,7 +12,6 @@ use std::io::IsTerminal;
 use std::sync::mpsc::{channel, Receiver, Sender};
 
 use crate::engine::capture_file::load_paths;
-use crate::engine::session::count_tokens;
 use app::{App, Effect, Msg};
 
 /// Opens the TUI on `app` in the real terminal, and restores the terminal however it ends
@@ -48,18 +47,10 @@ fn spawn_input_reader(sender: Sender<Msg>) {
 }
 
 /// Starts an effect on a worker thread; its answer comes back as a message.
-pub fn start_effect(effect: Effect, app: &App, sender: &Sender<Msg>) {
+pub fn start_effect(effect: Effect, sender: &Sender<Msg>) {
+    let sender = sender.clone();
     match effect {
-        Effect::CountTokens { generation } => {
-            let servers = app.session.shared_servers();
-            let sender = sender.clone();
-            std::thread::spawn(move || {
-                let result = count_tokens(&servers);
-                let _ = sender.send(Msg::Counted { generation, result });
-            });
-        }
         Effect::Recapture(source) => {
-            let sender = sender.clone();
             std::thread::spawn(move || {
                 let progress = sender.clone();
                 let on_done =
@@ -84,15 +75,11 @@ pub fn start_effect(effect: Effect, app: &App, sender: &Sender<Msg>) {
                 let _ = sender.send(Msg::Recaptured(loaded));
             });
         }
-        Effect::Lint { generation } => {
-            let session = app.session.clone();
-            let sender = sender.clone();
+        other => {
             std::thread::spawn(move || {
-                let findings = crate::engine::lint::lint(&session);
-                let _ = sender.send(Msg::Linted {
-                    generation,
-                    findings,
-                });
+                if let Some(msg) = other.run() {
+                    let _ = sender.send(msg);
+                }
             });
         }
     }
@@ -107,14 +94,14 @@ pub fn event_loop<B: Backend>(
     receiver: &Receiver<Msg>,
 ) -> Result<App, B::Error> {
     for effect in app.startup_effects() {
-        start_effect(effect, &app, sender);
+        start_effect(effect, sender);
     }
     while !app.quit {
         terminal.draw(|frame| view::render(&app, frame))?;
         let Ok(first) = receiver.recv() else { break };
         for msg in std::iter::once(first).chain(receiver.try_iter()) {
             for effect in app.update(msg) {
-                start_effect(effect, &app, sender);
+                start_effect(effect, sender);
             }
             if app.quit {
                 break;

@@ -1,5 +1,7 @@
-//! The Activation pane: the gate's numbers, a gauge of deferrable tokens against the
-//! threshold, the verdict, the distance to the flip, and the savings.
+//! The Activation pane. Seed: the gate's numbers, a gauge of deferrable tokens against the
+//! threshold, the verdict and the distance to the flip. hermes-2026-09: the listing budget, a
+//! gauge of the listing against it, the form, the tier, and the budgets where the form
+//! changes. Both: the tool array before and after, and the savings.
 
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Modifier, Style};
@@ -8,79 +10,94 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::pane_block;
-use crate::engine::activation::{Activation, ContextLimit, Cost, FlipPoints};
+use crate::engine::activation::{Activation, ContextLimit, Cost};
 use crate::engine::config::Mode;
-use crate::engine::tokens::TokenCount;
+use crate::engine::listing::ListingForm;
 use crate::report::{context_label, dollars, pct_label, thousands};
 use crate::text::clip;
 use crate::tui::app::App;
 
 /// Draws the pane.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
-    let activation = app.session.activation();
+    let activation = &app.derived.activation;
     let width = area.width.saturating_sub(2) as usize;
     let dim = Style::new().fg(Color::DarkGray);
-    let mut lines = vec![
-        Line::from(vec![
-            Span::styled(
-                activation.mode.to_string(),
-                Style::new().add_modifier(Modifier::BOLD),
-            ),
-            Span::raw(" · threshold "),
-            Span::styled(
-                format!("{}%", pct_label(activation.threshold_pct)),
-                Style::new().add_modifier(Modifier::BOLD),
-            ),
-            Span::raw(" · context "),
-            Span::styled(
-                context_label(activation.context.tokens),
-                Style::new().add_modifier(Modifier::BOLD),
-            ),
-        ]),
-        Line::from(Span::styled(
-            clip(&format!("context: {}", activation.context.source), width),
-            dim,
-        )),
-        gauge(&activation, width),
-        Line::from(clip(
-            &format!(
-                "{} of {} tokens (chars/4)",
-                thousands(activation.deferrable_tokens),
-                thousands(activation.threshold_tokens.unwrap_or(0))
-            ),
-            width,
-        )),
-        verdict(&activation, width),
-    ];
-    let before = Cost::of(activation.tokens_before(), app.price_per_mtok);
-    let after = Cost::of(activation.tokens_after(), app.price_per_mtok);
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let mut lines = vec![Line::from(vec![
+        Span::styled(activation.mode.to_string(), bold),
+        Span::raw(" · threshold "),
+        Span::styled(format!("{}%", pct_label(activation.threshold_pct)), bold),
+        Span::raw(" · context "),
+        Span::styled(context_label(activation.context.tokens), bold),
+        Span::styled(format!(" · {}", activation.profile), dim),
+    ])];
+    lines.push(Line::from(Span::styled(
+        clip(&format!("context: {}", activation.context.source), width),
+        dim,
+    )));
+    match &activation.listing {
+        Some(_) => lines.extend(listing_lines(app, activation, width)),
+        None if activation.threshold_tokens.is_none() => {
+            lines.push(verdict(app, activation, width));
+        }
+        None => {
+            lines.push(gauge(
+                activation.deferrable_tokens,
+                activation.threshold_tokens.unwrap_or(0),
+                activation.active,
+                activation.mode == Mode::Auto,
+                width,
+            ));
+            lines.push(Line::from(clip(
+                &format!(
+                    "{} of {} tokens (chars/4)",
+                    thousands(activation.deferrable_tokens),
+                    thousands(activation.threshold_tokens.unwrap_or(0))
+                ),
+                width,
+            )));
+            lines.push(verdict(app, activation, width));
+        }
+    }
+    let before = Cost::of(activation.tokens_before(), &app.traffic);
+    let after = Cost::of(activation.tokens_after(), &app.traffic);
     lines.push(Line::from(clip(
         &format!(
             "tools {} -> {} tokens{}",
             thousands(activation.tokens_before()),
             thousands(activation.tokens_after()),
-            if activation.active { " (bridge)" } else { "" }
+            match (&activation.listing, activation.active) {
+                (_, false) => "",
+                (Some(l), true) if l.listing.form != ListingForm::None => " (bridge + listing)",
+                (_, true) => " (bridge)",
+            }
         ),
         width,
     )));
+    let saved = before.minus(&after);
     lines.push(Line::from(vec![
         Span::styled(
             format!("saved {:.1}%", activation.savings_pct()),
-            Style::new().fg(Color::Green).add_modifier(Modifier::BOLD),
+            Style::new()
+                .fg(if activation.savings_pct() >= 0.0 {
+                    Color::Green
+                } else {
+                    Color::Red
+                })
+                .add_modifier(Modifier::BOLD),
         ),
         Span::raw(clip(
             &format!(
-                "  {}/turn  {}/session",
-                dollars(before.per_turn - after.per_turn),
-                dollars(before.per_session - after.per_session)
+                "  {}/turn  {}/month",
+                dollars(saved.per_turn),
+                dollars(saved.per_month)
             ),
             width.saturating_sub(12),
         )),
     ]));
-    let counted: Option<TokenCount> = app.session.server_costs().iter().map(|c| c.counted).sum();
     lines.push(Line::from(Span::styled(
         clip(
-            &match counted {
+            &match app.derived.counted {
                 Some(c) => format!(
                     "o200k {} · cl100k {} tokens",
                     thousands(c.o200k),
@@ -93,28 +110,30 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         dim,
     )));
     // Extra lines for taller panes.
-    let flip = FlipPoints::find(
-        activation.deferrable_tokens,
-        activation.context.tokens,
-        activation.threshold_pct,
-    );
-    if activation.mode == Mode::Auto {
-        if let ContextLimit::UpTo(context) = flip.max_context_length {
-            lines.push(Line::from(clip(
-                &format!(
-                    "largest active context at {}%: {}",
-                    pct_label(activation.threshold_pct),
-                    thousands(context)
-                ),
-                width,
-            )));
+    if let Some(flip) = &app.derived.flip {
+        if activation.mode == Mode::Auto {
+            if let ContextLimit::UpTo(context) = flip.max_context_length {
+                lines.push(Line::from(clip(
+                    &format!(
+                        "largest active context at {}%: {}",
+                        pct_label(activation.threshold_pct),
+                        thousands(context)
+                    ),
+                    width,
+                )));
+            }
         }
     }
     lines.push(Line::from(clip(
         &format!(
-            "bridge: 3 tools, {} chars = {} tokens",
+            "bridge: 3 tools, {} chars = {} tokens{}",
             thousands(activation.bridge_chars),
-            thousands(activation.bridge_tokens)
+            thousands(activation.bridge_tokens),
+            if activation.listing.is_some() {
+                " (L: see it)"
+            } else {
+                ""
+            }
         ),
         width,
     )));
@@ -124,7 +143,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 "before {}/turn, after {}/turn at ${:.2}/Mtok",
                 dollars(before.per_turn),
                 dollars(after.per_turn),
-                app.price_per_mtok
+                app.traffic.price_per_mtok
             ),
             width,
         ),
@@ -136,25 +155,55 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     );
 }
 
-/// Deferrable tokens as a bar, with the threshold marked.
-fn gauge(activation: &Activation, width: usize) -> Line<'static> {
-    let bar = width.saturating_sub(2).max(4);
-    let scale = (activation
-        .deferrable_tokens
-        .max(activation.threshold_tokens.unwrap_or(0)) as f64
-        * 1.25)
-        .max(1.0);
-    let filled = ((activation.deferrable_tokens as f64 / scale) * bar as f64).round() as usize;
-    let mark =
-        ((activation.threshold_tokens.unwrap_or(0) as f64 / scale) * bar as f64).round() as usize;
-    let color = if activation.active {
-        Color::Green
-    } else {
-        Color::Red
+/// The newer profile's listing: a gauge of its size against the budget, the form, the tier.
+fn listing_lines(app: &App, activation: &Activation, width: usize) -> Vec<Line<'static>> {
+    let Some(state) = &activation.listing else {
+        return Vec::new();
     };
+    let settings = app.session.settings();
+    let needed = state.listing.chars.div_ceil(4);
+    let form = state.listing.form;
+    let next = app
+        .derived
+        .form_budgets
+        .iter()
+        .find(|(_, budget)| *budget > state.budget)
+        .map(|(form, budget)| format!("; {form} needs {}", thousands(*budget)))
+        .unwrap_or_default();
+    let what = match form {
+        ListingForm::Full => "every tool with a short description",
+        ListingForm::Names => "every tool's name",
+        ListingForm::Mixed => "names, largest servers summarised",
+        ListingForm::Groups => "servers summarised, no names",
+        ListingForm::None if settings.listing == Mode::Off => "listing: off",
+        ListingForm::None => "nothing fits",
+    };
+    vec![
+        gauge(needed, state.budget, true, true, width),
+        Line::from(clip(
+            &format!(
+                "listing {} of {} tokens (max {}){next}",
+                thousands(needed),
+                thousands(state.budget),
+                thousands(u64::from(settings.listing_max_tokens))
+            ),
+            width,
+        )),
+        verdict(app, activation, width),
+        Line::from(clip(&format!("{form}: {what}"), width)),
+    ]
+}
+
+/// A bar of `value` against `mark`, the mark drawn in yellow when `show_mark`.
+fn gauge(value: u64, mark: u64, good: bool, show_mark: bool, width: usize) -> Line<'static> {
+    let bar = width.saturating_sub(2).max(4);
+    let scale = (value.max(mark) as f64 * 1.25).max(1.0);
+    let filled = ((value as f64 / scale) * bar as f64).round() as usize;
+    let at = ((mark as f64 / scale) * bar as f64).round() as usize;
+    let color = if good { Color::Green } else { Color::Red };
     let mut spans = vec![Span::raw("[")];
     for i in 0..bar {
-        spans.push(if activation.mode == Mode::Auto && i == mark.min(bar - 1) {
+        spans.push(if show_mark && i == at.min(bar - 1) {
             Span::styled(
                 "┃",
                 Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
@@ -169,8 +218,8 @@ fn gauge(activation: &Activation, width: usize) -> Line<'static> {
     Line::from(spans)
 }
 
-/// ACTIVE or INACTIVE, and how far away the flip is.
-fn verdict(activation: &Activation, width: usize) -> Line<'static> {
+/// ACTIVE or INACTIVE, and how far away the flip is (seed) or the tier (newer).
+fn verdict(app: &App, activation: &Activation, width: usize) -> Line<'static> {
     let (word, color) = if activation.active {
         (" ACTIVE ", Color::Green)
     } else {
@@ -185,19 +234,31 @@ fn verdict(activation: &Activation, width: usize) -> Line<'static> {
     );
     let detail = match (activation.mode, activation.tokens_to_flip()) {
         _ if activation.deferrable_tools == 0 => " nothing to defer".to_string(),
+        _ if activation.threshold_tokens.is_none() && activation.active => format!(
+            " tier {}: {}",
+            activation.tier(),
+            if activation.tier() == 1 {
+                "tools named in tool_search"
+            } else {
+                "no tool names listed"
+            }
+        ),
+        _ if activation.threshold_tokens.is_none() => " enabled: off".to_string(),
         (Mode::Auto, Some(tokens)) if activation.context.tokens > 0 => {
-            let flip = FlipPoints::find(
-                activation.deferrable_tokens,
-                activation.context.tokens,
-                activation.threshold_pct,
-            );
-            let pct = match (activation.active, flip.max_threshold_pct) {
-                (true, Some(p)) => format!(" or >{}%", pct_label(p)),
-                (false, Some(p)) => format!(" or ≤{}%", pct_label(p)),
-                _ => String::new(),
-            };
-            let sign = if activation.active { '-' } else { '+' };
-            format!(" flip: {sign}{} tok{pct}", thousands(tokens as u64))
+            let tokens = thousands(tokens as u64);
+            match (
+                activation.active,
+                app.derived.flip.and_then(|f| f.max_threshold_pct),
+            ) {
+                (true, Some(p)) if p >= 100.0 => format!(
+                    " always active, even at 100% of {}",
+                    context_label(activation.context.tokens)
+                ),
+                (true, Some(p)) => format!(" flip: -{tokens} tok or >{}%", pct_label(p)),
+                (false, Some(p)) => format!(" flip: +{tokens} tok or ≤{}%", pct_label(p)),
+                (true, None) => format!(" flip: -{tokens} tok"),
+                (false, None) => format!(" flip: +{tokens} tok"),
+            }
         }
         (Mode::Auto, Some(tokens)) => format!(
             " unknown context: {} tokens from 20,000",
@@ -210,3 +271,4 @@ fn verdict(activation: &Activation, width: usize) -> Line<'static> {
         Span::raw(clip(&detail, width.saturating_sub(word.len()))),
     ])
 }
+

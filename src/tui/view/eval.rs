@@ -1,14 +1,27 @@
-//! The Eval pane: recall and MRR of the queries file, live as servers and the limit change.
+//! The Eval pane: recall and MRR of the queries file under both profiles side by side (the
+//! current one first), recomputed in the background as servers and the limit change; the
+//! per-query table shows the current profile's rank beside the other's.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState};
+use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
 use super::{is_focused, lower_block};
+use crate::engine::eval::Metrics;
+use crate::engine::profile::Profile;
 use crate::text::{clip, sanitize};
 use crate::tui::app::{App, Pane};
+
+/// A rank as the pane shows it, and its colour.
+fn rank_cell(rank: Option<usize>, k: usize) -> (String, Color) {
+    match rank {
+        Some(r) if r <= k => (r.to_string(), Color::Green),
+        Some(r) => (r.to_string(), Color::Yellow),
+        None => ("miss".to_string(), Color::Red),
+    }
+}
 
 /// Draws the pane.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
@@ -16,78 +29,105 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let Some(eval) = &app.eval else { return };
-    let overall = &eval.evaluation.overall;
-    let [summary, servers_area, queries_area] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Length(eval.evaluation.by_server.len().min(4) as u16 + 1),
+    let current = app.session.profile();
+    let other = current.other();
+    let (Some(mine), Some(theirs)) = (eval.evaluation(current), eval.evaluation(other)) else {
+        frame.render_widget(
+            Paragraph::new("Evaluating the queries file under both profiles...")
+                .style(Style::new().fg(Color::DarkGray))
+                .wrap(Wrap { trim: true }),
+            inner,
+        );
+        return;
+    };
+    let styles: Vec<&String> = mine.by_style.keys().collect();
+    let summary_rows = 2 + if styles.len() > 1 { styles.len() } else { 0 };
+    let [summary, queries_area] = Layout::vertical([
+        Constraint::Length(summary_rows as u16 + 1),
         Constraint::Fill(1),
     ])
     .areas(inner);
-    let headline = Line::from(vec![
-        Span::styled(
-            format!(
-                "recall@1 {:.3}  recall@{} {:.3}  MRR {:.3}",
-                overall.recall_at_1, overall.k, overall.recall_at_k, overall.mrr
-            ),
-            Style::new().add_modifier(Modifier::BOLD),
-        ),
-        Span::styled(
-            format!("  ({} queries)", overall.queries),
-            Style::new().fg(Color::DarkGray),
-        ),
-    ]);
-    frame.render_widget(Paragraph::new(headline), summary);
-
-    let server_rows = eval.evaluation.by_server.iter().map(|(name, m)| {
-        Row::new(vec![
-            Cell::from(clip(name, 18)),
-            Cell::from(Line::from(m.queries.to_string()).right_aligned()),
-            Cell::from(Line::from(format!("{:.2}", m.recall_at_1)).right_aligned()),
-            Cell::from(Line::from(format!("{:.2}", m.recall_at_k)).right_aligned()),
-            Cell::from(Line::from(format!("{:.2}", m.mrr)).right_aligned()),
-        ])
-    });
-    let k = format!("@{}", overall.k);
-    let header = Row::new(vec!["server", "n", "@1", k.as_str(), "MRR"])
+    let k = mine.overall.k;
+    let metric = |m: Option<&Metrics>| -> Vec<Cell<'static>> {
+        match m {
+            Some(m) => vec![
+                Cell::from(Line::from(m.queries.to_string()).right_aligned()),
+                Cell::from(Line::from(format!("{:.3}", m.recall_at_1)).right_aligned()),
+                Cell::from(Line::from(format!("{:.3}", m.recall_at_k)).right_aligned()),
+                Cell::from(Line::from(format!("{:.3}", m.mrr)).right_aligned()),
+            ],
+            None => Vec::new(),
+        }
+    };
+    let mut rows = Vec::new();
+    for (profile, evaluation) in [(current, mine), (other, theirs)] {
+        let label = if profile == current {
+            format!("{profile} (now)")
+        } else {
+            profile.to_string()
+        };
+        let mut cells = vec![Cell::from(label)];
+        cells.extend(metric(Some(&evaluation.overall)));
+        let style = if profile == current {
+            Style::new().add_modifier(Modifier::BOLD)
+        } else {
+            Style::new()
+        };
+        rows.push(Row::new(cells).style(style));
+    }
+    if styles.len() > 1 {
+        for style in &styles {
+            for (profile, evaluation) in [(current, mine), (other, theirs)] {
+                let mut cells = vec![Cell::from(format!("  {style}, {}", short(profile)))];
+                cells.extend(metric(evaluation.by_style.get(*style)));
+                rows.push(Row::new(cells).style(Style::new().fg(Color::Gray)));
+            }
+        }
+    }
+    let at_k = format!("@{k}");
+    let header = Row::new(vec!["profile", "n", "@1", at_k.as_str(), "MRR"])
         .style(Style::new().add_modifier(Modifier::BOLD));
     let widths = [
-        Constraint::Length(18),
+        Constraint::Length(26),
         Constraint::Length(4),
-        Constraint::Length(5),
-        Constraint::Length(5),
-        Constraint::Length(5),
+        Constraint::Length(6),
+        Constraint::Length(6),
+        Constraint::Length(6),
     ];
     frame.render_widget(
-        Table::new(server_rows, widths)
-            .header(header)
-            .column_spacing(1),
-        servers_area,
+        Table::new(rows, widths).header(header).column_spacing(1),
+        summary,
     );
 
-    let rows = eval.evaluation.queries.iter().map(|q| {
-        let (rank, color) = match q.rank {
-            Some(r) if r <= overall.k => (r.to_string(), Color::Green),
-            Some(r) => (r.to_string(), Color::Yellow),
-            None => ("miss".to_string(), Color::Red),
-        };
-        let instead = if q.rank.is_some_and(|r| r <= overall.k) {
-            String::new()
-        } else {
-            q.hits.first().cloned().unwrap_or_default()
+    let rows = mine.queries.iter().zip(&theirs.queries).map(|(q, o)| {
+        let (rank, color) = rank_cell(q.rank, k);
+        let (other_rank, other_color) = rank_cell(o.rank, k);
+        let instead = match (&q.not_admitted, q.rank) {
+            (_, Some(r)) if r <= k => String::new(),
+            (Some(why), _) if q.hits.is_empty() => format!("expected tool {why}"),
+            _ => q.hits.first().cloned().unwrap_or_default(),
         };
         Row::new(vec![
             Cell::from(Line::from(rank).right_aligned()).style(Style::new().fg(color)),
+            Cell::from(Line::from(other_rank).right_aligned()).style(Style::new().fg(other_color)),
             Cell::from(sanitize(&q.query).into_owned()),
             Cell::from(sanitize(&instead).into_owned()).style(Style::new().fg(Color::DarkGray)),
         ])
     });
     let widths = [
         Constraint::Length(4),
+        Constraint::Length(5),
         Constraint::Fill(2),
-        Constraint::Fill(1),
+        Constraint::Fill(2),
     ];
-    let header = Row::new(vec!["rank", "query", "came first instead"])
-        .style(Style::new().add_modifier(Modifier::BOLD));
+    let other_header = clip(short(other), 5);
+    let header = Row::new(vec![
+        "rank".to_string(),
+        other_header,
+        "query".to_string(),
+        "came first instead / why".to_string(),
+    ])
+    .style(Style::new().add_modifier(Modifier::BOLD));
     let table = Table::new(rows, widths)
         .header(header)
         .column_spacing(1)
@@ -98,4 +138,19 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         queries_area,
         &mut TableState::default().with_selected(selected),
     );
+    if eval.job.is_stale() {
+        let note = Span::styled(" updating...", Style::new().fg(Color::Yellow));
+        frame.render_widget(
+            Paragraph::new(Line::from(note)).right_aligned(),
+            Rect::new(inner.x, inner.y, inner.width, 1),
+        );
+    }
+}
+
+/// A short name of a profile for narrow columns.
+fn short(profile: Profile) -> &'static str {
+    match profile {
+        Profile::Seed => "seed",
+        Profile::Hermes202609 => "2609",
+    }
 }

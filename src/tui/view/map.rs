@@ -1,5 +1,10 @@
-//! The Activation map: where Tool Search is active over context length (x, log scale, 8K to
-//! 2M) and threshold_pct (y, 0 to 100) for the current servers, with the current setting marked.
+//! The Activation map over context length (x, log scale, 8K to 2M) and threshold_pct (y, 0 to
+//! 100) for the servers now on, with the current setting marked: where the seed gate activates,
+//! or which form the newer listing takes.
+//!
+//! Row `r` of `h` stands for threshold_pct `100 * (1 - r / (h - 1))` and column `c` of `w` for
+//! the context `8K * (2M / 8K)^(c / (w - 1))`, so the axis labels and the marker sit exactly
+//! on the cells they name.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -10,6 +15,7 @@ use ratatui::Frame;
 use super::pane_block;
 use crate::engine::activation::{is_active, CONTEXT_PRESETS};
 use crate::engine::config::Mode;
+use crate::engine::listing::{listing_budget, ListingForm};
 use crate::report::context_label;
 use crate::tui::app::App;
 
@@ -21,12 +27,33 @@ const X_RANGE: (u64, u64) = (
 /// Width of the y-axis labels ("100%").
 const Y_LABEL: u16 = 5;
 
-/// The map as a widget over the gate's inputs.
+/// What a cell of the map shows.
+#[derive(Debug, Clone, PartialEq)]
+pub enum MapKind {
+    /// The seed gate's verdict.
+    Gate {
+        /// auto / on / off.
+        mode: Mode,
+        /// chars/4 tokens of the deferrable schemas.
+        deferrable_tokens: u64,
+    },
+    /// The newer listing's form.
+    Listing {
+        /// Whether Tool Search is active at all.
+        active: bool,
+        /// `listing: off`.
+        listing_off: bool,
+        /// `listing_max_tokens`.
+        listing_max_tokens: u32,
+        /// The least budget of each form, increasing.
+        form_budgets: Vec<(ListingForm, u64)>,
+    },
+}
+
+/// The map as a widget.
 pub struct ActivationMap {
-    /// auto / on / off.
-    pub mode: Mode,
-    /// chars/4 tokens of the deferrable schemas.
-    pub deferrable_tokens: u64,
+    /// What the cells show.
+    pub kind: MapKind,
     /// Current context length (marked when on the axis).
     pub context_length: u64,
     /// Current threshold_pct.
@@ -35,13 +62,31 @@ pub struct ActivationMap {
 
 /// Draws the pane.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
-    let activation = app.session.activation();
-    let block: Block = pane_block("Activation map", false);
+    let activation = &app.derived.activation;
+    let settings = app.session.settings();
+    let (kind, title) = match activation.threshold_tokens {
+        Some(_) => (
+            MapKind::Gate {
+                mode: activation.mode,
+                deferrable_tokens: activation.deferrable_tokens,
+            },
+            "Activation map",
+        ),
+        None => (
+            MapKind::Listing {
+                active: activation.active,
+                listing_off: settings.listing == Mode::Off,
+                listing_max_tokens: settings.listing_max_tokens,
+                form_budgets: app.derived.form_budgets.clone(),
+            },
+            "Listing map █full ▓names ▒mixed ░groups",
+        ),
+    };
+    let block: Block = pane_block(title, false);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let map = ActivationMap {
-        mode: activation.mode,
-        deferrable_tokens: activation.deferrable_tokens,
+        kind,
         context_length: activation.context.tokens,
         threshold_pct: activation.threshold_pct,
     };
@@ -49,29 +94,75 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
 }
 
 impl ActivationMap {
-    /// Context length at plot column `column` of `width` (log scale, column centres).
+    /// Context length at plot column `column` of `width` (log scale, both ends included).
     fn context_at(column: u16, width: u16) -> u64 {
         let (low, high) = (X_RANGE.0 as f64, X_RANGE.1 as f64);
-        let t = (f64::from(column) + 0.5) / f64::from(width);
+        let t = f64::from(column) / f64::from(width.saturating_sub(1).max(1));
         (low.ln() + t * (high.ln() - low.ln())).exp().round() as u64
     }
 
-    /// The plot column of a context length.
+    /// The plot column nearest a context length.
     fn column_of(context: u64, width: u16) -> u16 {
         let (low, high) = (X_RANGE.0 as f64, X_RANGE.1 as f64);
         let t = ((context as f64).ln() - low.ln()) / (high.ln() - low.ln());
-        ((t * f64::from(width)).floor().max(0.0) as u16).min(width.saturating_sub(1))
+        let last = f64::from(width.saturating_sub(1));
+        (t * last).round().clamp(0.0, last) as u16
     }
 
-    /// threshold_pct at plot row `row` of `height` (row 0 is 100%, row centres).
+    /// threshold_pct at plot row `row` of `height` (row 0 is 100%, the last row 0%).
     fn pct_at(row: u16, height: u16) -> f64 {
-        100.0 * (1.0 - (f64::from(row) + 0.5) / f64::from(height))
+        100.0 * (1.0 - f64::from(row) / f64::from(height.saturating_sub(1).max(1)))
     }
 
-    /// The plot row of a threshold_pct.
+    /// The plot row nearest a threshold_pct.
     fn row_of(pct: f64, height: u16) -> u16 {
-        let from_top = ((100.0 - pct) / 100.0 * f64::from(height)).floor().max(0.0) as u16;
-        from_top.min(height.saturating_sub(1))
+        let last = f64::from(height.saturating_sub(1));
+        ((100.0 - pct) / 100.0 * last).round().clamp(0.0, last) as u16
+    }
+
+    /// The symbol and style of the cell at `context` and `pct`.
+    fn cell(&self, context: u64, pct: f64) -> (&'static str, Style) {
+        match &self.kind {
+            MapKind::Gate {
+                mode,
+                deferrable_tokens,
+            } => {
+                if is_active(*mode, *deferrable_tokens, context, pct) {
+                    ("█", Style::new().fg(Color::Green))
+                } else {
+                    ("·", Style::new().fg(Color::DarkGray))
+                }
+            }
+            MapKind::Listing {
+                active,
+                listing_off,
+                listing_max_tokens,
+                form_budgets,
+            } => {
+                let form = if !active || *listing_off {
+                    ListingForm::None
+                } else {
+                    let budget = listing_budget(*listing_max_tokens, context, pct);
+                    form_budgets
+                        .iter()
+                        .take_while(|(_, least)| *least <= budget)
+                        .last()
+                        .map_or(ListingForm::None, |(form, _)| *form)
+                };
+                form_cell(form)
+            }
+        }
+    }
+}
+
+/// The symbol and style of a listing form.
+pub fn form_cell(form: ListingForm) -> (&'static str, Style) {
+    match form {
+        ListingForm::Full => ("█", Style::new().fg(Color::Green)),
+        ListingForm::Names => ("▓", Style::new().fg(Color::Cyan)),
+        ListingForm::Mixed => ("▒", Style::new().fg(Color::Yellow)),
+        ListingForm::Groups => ("░", Style::new().fg(Color::Magenta)),
+        ListingForm::None => ("·", Style::new().fg(Color::DarkGray)),
     }
 }
 
@@ -86,32 +177,21 @@ impl Widget for ActivationMap {
             area.width - Y_LABEL,
             area.height - 2,
         );
-        let active_style = Style::new().fg(Color::Green);
-        let inactive_style = Style::new().fg(Color::DarkGray);
         for row in 0..plot.height {
             let pct = Self::pct_at(row, plot.height);
             for column in 0..plot.width {
-                let context = Self::context_at(column, plot.width);
-                let active = is_active(self.mode, self.deferrable_tokens, context, pct);
-                let (symbol, style) = if active {
-                    ("█", active_style)
-                } else {
-                    ("·", inactive_style)
-                };
+                let (symbol, style) = self.cell(Self::context_at(column, plot.width), pct);
                 buf[(plot.x + column, plot.y + row)]
                     .set_symbol(symbol)
                     .set_style(style);
             }
         }
-        for (row, label) in [
-            (0, "100%"),
-            (plot.height / 2, " 50%"),
-            (plot.height - 1, "  0%"),
-        ] {
+        for pct in [100.0, 50.0, 0.0] {
+            let row = Self::row_of(pct, plot.height);
             buf.set_string(
                 area.x,
                 plot.y + row,
-                label,
+                format!("{:>3}%", pct as u32),
                 Style::new().fg(Color::DarkGray),
             );
         }
@@ -144,12 +224,16 @@ mod tests {
 
     #[test]
     fn axes_are_monotonic_and_invert() {
-        assert!(ActivationMap::context_at(0, 30) >= X_RANGE.0);
-        assert!(ActivationMap::context_at(29, 30) <= X_RANGE.1);
+        assert_eq!(ActivationMap::context_at(0, 30), X_RANGE.0);
+        assert_eq!(ActivationMap::context_at(29, 30), X_RANGE.1);
         assert_eq!(ActivationMap::column_of(X_RANGE.0, 30), 0);
         assert_eq!(ActivationMap::column_of(X_RANGE.1, 30), 29);
-        assert_eq!(ActivationMap::row_of(100.0, 10), 0);
-        assert_eq!(ActivationMap::row_of(0.0, 10), 9);
+        assert_eq!(ActivationMap::pct_at(0, 11), 100.0);
+        assert_eq!(ActivationMap::pct_at(5, 11), 50.0);
+        assert_eq!(ActivationMap::pct_at(10, 11), 0.0);
+        for row in 0..11 {
+            assert_eq!(ActivationMap::row_of(ActivationMap::pct_at(row, 11), 11), row);
+        }
         for column in 0..30 {
             assert_eq!(
                 ActivationMap::column_of(ActivationMap::context_at(column, 30), 30),
@@ -159,10 +243,20 @@ mod tests {
     }
 
     #[test]
+    fn the_marker_sits_on_the_row_of_its_threshold() {
+        // 10% on an 11-row plot is row 9 (the row of 10%), not row 8 or 10.
+        assert_eq!(ActivationMap::row_of(10.0, 11), 9);
+        assert_eq!(ActivationMap::row_of(5.0, 11), 10, "5% rounds to the 0% row");
+        assert_eq!(ActivationMap::row_of(15.0, 11), 9, "15% rounds to the 10% row");
+    }
+
+    #[test]
     fn cells_follow_the_gate() {
         let map = ActivationMap {
-            mode: Mode::Auto,
-            deferrable_tokens: 20_182,
+            kind: MapKind::Gate {
+                mode: Mode::Auto,
+                deferrable_tokens: 20_182,
+            },
             context_length: 200_000,
             threshold_pct: 10.0,
         };
@@ -185,5 +279,29 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn listing_cells_show_the_form_of_their_budget() {
+        let map = ActivationMap {
+            kind: MapKind::Listing {
+                active: true,
+                listing_off: false,
+                listing_max_tokens: 4000,
+                form_budgets: vec![
+                    (ListingForm::None, 0),
+                    (ListingForm::Groups, 100),
+                    (ListingForm::Names, 1000),
+                    (ListingForm::Full, 3000),
+                ],
+            },
+            context_length: 0,
+            threshold_pct: 5.0,
+        };
+        assert_eq!(map.cell(200_000, 0.0).0, "·");
+        assert_eq!(map.cell(200_000, 0.1).0, "░", "a 200-token budget");
+        assert_eq!(map.cell(200_000, 1.0).0, "▓", "2,000 tokens");
+        assert_eq!(map.cell(200_000, 50.0).0, "█", "capped at 4,000");
+        assert_eq!(map.cell(8_192, 5.0).0, "░", "409 tokens");
     }
 }

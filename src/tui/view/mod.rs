@@ -26,7 +26,7 @@ use ratatui::Frame;
 use super::app::{App, Counting, Pane};
 use super::keys::hints;
 use crate::report::thousands;
-use crate::text::clip;
+use crate::text::{clip, width};
 
 /// Smallest terminal the layout is drawn in.
 pub const MIN_WIDTH: u16 = 80;
@@ -55,7 +55,7 @@ pub fn render(app: &App, frame: &mut Frame) {
     let servers_share = if area.width < 110 { 55 } else { 52 };
     let [servers_area, activation_area] =
         Layout::horizontal([Constraint::Percentage(servers_share), Constraint::Fill(1)]).areas(top);
-    let search_share = if area.width < 110 { 64 } else { 60 };
+    let search_share = if area.width < 110 { 64 } else { 66 };
     let [search_area, map_area] =
         Layout::horizontal([Constraint::Percentage(search_share), Constraint::Fill(1)])
             .areas(bottom);
@@ -106,10 +106,11 @@ fn lower_block(app: &App) -> Block<'static> {
     };
     let mut tabs = vec![(Pane::Search, "Search".to_string()), (Pane::Lint, lint)];
     if let Some(eval) = &app.eval {
-        tabs.push((
-            Pane::Eval,
-            format!("Eval {:.2}", eval.evaluation.overall.recall_at_k),
-        ));
+        let label = match eval.evaluation(app.session.profile()) {
+            Some(e) if !eval.job.is_stale() => format!("Eval {:.2}", e.overall.recall_at_k),
+            _ => "Eval ...".to_string(),
+        };
+        tabs.push((Pane::Eval, label));
     }
     let mut title = vec![Span::raw(" ")];
     for (i, (pane, label)) in tabs.into_iter().enumerate() {
@@ -140,17 +141,38 @@ fn render_header(app: &App, frame: &mut Frame, area: Rect) {
         .filter(|&s| app.session.is_connected(s))
         .count();
     let counts = match &app.counting {
-        Counting::Pending => "o200k/cl100k counting...".to_string(),
-        Counting::Done => "o200k/cl100k counted".to_string(),
-        Counting::Failed(_) => "o200k/cl100k unavailable".to_string(),
+        Counting::Pending => "o200k/cl100k counting...",
+        Counting::Done => "o200k/cl100k counted",
+        Counting::Failed(_) => "o200k/cl100k unavailable",
+    };
+    let profile = match app.switching {
+        Some(next) => format!("{} -> {next}...", app.session.profile()),
+        None => app.session.profile().to_string(),
     };
     let text = format!(
-        " schematax │ {} │ {on}/{servers} servers on │ {} tools in catalog │ {counts}",
-        app.source_label,
+        " schematax │ {} │ {profile} │ {on}/{servers} servers on │ {} tools in catalog │ {counts}",
+        app.inputs.config_label,
         thousands(app.session.total_available() as u64)
     );
-    let line = Line::from(clip(&text, area.width as usize))
-        .style(Style::new().bg(Color::Blue).fg(Color::White));
+    let warnings = match app.derived.warnings.len() {
+        0 => String::new(),
+        1 => " ⚠ 1 warning (w) ".to_string(),
+        n => format!(" ⚠ {n} warnings (w) "),
+    };
+    let room = (area.width as usize).saturating_sub(width(&warnings));
+    let mut spans = vec![Span::raw(clip(&text, room))];
+    if !warnings.is_empty() {
+        let used = width(&spans[0].content);
+        spans.push(Span::raw(" ".repeat(room.saturating_sub(used))));
+        spans.push(Span::styled(
+            warnings,
+            Style::new()
+                .bg(Color::Yellow)
+                .fg(Color::Black)
+                .add_modifier(Modifier::BOLD),
+        ));
+    }
+    let line = Line::from(spans).style(Style::new().bg(Color::Blue).fg(Color::White));
     frame.render_widget(
         Paragraph::new(line).style(Style::new().bg(Color::Blue)),
         area,

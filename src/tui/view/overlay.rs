@@ -19,6 +19,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     match &app.overlay {
         None => {}
         Some(Overlay::Help(scroll)) => render_help(*scroll, frame, area),
+        Some(Overlay::Warnings(scroll)) => render_warnings(app, *scroll, frame, area),
         Some(Overlay::ToolList(list)) => render_tool_list(app, list, frame, area),
         Some(Overlay::Detail(detail, _)) => render_detail(detail, frame, area),
         Some(Overlay::ContextPrompt(text)) => render_prompt(text, frame, area),
@@ -76,6 +77,34 @@ fn render_help(scroll: usize, frame: &mut Frame, area: Rect) {
     }
 }
 
+fn render_warnings(app: &App, scroll: usize, frame: &mut Frame, area: Rect) {
+    let warnings = &app.derived.warnings;
+    let title = format!(
+        "{} warning{} (↑↓ scroll, w or Esc closes)",
+        warnings.len(),
+        if warnings.len() == 1 { "" } else { "s" }
+    );
+    let inner = popup(frame, area, 90, 80, &title);
+    let lines: Vec<Line> = if warnings.is_empty() {
+        vec![Line::from(Span::styled(
+            "No warnings: the config, the captures and the session assembled cleanly.",
+            Style::new().fg(Color::DarkGray),
+        ))]
+    } else {
+        warnings
+            .iter()
+            .skip(scroll)
+            .map(|w| {
+                Line::from(vec![
+                    Span::styled("• ", Style::new().fg(Color::Yellow)),
+                    Span::raw(crate::text::sanitize(w).into_owned()),
+                ])
+            })
+            .collect()
+    };
+    frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);
+}
+
 fn render_tool_list(app: &App, list: &ToolListView, frame: &mut Frame, area: Rect) {
     let server = &app.session.servers()[list.server];
     let title = format!(
@@ -84,6 +113,13 @@ fn render_tool_list(app: &App, list: &ToolListView, frame: &mut Frame, area: Rec
         server.tools.len()
     );
     let inner = popup(frame, area, 90, 85, &title);
+    let name_width = list
+        .tools
+        .iter()
+        .map(|&t| crate::text::width(&server.tools[t].raw_name))
+        .max()
+        .unwrap_or(4)
+        .clamp(4, (inner.width as usize).saturating_sub(30).max(4));
     let rows = list.tools.iter().map(|&t| {
         let tool = &server.tools[t];
         let o200k = app
@@ -91,14 +127,14 @@ fn render_tool_list(app: &App, list: &ToolListView, frame: &mut Frame, area: Rec
             .token_count(list.server, t)
             .map_or("...".to_string(), |c| thousands(c.o200k));
         Row::new(vec![
-            Cell::from(clip(&tool.raw_name, 34)),
+            Cell::from(clip(&tool.raw_name, name_width)),
             Cell::from(Line::from(thousands(estimate_tokens(tool.chars))).right_aligned()),
             Cell::from(Line::from(o200k).right_aligned()),
             Cell::from(clip(first_sentence(&tool.description), 200)),
         ])
     });
     let widths = [
-        Constraint::Length(34),
+        Constraint::Length(name_width as u16),
         Constraint::Length(7),
         Constraint::Length(7),
         Constraint::Fill(1),

@@ -8,7 +8,7 @@ use ratatui::Frame;
 
 use super::{is_focused, lower_block, ACCENT};
 use crate::engine::search::Via;
-use crate::text::{clip, first_sentence, sanitize};
+use crate::text::{clip, first_sentence, sanitize, width};
 use crate::tui::app::{App, Pane};
 
 /// Draws the pane.
@@ -16,10 +16,15 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let block = lower_block(app);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let [query_area, results_area] =
-        Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
-
     let search = &app.search;
+    let gate_height = u16::from(search.result.gate.is_some());
+    let [query_area, gate_area, results_area] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(gate_height),
+        Constraint::Fill(1),
+    ])
+    .areas(inner);
+
     let via = match search.result.via {
         Via::Bm25 => "bm25",
         Via::Exact => "exact name",
@@ -48,27 +53,82 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     query_spans.push(Span::styled(status, Style::new().fg(Color::DarkGray)));
     frame.render_widget(Paragraph::new(Line::from(query_spans)), query_area);
 
+    if let Some(gate) = &search.result.gate {
+        let text = format!(
+            "gate \"{}\" ({} tool{}) · a hit needs it and {} of {} word{}",
+            gate.word,
+            gate.document_frequency,
+            if gate.document_frequency == 1 { "" } else { "s" },
+            gate.required,
+            gate.answerable,
+            if gate.answerable == 1 { "" } else { "s" }
+        );
+        frame.render_widget(
+            Paragraph::new(Line::from(Span::styled(
+                clip(&text, inner.width as usize),
+                Style::new().fg(Color::Yellow),
+            ))),
+            gate_area,
+        );
+    }
+
     let empty = if app.session.total_available() == 0 {
-        Some("The catalog is empty: no deferrable tools in this session. Switch a server on, or check the toolset scope.")
+        Some("The catalog is empty: no deferrable tools in this session. Switch a server on, or check the toolset scope.".to_string())
     } else if search.query.trim().is_empty() {
-        Some("Type / and a query: the hits re-rank on every keystroke, as tool_search would rank them.")
+        Some("Type / and a query: the hits re-rank on every keystroke, as tool_search would rank them.".to_string())
     } else if search.result.hits.is_empty() {
-        Some("No tool matched: no query word (ASCII letters and digits) is in any tool's name, description or parameter names, and the query is in no tool name.")
+        Some(match &search.result.gate {
+            Some(gate) if gate.document_frequency == 0 => format!(
+                "No tool holds \"{}\", the query's rarest word: hermes-2026-09 returns nothing (no substring fallback).",
+                sanitize(&gate.word)
+            ),
+            Some(_) => "No tool holds the rarest word and enough of the others.".to_string(),
+            None => "No tool matched: no query word (ASCII letters and digits) is in any tool's name, description or parameter names, and the query is in no tool name.".to_string(),
+        })
     } else {
         None
     };
+    let misses = near_miss_lines(app, inner.width as usize);
     if let Some(message) = empty {
+        let mut lines = vec![Line::from(Span::styled(
+            message,
+            Style::new().fg(Color::DarkGray),
+        ))];
+        lines.extend(misses);
         frame.render_widget(
-            Paragraph::new(message)
-                .style(Style::new().fg(Color::DarkGray))
-                .wrap(Wrap { trim: true }),
+            Paragraph::new(lines).wrap(Wrap { trim: true }),
             results_area,
         );
         return;
     }
+    let [table_area, misses_area] = Layout::vertical([
+        Constraint::Length(search.result.hits.len() as u16 + 1),
+        Constraint::Fill(1),
+    ])
+    .areas(results_area);
 
-    let show_server = inner.width >= 70;
-    let name_width = if show_server { 30 } else { 26 };
+    // Names and servers get the room they need; the description takes what is left.
+    let names: Vec<(&str, &str)> = search
+        .result
+        .hits
+        .iter()
+        .map(|hit| {
+            let (entry, _) = app.session.catalog_entry(hit.doc);
+            (entry.name.as_str(), entry.server.as_str())
+        })
+        .collect();
+    let longest = |server: bool| {
+        names
+            .iter()
+            .map(|(name, srv)| width(if server { srv } else { name }))
+            .max()
+            .unwrap_or(0)
+    };
+    let fixed = 2 + 1 + 6 + 1 + 1;
+    let available = (inner.width as usize).saturating_sub(fixed);
+    let name_width = longest(false).max(4).min(available.saturating_sub(10));
+    let server_width = longest(true).clamp(6, 16);
+    let show_server = available >= name_width + server_width + 1 + 12;
     let rows = search.result.hits.iter().enumerate().map(|(i, hit)| {
         let (entry, _) = app.session.catalog_entry(hit.doc);
         let mut cells = vec![
@@ -76,11 +136,14 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             Cell::from(tail(&sanitize(&entry.name), name_width)),
         ];
         if show_server {
-            cells.push(Cell::from(clip(&entry.server, 14)));
+            cells.push(Cell::from(clip(&entry.server, server_width)));
         }
-        cells.push(Cell::from(
-            Line::from(format!("{:.2}", hit.score)).right_aligned(),
-        ));
+        let score = if hit.exact_name {
+            "exact".to_string()
+        } else {
+            format!("{:.2}", hit.score)
+        };
+        cells.push(Cell::from(Line::from(score).right_aligned()));
         cells.push(Cell::from(highlight(
             first_sentence(&entry.description),
             &hit.matched_terms,
@@ -90,7 +153,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let mut widths = vec![Constraint::Length(2), Constraint::Length(name_width as u16)];
     let mut header = vec!["#", "name"];
     if show_server {
-        widths.push(Constraint::Length(14));
+        widths.push(Constraint::Length(server_width as u16));
         header.push("server");
     }
     widths.extend([Constraint::Length(6), Constraint::Fill(1)]);
@@ -101,7 +164,27 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED));
     let selected = (is_focused(app, Pane::Search) || search.typing).then_some(search.selected);
     let mut state = TableState::default().with_selected(selected);
-    frame.render_stateful_widget(table, results_area, &mut state);
+    frame.render_stateful_widget(table, table_area, &mut state);
+    frame.render_widget(Paragraph::new(misses), misses_area);
+}
+
+/// The tools hermes-2026-09 turns away for the query, best first, and why.
+fn near_miss_lines(app: &App, width: usize) -> Vec<Line<'static>> {
+    if app.search.near_misses.is_empty() {
+        return Vec::new();
+    }
+    let mut lines = vec![Line::from(Span::styled(
+        "not admitted:",
+        Style::new().fg(Color::DarkGray).add_modifier(Modifier::BOLD),
+    ))];
+    for (doc, why) in &app.search.near_misses {
+        let (entry, _) = app.session.catalog_entry(*doc);
+        lines.push(Line::from(Span::styled(
+            clip(&format!("  {} {why}", sanitize(&entry.name)), width),
+            Style::new().fg(Color::DarkGray),
+        )));
+    }
+    lines
 }
 
 /// The last `width` characters of `text`: the end of a long query or tool name stays visible.

@@ -31,7 +31,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         );
         return;
     }
-    let costs = app.session.server_costs();
+    let costs = &app.derived.costs;
     // The o200k column says "counting..." until the background count arrives.
     let counting = app.counting == Counting::Pending;
     let deferrable: u64 = costs.iter().map(|c| c.chars).sum();
@@ -49,7 +49,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         let chars = if on {
             cost.chars
         } else {
-            server.tools.iter().map(|t| t.chars).sum()
+            app.derived.full_chars[s]
         };
         let tools = if on { cost.tools } else { server.tools.len() };
         let o200k = match (on, cost.counted, &app.counting) {
