@@ -8,8 +8,8 @@ use std::process::ExitCode;
 use crate::engine::activation::{Traffic, DEFAULT_TURNS_PER_DAY};
 use crate::engine::catalog::Scope;
 use crate::engine::compare::ProfileComparison;
-use crate::engine::error::InputError;
 use crate::engine::config::{Config, Mode, Scalar};
+use crate::engine::error::InputError;
 use crate::engine::eval::{evaluate, QuerySet};
 use crate::engine::inputs::Inputs;
 use crate::engine::lint::Severity;
@@ -762,7 +762,8 @@ pub fn emit(text: &str, output: Option<&Path>) -> Result<ExitCode, CliError> {
         };
         let temp = dir.join(format!(
             ".{}.schematax-{}.tmp",
-            path.file_name().map_or("output".into(), |n| n.to_string_lossy()),
+            path.file_name()
+                .map_or("output".into(), |n| n.to_string_lossy()),
             std::process::id()
         ));
         return std::fs::write(&temp, text)

@@ -66,19 +66,26 @@ fn report_json_on_the_sample() {
     assert_eq!(r["context_source"], "model_table");
     assert_eq!(r["servers"].as_array().unwrap().len(), 5);
     assert_eq!(r["deferrable_tools"], 35);
-    assert_eq!(r["deferrable_tokens"], 20_182);
+    assert_eq!(r["profile"], "seed");
+    assert_eq!(r["deferrable_tokens"], 20_226);
     assert_eq!(r["threshold_tokens"], 20_000);
     assert_eq!(r["active"], true);
+    assert_eq!(r["tier"], 1);
+    assert_eq!(r["listing_form"], Value::Null);
     assert_eq!(r["bridge_tokens"], 378);
-    assert_eq!(r["tokens_before"], 20_182);
+    assert_eq!(r["tokens_before"], 20_226);
     assert_eq!(r["tokens_after"], 378);
-    assert!((r["savings_pct"].as_f64().unwrap() - 98.127).abs() < 0.001);
+    assert!((r["savings_pct"].as_f64().unwrap() - 98.131).abs() < 0.001);
+    assert_eq!(r["turns_per_day"], 100);
+    let month = r["dollars_saved"]["per_month"].as_f64().unwrap();
+    let turn = r["dollars_saved"]["per_turn"].as_f64().unwrap();
+    assert!((month - turn * 3000.0).abs() < 1e-9);
     assert_eq!(r["warnings"], Value::Array(vec![]));
     let firecrawl = &r["servers"][0];
     assert_eq!(firecrawl["server"], "firecrawl");
     assert_eq!(firecrawl["toolset"], "mcp-firecrawl");
     assert_eq!(firecrawl["tools"], 26);
-    assert_eq!(firecrawl["estimate_tokens"], 16_869);
+    assert_eq!(firecrawl["estimate_tokens"], 16_913);
     assert!(firecrawl["o200k_tokens"].as_u64().unwrap() > 10_000);
     assert!(firecrawl["cl100k_tokens"].as_u64().unwrap() > 10_000);
 }
@@ -90,7 +97,7 @@ fn report_overrides_flip_the_gate() {
         "--format",
         "json",
         "--threshold-pct",
-        "10.1",
+        "10.12",
         "--estimate-only",
     ]);
     assert_eq!(r["active"], false);
@@ -137,15 +144,15 @@ fn report_overrides_flip_the_gate() {
 fn report_table_and_markdown() {
     let out = stdout(&schematax(&["report"]));
     assert!(
-        out.contains("ACTIVE: 183 tokens of schemas less would deactivate it"),
+        out.contains("ACTIVE: 227 tokens of schemas less would deactivate it"),
         "{out}"
     );
     assert!(
-        out.contains("total                              35  80,725   20,182"),
+        out.contains("total                              35  80,901   20,226"),
         "{out}"
     );
     assert!(
-        out.contains("saved           19,804 tokens (98.1%)"),
+        out.contains("saved           19,848 tokens (98.1%)"),
         "{out}"
     );
     let md = stdout(&schematax(&[
@@ -170,7 +177,10 @@ fn report_on_all_captures_without_config() {
         "--estimate-only",
     ]);
     assert_eq!(r["deferrable_tools"], 406);
-    assert_eq!(r["deferrable_tokens"], 143_727);
+    assert_eq!(
+        r["deferrable_tokens"], 143_809,
+        "as the seed golden file says"
+    );
     assert_eq!(r["context_source"], "unknown");
     assert_eq!(r["context_length"], 0);
     assert_eq!(r["threshold_tokens"], 20_000);
@@ -192,36 +202,115 @@ fn report_on_all_captures_without_config() {
     assert_eq!(r["warnings"], Value::Array(vec![]));
 }
 
+/// The golden file `path` of tests/data/parity.
+fn golden(path: &str) -> Value {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/parity")
+        .join(path);
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
 #[test]
 fn search_json_matches_parity_and_payload() {
+    // The binary ranks a golden query exactly as Hermes did.
+    let case = golden("captures.json")["searches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["hits"].as_array().unwrap().len() >= 3 && c["limit"] == 5)
+        .unwrap()
+        .clone();
+    let query = case["query"].as_str().unwrap();
     let r = json(&[
         "search",
-        "why did my circleci build fail",
+        query,
         "--tools",
         &captures_arg(),
         "--format",
         "json",
     ]);
-    assert_eq!(r["via"], "bm25");
+    assert_eq!(r["profile"], "seed");
+    assert_eq!(r["via"], case["via"]);
     assert_eq!(r["limit"], 5);
     assert_eq!(r["total_available"], 406);
     let hits = r["hits"].as_array().unwrap();
-    assert_eq!(hits.len(), 5);
+    let want = case["hits"].as_array().unwrap();
+    assert_eq!(hits.len(), want.len());
+    for (got, want) in hits.iter().zip(want) {
+        assert_eq!(got["name"], want["name"]);
+        assert!((got["score"].as_f64().unwrap() - want["score"].as_f64().unwrap()).abs() < 1e-6);
+    }
     assert_eq!(hits[0]["rank"], 1);
-    assert_eq!(hits[0]["name"], "mcp_circleci_get_latest_pipeline_status");
-    assert_eq!(hits[0]["server"], "circleci");
-    assert!((hits[0]["score"].as_f64().unwrap() - 9.904894749).abs() < 1e-6);
-    assert!(hits[0]["matched_terms"]
-        .as_array()
-        .unwrap()
-        .contains(&Value::from("circleci")));
+    assert!(!hits[0]["matched_terms"].as_array().unwrap().is_empty());
+    assert_eq!(r["queries"][0]["hits"], r["hits"]);
     let payload = &r["payload"];
-    assert_eq!(payload["query"], "why did my circleci build fail");
+    assert_eq!(payload["query"], query);
     assert_eq!(payload["total_available"], 406);
     assert_eq!(payload["matches"][0]["name"], hits[0]["name"]);
     assert_eq!(payload["matches"][0]["source"], "mcp");
-    assert_eq!(payload["matches"][0]["source_name"], "mcp-circleci");
+    assert!(payload["matches"][0]["source_name"]
+        .as_str()
+        .unwrap()
+        .starts_with("mcp-"));
     assert!(payload["matches"][0].get("score").is_none());
+}
+
+#[test]
+fn search_under_the_newer_profile_is_one_multi_query_call() {
+    let golden = golden("hermes-current/captures.json");
+    let case = &golden["payloads"][0];
+    let queries: Vec<&str> = case["arguments"]["queries"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|q| q.as_str().unwrap())
+        .collect();
+    let captures = captures_arg();
+    let mut args = vec!["search"];
+    args.extend(&queries);
+    args.extend([
+        "--tools",
+        &captures,
+        "--profile",
+        "hermes-2026-09",
+        "--format",
+        "json",
+    ]);
+    let r = json(&args);
+    assert_eq!(r["profile"], "hermes-2026-09");
+    assert!(
+        r.get("hits").is_none(),
+        "several queries: no single-query fields"
+    );
+    assert_eq!(r["queries"].as_array().unwrap().len(), queries.len());
+    assert_eq!(r["payload"], case["result"], "the payload byte for byte");
+    let gate = &r["queries"][1]["gate"];
+    assert_eq!(gate["document_frequency"], 0, "{gate}");
+    assert_eq!(r["queries"][1]["via"], "none");
+
+    let r = json(&[
+        "search",
+        "MCP__FETCH__FETCH",
+        "--tools",
+        &captures,
+        "--profile",
+        "hermes-2026-09",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r["via"], "exact");
+    assert_eq!(r["hits"][0]["score"], Value::Null);
+    assert_eq!(r["hits"][0]["exact_name"], true);
+    let table = stdout(&schematax(&[
+        "search",
+        "zzzqqq github",
+        "--tools",
+        &captures,
+        "--profile",
+        "hermes-2026-09",
+    ]));
+    assert!(table.contains("No tool holds \"zzzqqq\""), "{table}");
+    assert!(table.contains("gate: \"zzzqqq\""), "{table}");
 }
 
 #[test]
@@ -269,6 +358,12 @@ fn search_limits_fallback_and_empty_query() {
 #[test]
 fn describe_payload_and_errors() {
     let r = json(&["describe", "fetch/fetch", "--format", "json"]);
+    assert_eq!(r["profile"], "seed");
+    assert_eq!(
+        r["schema_change"],
+        Value::Null,
+        "fetch's schema passes through unchanged"
+    );
     assert_eq!(r["name"], "mcp_fetch_fetch");
     assert_eq!(r["chars"], 1085);
     assert_eq!(r["estimate_tokens"], 272);
@@ -295,13 +390,56 @@ fn describe_payload_and_errors() {
         md.starts_with("# tool\\_describe mcp\\_context7\\_query\\_docs"),
         "{md}"
     );
+    let r = json(&[
+        "describe",
+        "fetch/fetch",
+        "--profile",
+        "hermes-2026-09",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r["name"], "mcp__fetch__fetch");
+    assert!(r["payload"]["tools"]["mcp__fetch__fetch"]["parameters"].is_object());
+    let out = schematax(&["describe", "nope", "--profile", "hermes-2026-09"]);
+    assert_eq!(out.status.code(), Some(1));
+}
+
+#[test]
+fn describe_shows_what_hermes_changed() {
+    let dir = tempfile::tempdir().unwrap();
+    let tools = write(
+        dir.path(),
+        "s.json",
+        br#"{"server":"s","tools":[{"name":"t","description":"Does a thing.","inputSchema":{"type":"object","properties":{"when":{"anyOf":[{"type":"string"},{"type":"null"}],"title":"When"}}}}]}"#,
+    );
+    let r = json(&["describe", "s/t", "--tools", &tools, "--format", "json"]);
+    let change = &r["schema_change"];
+    assert_eq!(
+        change["captured_parameters"]["properties"]["when"]["anyOf"][1]["type"],
+        "null"
+    );
+    assert_eq!(
+        r["payload"]["parameters"]["properties"]["when"],
+        serde_json::json!({"type": "string", "nullable": true, "title": "When"})
+    );
+    assert_eq!(
+        change["chars_delta"].as_i64().unwrap(),
+        r["chars"].as_i64().unwrap() - change["captured_chars"].as_i64().unwrap()
+    );
+    let text = stdout(&schematax(&["describe", "s/t", "--tools", &tools]));
+    assert!(
+        text.contains("Hermes's schema passes change the captured inputSchema"),
+        "{text}"
+    );
+    assert!(text.contains("+      \"nullable\": true,"), "{text}");
 }
 
 #[test]
 fn sweep_flip_points() {
     let r = json(&["sweep", "--format", "json"]);
-    assert_eq!(r["max_threshold_pct"], 10.09);
-    assert_eq!(r["max_context_length"], 201_829);
+    assert_eq!(r["profile"], "seed");
+    assert_eq!(r["max_threshold_pct"], 10.11);
+    assert_eq!(r["max_context_length"], 202_269);
     assert_eq!(r["every_context_activates"], false);
     let contexts: Vec<u64> = r["grid"]
         .as_array()
@@ -324,6 +462,53 @@ fn sweep_flip_points() {
         "off",
     ]));
     assert!(md.contains("Mode off ignores the threshold"), "{md}");
+}
+
+#[test]
+fn sweep_under_the_newer_profile_shows_forms() {
+    let r = json(&[
+        "sweep",
+        "--tools",
+        &captures_arg(),
+        "--profile",
+        "hermes-2026-09",
+        "--context",
+        "200K",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(r["max_threshold_pct"], Value::Null);
+    let budgets = r["form_budgets"].as_array().unwrap();
+    let forms: Vec<&str> = budgets
+        .iter()
+        .map(|b| b["form"].as_str().unwrap())
+        .collect();
+    assert_eq!(forms.first(), Some(&"none"));
+    assert_eq!(forms.last(), Some(&"full"));
+    // Golden: at 200K and 5%, the 406 tools list as names with a 19,068-char bridge.
+    let row = r["grid"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|row| row["context_length"] == 200_000)
+        .unwrap();
+    let at_5 = r["thresholds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|t| t == 5.0)
+        .unwrap();
+    assert_eq!(row["forms"][at_5], "names");
+    assert_eq!(row["tokens_after"][at_5], 4767);
+    let out = stdout(&schematax(&[
+        "sweep",
+        "--tools",
+        &captures_arg(),
+        "--profile",
+        "hermes-2026-09",
+    ]));
+    assert!(out.contains("F full  N names  M mixed  G groups"), "{out}");
+    assert!(out.contains("the form changes at these budgets"), "{out}");
 }
 
 #[test]
@@ -357,7 +542,7 @@ fn config_and_tools_beside_it() {
         .collect();
     let has = |needle: &str| warnings.iter().any(|w| w.contains(needle));
     assert!(
-        has("threshold_pct: \"ten\" is not a finite number; using 10"),
+        has("threshold_pct: \"ten\" is not a number; using 10"),
         "{warnings:?}"
     );
     assert!(has("broken.json: invalid JSON"), "{warnings:?}");
@@ -376,12 +561,16 @@ fn bad_input_exits_2_with_one_line() {
         2,
         "/nonexistent/hermes.yaml: no such file",
     );
-    let yaml = write(dir.path(), "bad.yaml", b"tools: [unclosed");
-    fails_with(&["report", &yaml], 2, "bad.yaml: invalid YAML");
-    let list = write(dir.path(), "list.yaml", b"- a\n- b\n");
-    fails_with(&["report", &list], 2, "expected a mapping at the top level");
-    let binary = write(dir.path(), "bin.yaml", b"model: \xff\xfe\n");
-    fails_with(&["report", &binary], 2, "not valid UTF-8");
+    let deep = write(
+        dir.path(),
+        "deep.yaml",
+        format!("a: {}1{}", "[".repeat(100_000), "]".repeat(100_000)).as_bytes(),
+    );
+    fails_with(
+        &["report", &deep],
+        2,
+        "deep.yaml: nested deeper than 128 levels",
+    );
     let mut bomb = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x]\n");
     for i in 1..10 {
         let p = i - 1;
@@ -431,7 +620,7 @@ fn bad_input_exits_2_with_one_line() {
         2,
         "invalid value 'maybe'",
     );
-    fails_with(&["search"], 2, "QUERY");
+    fails_with(&["search"], 2, "QUERIES");
 }
 
 #[test]
@@ -580,7 +769,10 @@ fn eval_on_the_sample_queries() {
     let queries = queries.display().to_string();
     let r = json(&["eval", &queries, "--format", "json"]);
     let overall = &r["overall"];
-    assert_eq!(overall["queries"], 20);
+    assert_eq!(overall["queries"], 40);
+    assert_eq!(r["profile"], "seed");
+    assert_eq!(r["by_style"]["keyword"]["queries"], 20);
+    assert_eq!(r["by_style"]["natural"]["queries"], 20);
     assert_eq!(overall["k"], 5);
     assert!(overall["recall_at_k"].as_f64().unwrap() >= overall["recall_at_1"].as_f64().unwrap());
     assert!(r["by_server"]["firecrawl"]["queries"].as_u64().unwrap() > 5);
@@ -626,7 +818,24 @@ fn eval_on_the_sample_queries() {
     let table = stdout(&schematax(&["eval", &queries, "--limit", "1"]));
     assert!(table.contains("came instead"), "{table}");
     let md = stdout(&schematax(&["eval", &queries, "--format", "markdown"]));
-    assert!(md.starts_with("# schematax eval: 20 queries"), "{md}");
+    assert!(md.starts_with("# schematax eval: 40 queries"), "{md}");
+    let newer = json(&[
+        "eval",
+        &queries,
+        "--format",
+        "json",
+        "--profile",
+        "hermes-2026-09",
+    ]);
+    assert_eq!(newer["profile"], "hermes-2026-09");
+    assert!(
+        newer["queries"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|q| q["why"].as_str().is_some_and(|w| w.contains("rarest word"))),
+        "a miss says which word the tool lacks"
+    );
     fails_with(
         &["eval", "/nonexistent/q.yaml"],
         2,
@@ -638,5 +847,234 @@ fn eval_on_the_sample_queries() {
         &["eval", &bad],
         2,
         "expected a mapping with a `queries` list",
+    );
+}
+
+#[test]
+fn a_broken_config_runs_on_the_defaults_loudly() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("bad.yaml", &b"tools: [unclosed"[..]),
+        ("list.yaml", b"- a\n- b\n"),
+        ("bin.yaml", b"model: \xff\xfe\n"),
+    ] {
+        let config = write(dir.path(), name, text);
+        let r = json(&[
+            "report",
+            &config,
+            "--tools",
+            &captures_dir().join("fetch.json").display().to_string(),
+            "--format",
+            "json",
+            "--estimate-only",
+        ]);
+        let first = r["warnings"][0].as_str().unwrap();
+        assert!(
+            first.starts_with("Hermes would ignore this whole file"),
+            "{name}: {first}"
+        );
+        assert_eq!(r["config"]["threshold_pct"], 10.0, "{name}: the defaults");
+    }
+}
+
+#[test]
+fn typos_in_sections_and_keys_are_reported_with_a_guess() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(
+        dir.path(),
+        "hermes.yaml",
+        b"tool:\n  tool_search: {threshold_pct: 3}\nmcp_server:\n  fetch: {command: x}\n",
+    );
+    let r = json(&[
+        "report",
+        &config,
+        "--tools",
+        &captures_dir().join("fetch.json").display().to_string(),
+        "--format",
+        "json",
+        "--estimate-only",
+    ]);
+    let warnings = r["warnings"].to_string();
+    assert!(warnings.contains("did you mean tools?"), "{warnings}");
+    assert!(warnings.contains("did you mean mcp_servers?"), "{warnings}");
+    let empty = tempfile::tempdir().unwrap();
+    let out = schematax(&[
+        "report",
+        "--tools",
+        &empty.path().display().to_string(),
+        "--format",
+        "json",
+        "--estimate-only",
+    ]);
+    let r: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(
+        r["warnings"].to_string().contains("no capture files"),
+        "{}",
+        r["warnings"]
+    );
+}
+
+#[test]
+fn collisions_and_missing_schemas_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    write(
+        dir.path(),
+        "a.json",
+        br#"{"server":"my-api","tools":[{"name":"query.data","description":"Query data.","inputSchema":{"type":"object"}}]}"#,
+    );
+    write(
+        dir.path(),
+        "b.json",
+        br#"{"server":"my_api","tools":[{"name":"query_data","description":"Query other data."}]}"#,
+    );
+    let tools = dir.path().display().to_string();
+    let r = json(&[
+        "report",
+        "--tools",
+        &tools,
+        "--format",
+        "json",
+        "--estimate-only",
+    ]);
+    assert_eq!(r["collisions"][0]["server"], "my-api");
+    assert_eq!(r["collisions"][0]["kept_server"], "my_api");
+    assert_eq!(r["collisions"][0]["kind"], "overwritten");
+    let warnings = r["warnings"].to_string();
+    assert!(warnings.contains("whichever connects last"), "{warnings}");
+    assert!(
+        warnings.contains("my_api: tool query_data has no inputSchema"),
+        "{warnings}"
+    );
+    let r = json(&[
+        "report",
+        "--tools",
+        &tools,
+        "--profile",
+        "hermes-2026-09",
+        "--format",
+        "json",
+        "--estimate-only",
+    ]);
+    assert_eq!(
+        r["collisions"][0]["server"], "my_api",
+        "the first owner keeps it"
+    );
+    assert_eq!(r["collisions"][0]["kind"], "name_taken");
+    let lint = json(&["lint", "--tools", &tools, "--format", "json"]);
+    let rules: Vec<&str> = lint["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert!(rules.contains(&"no-input-schema"), "{rules:?}");
+    assert!(rules.contains(&"name-collision"), "{rules:?}");
+}
+
+#[test]
+fn every_command_runs_under_both_profiles() {
+    let queries = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples/queries.yaml");
+    let queries = queries.display().to_string();
+    for profile in ["seed", "hermes-2026-09"] {
+        for args in [
+            vec!["report", "--estimate-only"],
+            vec!["search", "scrape a page"],
+            vec!["describe", "fetch/fetch"],
+            vec!["sweep"],
+            vec!["lint"],
+            vec!["eval", &queries],
+        ] {
+            let mut args = args.clone();
+            args.extend(["--profile", profile, "--format", "json"]);
+            let r = json(&args);
+            assert_eq!(r["profile"], profile, "{args:?}");
+        }
+    }
+    let newer = json(&[
+        "report",
+        "--profile",
+        "hermes-2026-09",
+        "--format",
+        "json",
+        "--estimate-only",
+    ]);
+    assert_eq!(newer["listing_form"], "full");
+    assert_eq!(newer["tier"], 1);
+    assert!(newer["bridge_tokens"].as_u64().unwrap() > 378);
+    assert_eq!(newer["tokens_after"], newer["bridge_tokens"]);
+    assert_eq!(newer["threshold_tokens"], Value::Null);
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(
+        dir.path(),
+        "hermes.yaml",
+        b"schematax:\n  profile: hermes-2026-09\n",
+    );
+    let r = json(&[
+        "report",
+        &config,
+        "--tools",
+        &captures_dir().join("fetch.json").display().to_string(),
+        "--format",
+        "json",
+        "--estimate-only",
+    ]);
+    assert_eq!(
+        r["profile"], "hermes-2026-09",
+        "the config chooses the profile"
+    );
+}
+
+#[test]
+fn compare_shows_both_profiles_and_the_queries_they_split() {
+    let queries = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples/queries.yaml");
+    let r = json(&[
+        "compare",
+        "--queries",
+        &queries.display().to_string(),
+        "--format",
+        "json",
+    ]);
+    let profiles: Vec<&str> = r["profiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["profile"].as_str().unwrap())
+        .collect();
+    assert_eq!(profiles, ["seed", "hermes-2026-09"]);
+    assert_eq!(r["queries"].as_array().unwrap().len(), 40);
+    let seed_only = r["found_only_by"]["seed"].as_array().unwrap();
+    assert!(
+        !seed_only.is_empty(),
+        "natural-language queries the newer engine loses"
+    );
+    let alias = schematax(&["diff-profiles"]);
+    assert!(alias.status.success());
+    let table = stdout(&alias);
+    assert!(table.contains("tokens after"), "{table}");
+}
+
+#[test]
+fn output_goes_to_a_file_atomically() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("report.json");
+    std::fs::write(&path, "old").unwrap();
+    let out = schematax(&[
+        "report",
+        "--estimate-only",
+        "--format",
+        "json",
+        "--output",
+        &path.display().to_string(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+    let r: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert_eq!(r["deferrable_tools"], 35);
+    let leftovers = std::fs::read_dir(dir.path()).unwrap().count();
+    assert_eq!(leftovers, 1, "no temporary file is left");
+    fails_with(
+        &["report", "--output", "/nonexistent/dir/r.txt"],
+        2,
+        "cannot write /nonexistent/dir/r.txt",
     );
 }

@@ -4,18 +4,54 @@
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
-use schematax::engine::activation::is_active;
-use schematax::engine::capture_file::parse_capture;
+use schematax::engine::activation::{is_active, Traffic};
+use schematax::engine::capture_file::{parse_capture, ServerCapture};
 use schematax::engine::config::{Config, Mode};
+use schematax::engine::eval::QuerySet;
 use schematax::engine::inputs::Inputs;
-use schematax::engine::session::{Overrides, Session};
-use schematax::tui::app::{App, Msg, Overlay};
+use schematax::engine::profile::Profile;
+use schematax::engine::session::Overrides;
+use schematax::tui::app::{App, Effect, Msg, Overlay, Pane};
 use schematax::tui::{event_loop, view};
+use std::sync::Arc;
+
+/// An app on these inputs, with these overrides and queries.
+fn app_of(inputs: Inputs, overrides: Overrides, queries: Option<QuerySet>) -> App {
+    App::new(Arc::new(inputs), overrides, Traffic::default(), queries)
+}
+
+/// Inputs of a config (YAML text) and captures.
+fn inputs_of(yaml: &str, captures: Vec<ServerCapture>) -> Inputs {
+    Inputs {
+        config: Config::parse(yaml.as_bytes()).unwrap(),
+        config_label: "test".into(),
+        config_path: None,
+        captures,
+        warnings: Vec::new(),
+    }
+}
 
 fn sample_app() -> App {
-    let inputs = Inputs::sample();
-    let session = Session::new(&inputs.config, &inputs.captures, &Overrides::default());
-    App::new(session, inputs.config_label, 3.0, None)
+    app_of(Inputs::sample(), Overrides::default(), None)
+}
+
+/// Runs effects in place as the event loop's workers would (all but the slow tokenizers).
+fn run_effects(app: &mut App, effects: Vec<Effect>) {
+    for effect in effects {
+        if matches!(effect, Effect::CountTokens { .. } | Effect::Recapture(_)) {
+            continue;
+        }
+        if let Some(msg) = effect.run() {
+            let more = app.update(msg);
+            run_effects(app, more);
+        }
+    }
+}
+
+/// Presses a key and runs the work it starts.
+fn press_and_run(app: &mut App, code: KeyCode) {
+    let effects = app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    run_effects(app, effects);
 }
 
 /// The screen as text, one line per row.
@@ -34,8 +70,8 @@ fn screen(app: &App, width: u16, height: u16) -> String {
         .join("\n")
 }
 
-fn press(app: &mut App, code: KeyCode) {
-    app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
+    app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
 }
 
 fn type_text(app: &mut App, text: &str) {
@@ -98,15 +134,21 @@ fn search_with_no_hits_says_so() {
 fn help_overlay_lists_the_key_map() {
     let mut app = sample_app();
     press(&mut app, KeyCode::Char('?'));
-    let text = screen(&app, 100, 40);
+    let first = screen(&app, 100, 40);
+    // Scrolled to its end, the help has shown every binding of the key map.
+    let mut seen = first.clone();
+    for _ in 0..schematax::tui::keys::help_lines().len() {
+        press(&mut app, KeyCode::Down);
+        seen.push_str(&screen(&app, 100, 40));
+    }
     for binding in schematax::tui::keys::KEYMAP {
         assert!(
-            text.contains(binding.hint),
-            "help lacks {:?}\n{text}",
+            seen.contains(binding.hint),
+            "help lacks {:?}\n{seen}",
             binding.hint
         );
     }
-    insta::assert_snapshot!(text);
+    insta::assert_snapshot!(first);
 }
 
 #[test]
@@ -160,8 +202,7 @@ fn too_small_terminal_says_so() {
 
 #[test]
 fn empty_session_has_empty_states() {
-    let session = Session::new(&Config::default(), &[], &Overrides::default());
-    let app = App::new(session, "none".into(), 3.0, None);
+    let app = app_of(inputs_of("", Vec::new()), Overrides::default(), None);
     let text = screen(&app, 80, 24);
     assert!(text.contains("No MCP servers in this session"), "{text}");
     assert!(text.contains("The catalog is empty"), "{text}");
@@ -172,7 +213,7 @@ fn empty_session_has_empty_states() {
 #[test]
 fn raising_threshold_flips_at_the_engine_boundary() {
     let mut app = sample_app();
-    let deferrable = app.session.activation().deferrable_tokens;
+    let deferrable = app.derived.activation.deferrable_tokens;
     let mut flipped_at = None;
     // From 10.0 in steps of 0.1 up to 11.0: the engine says where the flip is.
     for _ in 0..10 {
@@ -191,8 +232,8 @@ fn raising_threshold_flips_at_the_engine_boundary() {
         }
         press(&mut app, KeyCode::Char(']'));
     }
-    // 20,182 tokens at 200K: active up to 10.09%, so the first inactive tenth is 10.1.
-    assert_eq!(flipped_at, Some(10.1));
+    // 20,226 tokens at 200K: active up to 10.11%, so the first inactive tenth is 10.2.
+    assert_eq!(flipped_at, Some(10.2));
     assert_eq!(app.session.settings().threshold_pct, 11.0);
     press(&mut app, KeyCode::Char('-'));
     press(&mut app, KeyCode::Char('-'));
@@ -253,8 +294,7 @@ fn untrusted_text_is_stripped_before_rendering() {
         "evil",
     )
     .unwrap();
-    let session = Session::new(&Config::default(), &[capture], &Overrides::default());
-    let mut app = App::new(session, "evil".into(), 3.0, None);
+    let mut app = app_of(inputs_of("", vec![capture]), Overrides::default(), None);
     let check = |app: &App| {
         let text = screen(app, 100, 30);
         assert!(
@@ -305,23 +345,21 @@ fn event_loop_runs_on_a_test_backend() {
 }
 
 fn app_with_queries() -> App {
-    let inputs = Inputs::sample();
-    let session = Session::new(&inputs.config, &inputs.captures, &Overrides::default());
-    let queries = schematax::engine::eval::QuerySet::load(std::path::Path::new(concat!(
+    let queries = QuerySet::load(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/samples/queries.yaml"
     )))
     .unwrap();
-    App::new(session, inputs.config_label, 3.0, Some(queries))
+    let mut app = app_of(Inputs::sample(), Overrides::default(), Some(queries));
+    let effects = app.startup_effects();
+    run_effects(&mut app, effects);
+    app
 }
 
 /// Lints the app's catalog as the background worker would.
 fn linted(mut app: App) -> App {
-    let findings = schematax::engine::lint::lint(&app.session);
-    app.update(Msg::Linted {
-        generation: app.lint.generation,
-        findings,
-    });
+    let effects = app.startup_effects();
+    run_effects(&mut app, effects);
     app
 }
 
@@ -332,7 +370,9 @@ fn lint_pane_lists_findings_and_opens_the_tool() {
     press(&mut app, KeyCode::Tab);
     assert_eq!(app.focus, schematax::tui::app::Pane::Lint);
     let text = screen(&app, 120, 40);
-    assert!(text.contains("Lint 39"), "{text}");
+    let count = app.lint.findings.len();
+    assert!(count > 30, "{count}");
+    assert!(text.contains(&format!("Lint {count}")), "{text}");
     insta::assert_snapshot!(text);
     let shadowed = app
         .lint
@@ -361,65 +401,71 @@ fn lint_pane_lists_findings_and_opens_the_tool() {
 #[test]
 fn a_stale_lint_is_dropped_and_a_toggle_relints() {
     let mut app = sample_app();
-    press(&mut app, KeyCode::Char(' '));
+    let first = app.startup_effects();
+    let effects = press(&mut app, KeyCode::Char(' '));
     assert!(app.lint.is_stale());
     // The answer for the old catalog arrives late: it is ignored.
-    app.update(Msg::Linted {
-        generation: 0,
-        findings: schematax::engine::lint::lint(&app.session),
-    });
+    run_effects(&mut app, first);
     assert!(app.lint.is_stale());
-    let effects = {
-        let mut again = app.clone();
-        press(&mut again, KeyCode::Char(' '));
-        again.lint.generation
-    };
-    assert_eq!(effects, 2);
-    app.update(Msg::Linted {
-        generation: 1,
-        findings: Vec::new(),
-    });
+    assert!(!screen(&app, 100, 30).contains("Lint 0"));
+    run_effects(&mut app, effects);
     assert!(!app.lint.is_stale());
     let text = screen(&app, 100, 30);
-    assert!(text.contains("Lint 0"), "{text}");
+    assert!(
+        text.contains(&format!("Lint {}", app.lint.findings.len())),
+        "{text}"
+    );
 }
 
 #[test]
 fn eval_pane_updates_live() {
     let mut app = app_with_queries();
-    let before = app.eval.as_ref().unwrap().evaluation.overall;
-    assert_eq!(before.queries, 20);
+    let eval = |app: &App| {
+        app.eval
+            .as_ref()
+            .unwrap()
+            .evaluation(app.session.profile())
+            .unwrap()
+            .clone()
+    };
+    let before = eval(&app).overall;
+    assert_eq!(before.queries, 40);
     for _ in 0..3 {
         press(&mut app, KeyCode::Tab);
     }
-    assert_eq!(app.focus, schematax::tui::app::Pane::Eval);
-    insta::assert_snapshot!(screen(&app, 120, 40));
-    // k follows the limit.
-    press(&mut app, KeyCode::Char('<'));
-    press(&mut app, KeyCode::Char('<'));
-    press(&mut app, KeyCode::Char('<'));
-    press(&mut app, KeyCode::Char('<'));
-    let at_1 = app.eval.as_ref().unwrap().evaluation.overall;
+    assert_eq!(app.focus, Pane::Eval);
+    let text = screen(&app, 120, 40);
+    assert!(
+        text.contains("seed (now)") && text.contains("hermes-2026-09"),
+        "{text}"
+    );
+    insta::assert_snapshot!(text);
+    // k follows the limit, evaluated on a worker.
+    for _ in 0..4 {
+        let effects = press(&mut app, KeyCode::Char('<'));
+        assert!(app.eval.as_ref().unwrap().job.is_stale());
+        run_effects(&mut app, effects);
+    }
+    let at_1 = eval(&app).overall;
     assert_eq!(at_1.k, 1);
     assert_eq!(at_1.recall_at_k, at_1.recall_at_1);
     // Switching firecrawl off misses its queries.
-    app.focus = schematax::tui::app::Pane::Servers;
+    app.focus = Pane::Servers;
     app.servers.selected = 0;
-    press(&mut app, KeyCode::Char(' '));
-    let off = &app.eval.as_ref().unwrap().evaluation;
-    assert_eq!(off.by_server["firecrawl"].recall_at_k, 0.0);
+    press_and_run(&mut app, KeyCode::Char(' '));
+    assert_eq!(eval(&app).by_server["firecrawl"].recall_at_k, 0.0);
     // Enter on a query sends it to the Search pane.
-    app.focus = schematax::tui::app::Pane::Eval;
-    app.lower = schematax::tui::app::Pane::Eval;
+    app.focus = Pane::Eval;
+    app.lower = Pane::Eval;
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.focus, schematax::tui::app::Pane::Search);
+    assert_eq!(app.focus, Pane::Search);
     assert_eq!(app.search.query, "scrape the content of a web page");
 }
 
 #[test]
 fn recapture_rebuilds_the_session_and_keeps_the_tuning() {
     use schematax::capture::ServerSpec;
-    use schematax::tui::app::{Effect, RecaptureSource};
+    use schematax::tui::app::RecaptureSource;
     let dir = tempfile::tempdir().unwrap();
     let tools = dir.path().join("tools");
     std::fs::create_dir(&tools).unwrap();
@@ -435,8 +481,7 @@ fn recapture_rebuilds_the_session_and_keeps_the_tuning() {
     let yaml = format!("mcp_servers:\n  fx:\n    command: {:?}\n    args: [{fixture:?}, normal]\n  gone:\n    command: /no/such/server\n", python.trim());
     let config = Config::parse(yaml.as_bytes()).unwrap();
     // At first the capture folder is empty.
-    let session = Session::new(&config, &[], &Overrides::default());
-    let mut app = App::new(session, "hermes.yaml".into(), 3.0, None);
+    let mut app = app_of(inputs_of(&yaml, Vec::new()), Overrides::default(), None);
     assert_eq!(app.session.total_available(), 0);
 
     // Without a source, R says why it cannot.
@@ -496,13 +541,13 @@ fn recapture_rebuilds_the_session_and_keeps_the_tuning() {
     );
     let loaded = schematax::engine::capture_file::load_paths(&[tools]).map_err(|e| e.to_string());
     let effects = app.update(Msg::Recaptured(loaded));
-    assert_eq!(
-        effects,
-        vec![
-            Effect::CountTokens { generation: 1 },
-            Effect::Lint { generation: 1 }
+    assert!(matches!(
+        effects.as_slice(),
+        [
+            Effect::CountTokens { generation: 1, .. },
+            Effect::Lint { generation: 1, .. }
         ]
-    );
+    ));
     assert_eq!(app.session.total_available(), 3);
     assert_eq!(
         app.session.settings().threshold_pct,
@@ -532,7 +577,7 @@ fn help_scrolls_to_its_end_at_80x24() {
     press(&mut app, KeyCode::Char('?'));
     let lines = schematax::tui::keys::help_lines();
     let last = lines.last().unwrap().0.clone().unwrap();
-    assert_eq!(last, "Esc ? q");
+    assert_eq!(last, "Esc w q");
     assert!(
         !screen(&app, 80, 24).contains(&last),
         "the end is below at first"
@@ -544,4 +589,145 @@ fn help_scrolls_to_its_end_at_80x24() {
     assert!(text.contains(&last), "{text}");
     press(&mut app, KeyCode::Esc);
     assert!(app.overlay.is_none());
+}
+
+#[test]
+fn the_profile_switches_live_and_every_pane_follows() {
+    let queries = QuerySet::load(std::path::Path::new(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/samples/queries.yaml"
+    )))
+    .unwrap();
+    let mut app = app_of(
+        inputs_of("", load_captures()),
+        Overrides::default(),
+        Some(queries),
+    );
+    let effects = app.startup_effects();
+    run_effects(&mut app, effects);
+    assert!(screen(&app, 120, 40).contains("Activation map"));
+    let effects = press(&mut app, KeyCode::Char('P'));
+    assert!(screen(&app, 120, 40).contains("seed -> hermes-2026-09..."));
+    run_effects(&mut app, effects);
+    assert_eq!(app.session.profile(), Profile::Hermes202609);
+    let text = screen(&app, 120, 40);
+    assert!(text.contains("│ hermes-2026-09 │"), "{text}");
+    assert!(text.contains("Listing █full ▓names"), "{text}");
+    assert!(
+        text.contains("listing") && text.contains("tier 1"),
+        "{text}"
+    );
+    assert!(text.contains("(bridge + listing)"), "{text}");
+    insta::assert_snapshot!(text);
+    // The listing as the model sees it.
+    press(&mut app, KeyCode::Char('L'));
+    let Some(Overlay::Detail(detail, _)) = &app.overlay else {
+        panic!("{:?}", app.overlay)
+    };
+    assert!(detail
+        .lines
+        .iter()
+        .any(|l| l.starts_with("Deferred tool catalog")));
+    press(&mut app, KeyCode::Esc);
+    // The Search pane shows the gate and the tools it turns away.
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "take a screenshot of the page zzqq");
+    let text = screen(&app, 120, 40);
+    assert!(text.contains("gate \"zzqq\" (0 tools)"), "{text}");
+    assert!(text.contains("No tool holds \"zzqq\""), "{text}");
+    assert!(text.contains("not admitted:"), "{text}");
+    press(&mut app, KeyCode::Enter);
+    // Back to seed: the names, the gate and the map follow.
+    press_and_run(&mut app, KeyCode::Char('P'));
+    assert_eq!(app.session.profile(), Profile::Seed);
+    let text = screen(&app, 120, 40);
+    assert!(text.contains("Activation map"), "{text}");
+    assert!(!text.contains("gate \""), "{text}");
+}
+
+/// The repository's captures of real servers.
+fn load_captures() -> Vec<ServerCapture> {
+    schematax::engine::capture_file::load_paths(&[std::path::PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/captures"
+    ))])
+    .unwrap()
+    .captures
+}
+
+#[test]
+fn warnings_show_in_the_view_and_in_a_list() {
+    let yaml = "tool:\n  tool_search: {threshold_pct: 3}\nmcp_servers:\n  fetch: {command: x}\n  gone: {command: y}\n";
+    let fetch = load_captures()
+        .into_iter()
+        .find(|c| c.server == "fetch")
+        .unwrap();
+    let mut app = app_of(inputs_of(yaml, vec![fetch]), Overrides::default(), None);
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("⚠ 2 warnings (w)"), "{text}");
+    assert!(text.contains("2 warnings: tool: unknown key"), "{text}");
+    press(&mut app, KeyCode::Char('w'));
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("did you mean tools?"), "{text}");
+    assert!(
+        text.contains("server gone is configured but has no capture"),
+        "{text}"
+    );
+    press(&mut app, KeyCode::Esc);
+    assert!(app.overlay.is_none());
+}
+
+#[test]
+fn names_print_whole_and_units_are_never_cut() {
+    let mut app = app_of(inputs_of("", load_captures()), Overrides::default(), None);
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "list merge request pipelines");
+    let text = screen(&app, 120, 40);
+    for hit in &app.search.result.hits {
+        let name = &app.session.catalog_entry(hit.doc).0.name;
+        assert!(text.contains(name.as_str()), "{name} cut:\n{text}");
+    }
+    let mut app = sample_app();
+    press(&mut app, KeyCode::Char('x'));
+    type_text(&mut app, "200K");
+    press(&mut app, KeyCode::Enter);
+    let text = screen(&app, 80, 24);
+    assert!(text.contains("10% of 200K"), "{text}");
+    assert!(text.contains("context: set in the view"), "{text}");
+}
+
+#[test]
+fn the_flip_hint_says_always_active() {
+    let mut app = sample_app();
+    press(&mut app, KeyCode::Char('x'));
+    type_text(&mut app, "8K");
+    press(&mut app, KeyCode::Enter);
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("always active, even at 100% of 8K"), "{text}");
+    assert!(!text.contains(">100"), "{text}");
+}
+
+#[test]
+fn a_tool_detail_shows_what_hermes_changed() {
+    let capture = parse_capture(
+        br#"{"server":"s","tools":[{"name":"t","description":"Does a thing.","inputSchema":{"type":"object","properties":{"when":{"anyOf":[{"type":"string"},{"type":"null"}]}}}}]}"#,
+        "s",
+    )
+    .unwrap();
+    let mut app = app_of(inputs_of("", vec![capture]), Overrides::default(), None);
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
+    let Some(Overlay::Detail(detail, _)) = &app.overlay else {
+        panic!("{:?}", app.overlay)
+    };
+    let text = detail.lines.join("\n");
+    assert!(
+        text.contains("Hermes's schema passes change the captured inputSchema"),
+        "{text}"
+    );
+    assert!(
+        text.contains("-        {\n-          \"type\": \"null\"\n-        }"),
+        "{text}"
+    );
+    assert!(text.contains("+      \"nullable\": true"), "{text}");
 }

@@ -69,6 +69,12 @@ pub fn load_paths(paths: &[PathBuf]) -> Result<LoadedCaptures, InputError> {
                 })
                 .collect();
             files.sort();
+            if files.is_empty() {
+                loaded.warnings.push(format!(
+                    "{}: no capture files (*.json, *.jsonl) in this folder",
+                    path.display()
+                ));
+            }
             for file in files {
                 match load_file(&file) {
                     Ok(capture) => add_capture(&mut loaded, capture),

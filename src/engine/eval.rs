@@ -222,8 +222,9 @@ pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> E
                 .position(|h| accepted.contains(&h.doc))
                 .map(|p| p + 1);
             let not_admitted = match (rank, accepted.first(), &result.gate) {
-                (None, Some(&first), Some(_)) => Some(session.admission(&query.query, first))
-                    .filter(|a| *a != Admitted::Yes),
+                (None, Some(&first), Some(_)) => {
+                    Some(session.admission(&query.query, first)).filter(|a| *a != Admitted::Yes)
+                }
                 _ => None,
             };
             let expected_tools = accepted
@@ -266,7 +267,10 @@ pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> E
     let group_by = |key: fn(&QueryOutcome) -> &String| {
         let mut groups: BTreeMap<String, Vec<&QueryOutcome>> = BTreeMap::new();
         for outcome in &outcomes {
-            groups.entry(key(outcome).clone()).or_default().push(outcome);
+            groups
+                .entry(key(outcome).clone())
+                .or_default()
+                .push(outcome);
         }
         groups
             .into_iter()

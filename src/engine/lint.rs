@@ -443,8 +443,16 @@ fn pass_findings(entry: &ToolEntry) -> Vec<Finding> {
     };
     let before: Vec<&str> = super::catalog::parameter_names(&change.captured).collect();
     let after: Vec<&str> = entry.parameter_names().collect();
-    let added: Vec<&str> = after.iter().filter(|p| !before.contains(p)).copied().collect();
-    let removed: Vec<&str> = before.iter().filter(|p| !after.contains(p)).copied().collect();
+    let added: Vec<&str> = after
+        .iter()
+        .filter(|p| !before.contains(p))
+        .copied()
+        .collect();
+    let removed: Vec<&str> = before
+        .iter()
+        .filter(|p| !after.contains(p))
+        .copied()
+        .collect();
     if !added.is_empty() || !removed.is_empty() {
         let list = |names: &[&str]| {
             names

@@ -361,10 +361,12 @@ fn repair_shape(node: &mut Value, rules: &SchemaRules, infer_object: bool) {
             }
             prune_required(map);
         }
-        Some("array") if rules.arrays_get_items => {
-            if !map.contains_key("items") && !map.contains_key("prefixItems") {
-                map.insert("items".into(), Value::Object(Map::new()));
-            }
+        Some("array")
+            if rules.arrays_get_items
+                && !map.contains_key("items")
+                && !map.contains_key("prefixItems") =>
+        {
+            map.insert("items".into(), Value::Object(Map::new()));
         }
         _ => {}
     }
@@ -566,12 +568,11 @@ fn hoist_boolean_required(map: &mut Map<String, Value>) {
     if hoisted.is_empty() {
         return;
     }
-    match map
+    if let Value::Array(required) = map
         .entry("required")
         .or_insert_with(|| Value::Array(Vec::new()))
     {
-        Value::Array(required) => required.extend(hoisted),
-        _ => {}
+        required.extend(hoisted);
     }
 }
 

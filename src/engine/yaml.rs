@@ -198,8 +198,64 @@ enum Open {
     Map(Mapping, Option<Yaml>, usize),
 }
 
+/// The deepest nesting of flow collections (`[`, `{`) in `text`, outside quoted scalars and
+/// comments, and the line where it passes `limit` first. The YAML scanner looks far ahead in
+/// flow context, so this bound is checked before parsing.
+fn flow_depth_past(text: &str, limit: usize) -> Option<usize> {
+    let (mut depth, mut line) = (0usize, 1usize);
+    let mut chars = text.chars().peekable();
+    let mut previous = '\n';
+    while let Some(c) = chars.next() {
+        match c {
+            '\n' => line += 1,
+            '#' if previous.is_whitespace() => {
+                while chars.peek().is_some_and(|&n| n != '\n') {
+                    chars.next();
+                }
+            }
+            '"' => {
+                while let Some(n) = chars.next() {
+                    match n {
+                        '\\' => {
+                            chars.next();
+                        }
+                        '"' => break,
+                        '\n' => line += 1,
+                        _ => {}
+                    }
+                }
+            }
+            '\'' if !previous.is_alphanumeric() => {
+                while let Some(n) = chars.next() {
+                    match n {
+                        '\'' if chars.peek() == Some(&'\'') => {
+                            chars.next();
+                        }
+                        '\'' => break,
+                        '\n' => line += 1,
+                        _ => {}
+                    }
+                }
+            }
+            '[' | '{' => {
+                depth += 1;
+                if depth > limit {
+                    return Some(line);
+                }
+            }
+            ']' | '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        previous = c;
+    }
+    None
+}
+
 /// Parses one YAML document (an empty text is [`Yaml::Null`]).
 pub fn parse(text: &str) -> Result<Yaml, YamlError> {
+    if let Some(line) = flow_depth_past(text, MAX_DEPTH) {
+        return Err(YamlError::TooDeep { line });
+    }
     let mut parser = Parser::new_from_str(text);
     let mut stack: Vec<Open> = Vec::new();
     let mut anchors: Vec<(usize, Yaml, usize)> = Vec::new();
@@ -540,7 +596,9 @@ mod tests {
     #[test]
     fn hostile_documents_are_refused() {
         let deep = format!("{}1{}", "[".repeat(100_000), "]".repeat(100_000));
-        assert!(parse(&deep).is_err());
+        assert_eq!(parse(&deep), Err(YamlError::TooDeep { line: 1 }));
+        let quoted = format!("a: '{}'\nb: \"{}\"\n", "[".repeat(500), "{".repeat(500));
+        assert!(parse(&quoted).is_ok(), "brackets in quotes do not nest");
         let mut block = String::new();
         for depth in 0..200 {
             block.push_str(&" ".repeat(depth));

@@ -201,10 +201,7 @@ impl CompareReport {
             })
         };
         if self.profiles.iter().any(|p| p.overall.is_some()) {
-            rows.push((
-                "queries".to_string(),
-                cell(&|p| metric(p.overall.as_ref())),
-            ));
+            rows.push(("queries".to_string(), cell(&|p| metric(p.overall.as_ref()))));
             let styles: Vec<&String> = self.profiles[0].by_style.keys().collect();
             if styles.len() > 1 {
                 for style in styles {
@@ -220,7 +217,11 @@ impl CompareReport {
 
     fn figures_table(&self) -> Table {
         let mut columns: Vec<(&str, Align)> = vec![("", Align::Left)];
-        columns.extend(self.profiles.iter().map(|p| (p.profile.as_str(), Align::Right)));
+        columns.extend(
+            self.profiles
+                .iter()
+                .map(|p| (p.profile.as_str(), Align::Right)),
+        );
         let mut table = Table::new(&columns);
         for (label, cells) in self.figure_rows() {
             table.row(std::iter::once(label).chain(cells));
@@ -235,7 +236,11 @@ impl CompareReport {
             ("query", Align::Left),
             ("expected", Align::Left),
         ];
-        columns.extend(self.profiles.iter().map(|p| (p.profile.as_str(), Align::Right)));
+        columns.extend(
+            self.profiles
+                .iter()
+                .map(|p| (p.profile.as_str(), Align::Right)),
+        );
         let mut table = Table::new(&columns).clip_column("query", 48);
         for q in &self.queries {
             let ranks = self.profiles.iter().map(|p| {

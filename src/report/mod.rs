@@ -94,7 +94,8 @@ pub fn dollars(amount: f64) -> String {
     if amount < 0.0 {
         format!("-{}", dollars(-amount))
     } else if amount >= 100.0 {
-        format!("${amount:.2}")
+        let cents = (amount * 100.0).round() as u64;
+        format!("${}.{:02}", thousands(cents / 100), cents % 100)
     } else {
         format!("${amount:.4}")
     }
@@ -135,6 +136,7 @@ mod tests {
         assert_eq!(pct_label(12.5), "12.5");
         assert_eq!(pct_label(10.09), "10.09");
         assert_eq!(dollars(0.060546), "$0.0605");
+        assert_eq!(dollars(1253.345), "$1,253.35");
         assert_eq!(dollars(-0.001), "-$0.0010");
         assert_eq!(code_block("json", "{}"), "```json\n{}\n```\n");
         assert_eq!(

@@ -112,7 +112,11 @@ impl SweepReport {
                     forms: if newer {
                         cells
                             .iter()
-                            .map(|a| a.listing.as_ref().map_or("none", |l| l.listing.form.as_str()))
+                            .map(|a| {
+                                a.listing
+                                    .as_ref()
+                                    .map_or("none", |l| l.listing.form.as_str())
+                            })
                             .collect()
                     } else {
                         Vec::new()
@@ -351,4 +355,3 @@ fn min_pct(budget: u64, context: u64, listing_max: u32, form: ListingForm) -> Op
         .find(|&h| reaches(h))
         .map(|h| h as f64 / 100.0)
 }
-

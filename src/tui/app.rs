@@ -85,11 +85,7 @@ pub struct SessionRecipe {
 impl SessionRecipe {
     /// Builds the session (as the engine does at start, then the servers switched off).
     pub fn build(&self) -> Session {
-        let mut session = Session::new(
-            &self.inputs.config,
-            &self.inputs.captures,
-            &self.overrides,
-        );
+        let mut session = Session::new(&self.inputs.config, &self.inputs.captures, &self.overrides);
         for server in 0..session.servers().len() {
             if self.disconnected.contains(&session.servers()[server].name) {
                 session.set_connected(server, false);
@@ -979,9 +975,11 @@ impl App {
                     thousands(activation.bridge_tokens)
                 ),
                 lines: vec![
-                    "The seed engine sends three fixed definitions (tool_search, tool_describe,".into(),
+                    "The seed engine sends three fixed definitions (tool_search, tool_describe,"
+                        .into(),
                     "tool_call) measuring 1508 + digits(N) characters; it lists no tools.".into(),
-                    "Press P for hermes-2026-09, whose tool_search embeds a catalog listing.".into(),
+                    "Press P for hermes-2026-09, whose tool_search embeds a catalog listing."
+                        .into(),
                 ],
                 scroll: 0,
             },
@@ -1305,7 +1303,8 @@ impl App {
 
     /// The settings at start under the current profile (the command line's values).
     fn baseline(&self) -> ToolSearchSettings {
-        self.cli.settings(&self.inputs.config, self.session.profile())
+        self.cli
+            .settings(&self.inputs.config, self.session.profile())
     }
 
     /// Whether the profile, the tool_search settings or the context differ from those at start.
@@ -1406,7 +1405,10 @@ mod tests {
             press(&mut app, KeyCode::Char('+'));
         }
         assert_eq!(app.session.settings().threshold_pct, 100.0);
-        assert_eq!(app.derived.activation.threshold_pct, 100.0, "derived follows");
+        assert_eq!(
+            app.derived.activation.threshold_pct, 100.0,
+            "derived follows"
+        );
     }
 
     #[test]
@@ -1506,7 +1508,10 @@ mod tests {
         let effects = app.startup_effects();
         assert!(matches!(
             effects.as_slice(),
-            [Effect::CountTokens { generation: 0, .. }, Effect::Lint { generation: 1, .. }]
+            [
+                Effect::CountTokens { generation: 0, .. },
+                Effect::Lint { generation: 1, .. }
+            ]
         ));
         app.update(Msg::Counted {
             generation: 0,
@@ -1546,10 +1551,18 @@ mod tests {
         assert!(!app.session.is_connected(off));
         let effects = press(&mut app, KeyCode::Char('P'));
         assert_eq!(app.switching, Some(Profile::Hermes202609));
-        assert_eq!(app.session.profile(), Profile::Seed, "not until the worker answers");
+        assert_eq!(
+            app.session.profile(),
+            Profile::Seed,
+            "not until the worker answers"
+        );
         run_effects(&mut app, effects);
         assert_eq!(app.session.profile(), Profile::Hermes202609);
-        assert_eq!(app.session.settings().threshold_pct, 11.0, "the tuned value");
+        assert_eq!(
+            app.session.settings().threshold_pct,
+            11.0,
+            "the tuned value"
+        );
         let name = &app.session.servers()[off].name;
         assert!(
             !app.session.is_connected(off),
@@ -1579,7 +1592,14 @@ mod tests {
         assert_eq!(app.session.settings().listing_max_tokens, 4500);
         press(&mut app, KeyCode::Char('l'));
         assert_eq!(app.session.settings().listing, Mode::Off);
-        let form = app.derived.activation.listing.as_ref().unwrap().listing.form;
+        let form = app
+            .derived
+            .activation
+            .listing
+            .as_ref()
+            .unwrap()
+            .listing
+            .form;
         assert_eq!(form, ListingForm::None);
     }
 }

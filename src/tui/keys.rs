@@ -313,7 +313,7 @@ pub const KEYMAP: &[Binding] = &[
         Global,
         &[ch('L')],
         Action::ShowListing,
-        "tool_search as the model sees it",
+        "show the bridge as sent",
         false,
     ),
     bind(Global, &[ch('w')], Action::ShowWarnings, "warnings", false),

@@ -23,13 +23,24 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let width = area.width.saturating_sub(2) as usize;
     let dim = Style::new().fg(Color::DarkGray);
     let bold = Style::new().add_modifier(Modifier::BOLD);
+    // The settings line drops its labels rather than cut a number or a unit.
+    let (mode, pct, context) = (
+        activation.mode.to_string(),
+        format!("{}%", pct_label(activation.threshold_pct)),
+        context_label(activation.context.tokens),
+    );
+    let labelled = format!("{mode} · threshold {pct} · context {context}");
+    let (threshold_label, context_label_text) = if labelled.chars().count() <= width {
+        (" · threshold ", " · context ")
+    } else {
+        (" · ", " of ")
+    };
     let mut lines = vec![Line::from(vec![
-        Span::styled(activation.mode.to_string(), bold),
-        Span::raw(" · threshold "),
-        Span::styled(format!("{}%", pct_label(activation.threshold_pct)), bold),
-        Span::raw(" · context "),
-        Span::styled(context_label(activation.context.tokens), bold),
-        Span::styled(format!(" · {}", activation.profile), dim),
+        Span::styled(mode, bold),
+        Span::raw(threshold_label),
+        Span::styled(pct, bold),
+        Span::raw(context_label_text),
+        Span::styled(context, bold),
     ])];
     lines.push(Line::from(Span::styled(
         clip(&format!("context: {}", activation.context.source), width),
@@ -168,7 +179,7 @@ fn listing_lines(app: &App, activation: &Activation, width: usize) -> Vec<Line<'
         .form_budgets
         .iter()
         .find(|(_, budget)| *budget > state.budget)
-        .map(|(form, budget)| format!("; {form} needs {}", thousands(*budget)))
+        .map(|(form, budget)| format!(" · {form} at {}", thousands(*budget)))
         .unwrap_or_default();
     let what = match form {
         ListingForm::Full => "every tool with a short description",
@@ -182,7 +193,7 @@ fn listing_lines(app: &App, activation: &Activation, width: usize) -> Vec<Line<'
         gauge(needed, state.budget, true, true, width),
         Line::from(clip(
             &format!(
-                "listing {} of {} tokens (max {}){next}",
+                "listing {} of {} tokens (max {})",
                 thousands(needed),
                 thousands(state.budget),
                 thousands(u64::from(settings.listing_max_tokens))
@@ -190,7 +201,14 @@ fn listing_lines(app: &App, activation: &Activation, width: usize) -> Vec<Line<'
             width,
         )),
         verdict(app, activation, width),
-        Line::from(clip(&format!("{form}: {what}"), width)),
+        // The next form's budget goes only when it fits whole.
+        Line::from(clip(
+            &match format!("{form}: {what}{next}") {
+                line if line.chars().count() <= width => line,
+                _ => format!("{form}: {what}"),
+            },
+            width,
+        )),
     ]
 }
 
@@ -271,4 +289,3 @@ fn verdict(app: &App, activation: &Activation, width: usize) -> Line<'static> {
         Span::raw(clip(&detail, width.saturating_sub(word.len()))),
     ])
 }
-

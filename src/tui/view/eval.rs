@@ -41,7 +41,11 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         return;
     };
     let styles: Vec<&String> = mine.by_style.keys().collect();
-    let summary_rows = 2 + if styles.len() > 1 { styles.len() } else { 0 };
+    let summary_rows = 2 + if styles.len() > 1 {
+        2 * styles.len()
+    } else {
+        0
+    };
     let [summary, queries_area] = Layout::vertical([
         Constraint::Length(summary_rows as u16 + 1),
         Constraint::Fill(1),

@@ -79,10 +79,26 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 listing_max_tokens: settings.listing_max_tokens,
                 form_budgets: app.derived.form_budgets.clone(),
             },
-            "Listing map █full ▓names ▒mixed ░groups",
+            "Listing map",
         ),
     };
-    let block: Block = pane_block(title, false);
+    // The listing's legend goes in the title, as long a one as fits.
+    let room = (area.width as usize).saturating_sub(4);
+    let title = match title {
+        "Listing map" => [
+            "Listing map █full ▓names ▒mixed ░groups",
+            "Listing █full ▓names ▒mixed ░groups",
+            "Listing █F ▓N ▒M ░G (full names mixed groups)",
+            "Listing █full ▓names ▒mixed ░grp",
+            "Listing █F ▓N ▒M ░G",
+        ]
+        .into_iter()
+        .find(|t| crate::text::width(t) <= room)
+        .unwrap_or("Listing")
+        .to_string(),
+        other => other.to_string(),
+    };
+    let block: Block = pane_block(&title, false);
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let map = ActivationMap {
@@ -118,6 +134,41 @@ impl ActivationMap {
     fn row_of(pct: f64, height: u16) -> u16 {
         let last = f64::from(height.saturating_sub(1));
         ((100.0 - pct) / 100.0 * last).round().clamp(0.0, last) as u16
+    }
+
+    /// Where the current setting goes: the nearest cell, or the next one over when that cell
+    /// shows the setting's own verdict (or form) and the nearest does not.
+    fn marker(&self, width: u16, height: u16) -> Option<(u16, u16)> {
+        if !(X_RANGE.0..=X_RANGE.1).contains(&self.context_length) {
+            return None;
+        }
+        let here = self.cell(self.context_length, self.threshold_pct).0;
+        let exact_row = (100.0 - self.threshold_pct) / 100.0 * f64::from(height - 1);
+        let (low, high) = (X_RANGE.0 as f64, X_RANGE.1 as f64);
+        let exact_column = ((self.context_length as f64).ln() - low.ln()) / (high.ln() - low.ln())
+            * f64::from(width - 1);
+        let mut candidates: Vec<(u16, u16)> = Vec::new();
+        for column in [
+            exact_column.round(),
+            exact_column.floor(),
+            exact_column.ceil(),
+        ] {
+            for row in [exact_row.round(), exact_row.floor(), exact_row.ceil()] {
+                let cell = (column as u16, row as u16);
+                if !candidates.contains(&cell) {
+                    candidates.push(cell);
+                }
+            }
+        }
+        candidates
+            .iter()
+            .copied()
+            .find(|&(c, r)| {
+                self.cell(Self::context_at(c, width), Self::pct_at(r, height))
+                    .0
+                    == here
+            })
+            .or(candidates.first().copied())
     }
 
     /// The symbol and style of the cell at `context` and `pct`.
@@ -208,10 +259,8 @@ impl Widget for ActivationMap {
             let x = (plot.x + column).min(plot.x + plot.width - label.len() as u16);
             buf.set_string(x, axis_y + 1, &label, Style::new().fg(Color::DarkGray));
         }
-        if (X_RANGE.0..=X_RANGE.1).contains(&self.context_length) {
-            let x = plot.x + Self::column_of(self.context_length, plot.width);
-            let y = plot.y + Self::row_of(self.threshold_pct, plot.height);
-            buf[(x, y)]
+        if let Some((column, row)) = self.marker(plot.width, plot.height) {
+            buf[(plot.x + column, plot.y + row)]
                 .set_symbol("◆")
                 .set_style(Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD));
         }
@@ -232,7 +281,10 @@ mod tests {
         assert_eq!(ActivationMap::pct_at(5, 11), 50.0);
         assert_eq!(ActivationMap::pct_at(10, 11), 0.0);
         for row in 0..11 {
-            assert_eq!(ActivationMap::row_of(ActivationMap::pct_at(row, 11), 11), row);
+            assert_eq!(
+                ActivationMap::row_of(ActivationMap::pct_at(row, 11), 11),
+                row
+            );
         }
         for column in 0..30 {
             assert_eq!(
@@ -246,8 +298,37 @@ mod tests {
     fn the_marker_sits_on_the_row_of_its_threshold() {
         // 10% on an 11-row plot is row 9 (the row of 10%), not row 8 or 10.
         assert_eq!(ActivationMap::row_of(10.0, 11), 9);
-        assert_eq!(ActivationMap::row_of(5.0, 11), 10, "5% rounds to the 0% row");
-        assert_eq!(ActivationMap::row_of(15.0, 11), 9, "15% rounds to the 10% row");
+        assert_eq!(
+            ActivationMap::row_of(5.0, 11),
+            10,
+            "5% rounds to the 0% row"
+        );
+        assert_eq!(
+            ActivationMap::row_of(15.0, 11),
+            9,
+            "15% rounds to the 10% row"
+        );
+    }
+
+    #[test]
+    fn the_marker_sits_on_a_cell_that_agrees_with_the_setting() {
+        // 20,226 tokens at 200K and 10% is active; on 17 rows the nearest row (12.5%) is not,
+        // so the marker takes the next row over (6.25%), which is.
+        let map = ActivationMap {
+            kind: MapKind::Gate {
+                mode: Mode::Auto,
+                deferrable_tokens: 20_226,
+            },
+            context_length: 200_000,
+            threshold_pct: 10.0,
+        };
+        let (column, row) = map.marker(34, 17).unwrap();
+        assert_eq!(row, 15);
+        let cell = map.cell(
+            ActivationMap::context_at(column, 34),
+            ActivationMap::pct_at(row, 17),
+        );
+        assert_eq!(cell.0, "█");
     }
 
     #[test]

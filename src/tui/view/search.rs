@@ -58,7 +58,11 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             "gate \"{}\" ({} tool{}) · a hit needs it and {} of {} word{}",
             gate.word,
             gate.document_frequency,
-            if gate.document_frequency == 1 { "" } else { "s" },
+            if gate.document_frequency == 1 {
+                ""
+            } else {
+                "s"
+            },
             gate.required,
             gate.answerable,
             if gate.answerable == 1 { "" } else { "s" }
@@ -175,7 +179,9 @@ fn near_miss_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     }
     let mut lines = vec![Line::from(Span::styled(
         "not admitted:",
-        Style::new().fg(Color::DarkGray).add_modifier(Modifier::BOLD),
+        Style::new()
+            .fg(Color::DarkGray)
+            .add_modifier(Modifier::BOLD),
     ))];
     for (doc, why) in &app.search.near_misses {
         let (entry, _) = app.session.catalog_entry(*doc);

@@ -12,8 +12,8 @@ use crate::report::thousands;
 use crate::text::sanitize;
 use crate::tui::app::{App, Counting, Pane, SortOrder};
 
-/// What the o200k column shows before the counts arrive.
-const COUNTING: &str = "counting...";
+/// What the o200k column shows before the counts arrive (the header bar says counting).
+const COUNTING: &str = "...";
 
 /// Draws the pane.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
@@ -32,8 +32,6 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         return;
     }
     let costs = &app.derived.costs;
-    // The o200k column says "counting..." until the background count arrives.
-    let counting = app.counting == Counting::Pending;
     let deferrable: u64 = costs.iter().map(|c| c.chars).sum();
     let wide = area.width >= 60;
     let bar_width = if wide {
@@ -96,7 +94,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         Constraint::Fill(1),
         Constraint::Length(5),
         Constraint::Length(7),
-        Constraint::Length(if counting { COUNTING.len() as u16 } else { 6 }),
+        Constraint::Length(6),
         Constraint::Length(5),
     ];
     let mut header = vec!["", "server", "tools", "chars/4", "o200k", "share"];
