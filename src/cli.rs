@@ -5,6 +5,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use crate::capture::CaptureError;
 use crate::engine::activation::{Traffic, DEFAULT_TURNS_PER_DAY};
 use crate::engine::catalog::Scope;
 use crate::engine::compare::ProfileComparison;
@@ -24,6 +25,7 @@ use crate::report::lint::{LintFormat, LintReport};
 use crate::report::search::SearchReport;
 use crate::report::sweep::SweepReport;
 use crate::report::Format;
+use crate::signals::Signal;
 
 /// Exit code of bad usage or unreadable input.
 pub const EXIT_USAGE: u8 = 2;
@@ -268,7 +270,7 @@ pub struct CaptureArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Seconds a server has to answer each request.
-    #[arg(long, value_name = "SECS", default_value_t = 30.0, value_parser = parse_timeout)]
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_CAPTURE_TIMEOUT, value_parser = parse_timeout)]
     pub timeout: f64,
     /// Claude Desktop, Claude Code, Cursor or VS Code MCP config (repeatable).
     #[arg(long = "client-config", value_name = "PATH")]
@@ -288,6 +290,9 @@ pub struct CaptureArgs {
     #[arg(last = true, value_name = "COMMAND", requires = "name")]
     pub command: Vec<String>,
 }
+
+/// Seconds a server has to answer each request, unless `--timeout` says otherwise.
+pub const DEFAULT_CAPTURE_TIMEOUT: f64 = 30.0;
 
 fn parse_timeout(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
@@ -462,8 +467,11 @@ pub enum CliError {
         reason: String,
     },
     /// The interactive view could not run.
-    #[error("{0}")]
-    Terminal(String),
+    #[error(transparent)]
+    Terminal(#[from] crate::tui::TerminalError),
+    /// A capture could not start.
+    #[error(transparent)]
+    Capture(#[from] crate::capture::CaptureError),
 }
 
 impl CliError {
@@ -477,12 +485,43 @@ impl CliError {
 pub fn build_app(args: &TuiArgs) -> Result<crate::tui::app::App, CliError> {
     let inputs = args.input.inputs()?;
     let queries = load_queries(args.queries.as_deref())?;
-    Ok(crate::tui::app::App::new(
+    let recapture = recapture_source(&inputs, &args.input.session.tools);
+    let mut app = crate::tui::app::App::new(
         std::sync::Arc::new(inputs),
         args.input.overrides(),
         args.traffic.traffic(),
         queries,
-    ))
+    );
+    app.recapture = recapture;
+    Ok(app)
+}
+
+/// Where the view's `R` captures from and to: the enabled servers of a config file on disk,
+/// into the `tools/` folder beside it (or the first folder given with `--tools`), reading the
+/// session's own capture paths again afterwards. None without a config file, without enabled
+/// servers, or when `--tools` names only files.
+fn recapture_source(
+    inputs: &crate::engine::inputs::Inputs,
+    tools: &[PathBuf],
+) -> Option<crate::tui::app::RecaptureSource> {
+    let config_path = inputs.config_path.as_ref()?;
+    let specs = crate::capture::specs_from_config(&inputs.config, &[]).ok()?;
+    if specs.is_empty() {
+        return None;
+    }
+    let (out_dir, reload) = if tools.is_empty() {
+        let beside = config_path.parent().unwrap_or(Path::new(".")).join("tools");
+        (beside.clone(), vec![beside])
+    } else {
+        (tools.iter().find(|p| p.is_dir())?.clone(), tools.to_vec())
+    };
+    Some(crate::tui::app::RecaptureSource {
+        config: inputs.config.clone(),
+        specs,
+        out_dir,
+        reload,
+        timeout: std::time::Duration::from_secs_f64(DEFAULT_CAPTURE_TIMEOUT),
+    })
 }
 
 /// Reads a queries file given with `--queries`.
@@ -499,22 +538,31 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Tui(args) => {
             let app = build_app(&args)?;
             let app = crate::tui::run(app);
-            // Servers of a re-capture still running when the view closed are stopped.
-            crate::capture::stdio::kill_all();
-            let app = app.map_err(CliError::Terminal)?;
+            // Servers of a re-capture still running when the view closed are stopped, and
+            // its half-written files removed.
+            crate::capture::cleanup::abort();
+            let app = app?;
+            if app.ended_by == Some(Signal::Hangup) {
+                // The terminal is gone: nobody is left to read anything.
+                return Ok(ExitCode::from(Signal::Hangup.exit_code()));
+            }
             for warning in &app.derived.warnings {
                 eprintln!("schematax: warning: {}", crate::text::sanitize(warning));
             }
             if app.is_tuned() {
-                return emit(
+                // Printed after a SIGINT or SIGTERM too, so the tuning is not lost.
+                emit(
                     &format!(
                         "# Tuned in schematax; paste into hermes.yaml:\n{}",
                         app.tuned_yaml()
                     ),
                     None,
-                );
+                )?;
             }
-            Ok(ExitCode::SUCCESS)
+            Ok(match app.ended_by {
+                Some(signal) => ExitCode::from(signal.exit_code()),
+                None => ExitCode::SUCCESS,
+            })
         }
         Command::Report {
             input,
@@ -645,7 +693,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let report = CompareReport::build(&inputs, &comparison);
             emit(&report.render(output.format), output.output.as_deref())
         }
-        Command::Capture(args) => run_capture(&args).map_err(CliError::Usage),
+        Command::Capture(args) => run_capture(&args),
         Command::Sweep { input, output } => {
             let (_, session) = input.session()?;
             emit(
@@ -656,10 +704,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     }
 }
 
-/// `schematax capture`: 0 when every server was captured, 1 when some failed.
-fn run_capture(args: &CaptureArgs) -> Result<ExitCode, String> {
+/// `schematax capture`: 0 when every server was captured, 1 when some failed; SIGINT, SIGTERM
+/// or SIGHUP stop every server and remove half-written files, then exit with 128 + the signal.
+fn run_capture(args: &CaptureArgs) -> Result<ExitCode, CliError> {
     use crate::capture::{capture_all, client_config, specs_from_config, ServerSpec};
     use crate::engine::config::Transport;
+    let usage = |text: &str| CliError::Usage(text.to_string());
     let mut specs: Vec<ServerSpec> = Vec::new();
     let ad_hoc = !args.command.is_empty() || args.url.is_some();
     match (&args.name, ad_hoc) {
@@ -677,46 +727,51 @@ fn run_capture(args: &CaptureArgs) -> Result<ExitCode, String> {
                 },
             },
         }),
-        (Some(_), false) => return Err("--name needs a command after `--` or --url".into()),
+        (Some(_), false) => return Err(usage("--name needs a command after `--` or --url")),
         (None, _) => {}
     }
     if let Some(path) = &args.config {
-        let config = Config::load(path).map_err(|e| e.to_string())?;
+        let config = Config::load(path)?;
         for warning in &config.warnings {
             eprintln!("schematax: warning: {}", crate::text::sanitize(warning));
         }
         let chosen = specs_from_config(&config, &args.servers)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| InputError::new(path, e.to_string()))?;
         specs.extend(chosen);
     } else if !args.servers.is_empty() {
-        return Err("--server needs a CONFIG".into());
+        return Err(usage("--server needs a CONFIG"));
     }
     for path in &args.client_configs {
-        specs.extend(client_config::load(path).map_err(|e| e.to_string())?);
+        specs.extend(client_config::load(path)?);
     }
     if specs.is_empty() {
-        return Err("nothing to capture: give a CONFIG with mcp_servers, --client-config, or --name with a command or --url".into());
+        return Err(usage("nothing to capture: give a CONFIG with mcp_servers, --client-config, or --name with a command or --url"));
     }
     let out = match (&args.out, &args.config) {
         (Some(out), _) => out.clone(),
         (None, Some(config)) => config.parent().unwrap_or(Path::new(".")).join("tools"),
         (None, None) => PathBuf::from("tools"),
     };
-    std::fs::create_dir_all(&out)
-        .map_err(|e| format!("{}: cannot create the folder: {e}", out.display()))?;
-    // Ctrl-C kills every server's process group before leaving.
-    let _ = ctrlc::set_handler(|| {
-        crate::capture::stdio::kill_all();
-        eprintln!("schematax: interrupted; servers stopped");
-        std::process::exit(130);
-    });
+    std::fs::create_dir_all(&out).map_err(|e| CliError::Output {
+        target: out.display().to_string(),
+        reason: crate::engine::error::one_line(&e.to_string()),
+    })?;
+    crate::signals::watch(&Signal::ENDING, |signal| {
+        crate::capture::cleanup::abort();
+        eprintln!(
+            "schematax: {}: capture stopped; servers ended",
+            signal.name()
+        );
+        std::process::exit(i32::from(signal.exit_code()));
+    })
+    .map_err(|e| CliError::Usage(format!("cannot handle signals: {e}")))?;
     let timeout = std::time::Duration::from_secs_f64(args.timeout);
-    let report = |name: &str, result: &Result<crate::capture::Saved, String>| match result {
+    let report = |name: &str, result: &Result<crate::capture::Saved, CaptureError>| match result {
         Ok(_) => eprintln!("schematax: captured {}", crate::text::sanitize(name)),
         Err(e) => eprintln!(
             "schematax: capture of {} failed: {}",
             crate::text::sanitize(name),
-            crate::text::sanitize(e)
+            crate::text::sanitize(&e.to_string())
         ),
     };
     let results = capture_all(&specs, timeout, &out, &report);
@@ -735,12 +790,12 @@ fn run_capture(args: &CaptureArgs) -> Result<ExitCode, String> {
                 text.push_str(&format!(
                     "{}: FAILED: {}\n",
                     crate::text::sanitize(&spec.name),
-                    crate::text::sanitize(e)
+                    crate::text::sanitize(&e.to_string())
                 ));
             }
         }
     }
-    emit(&text, None).map_err(|e| e.to_string())?;
+    emit(&text, None)?;
     Ok(if failed > 0 {
         ExitCode::from(EXIT_FAILURE)
     } else {

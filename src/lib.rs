@@ -14,5 +14,6 @@ pub mod capture;
 pub mod cli;
 pub mod engine;
 pub mod report;
+pub mod signals;
 pub mod text;
 pub mod tui;

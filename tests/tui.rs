@@ -11,6 +11,7 @@ use schematax::engine::eval::QuerySet;
 use schematax::engine::inputs::Inputs;
 use schematax::engine::profile::Profile;
 use schematax::engine::session::Overrides;
+use schematax::signals::Signal;
 use schematax::tui::app::{App, Effect, Msg, Overlay, Pane};
 use schematax::tui::{event_loop, view};
 use std::sync::Arc;
@@ -41,7 +42,7 @@ fn run_effects(app: &mut App, effects: Vec<Effect>) {
         if matches!(effect, Effect::CountTokens { .. } | Effect::Recapture(_)) {
             continue;
         }
-        if let Some(msg) = effect.run() {
+        if let Some(msg) = effect.run(&|_| {}) {
             let more = app.update(msg);
             run_effects(app, more);
         }
@@ -68,6 +69,11 @@ fn screen(app: &App, width: u16, height: u16) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// A plain key press as a message.
+fn key(c: char) -> Msg {
+    Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
 fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
@@ -336,7 +342,14 @@ fn event_loop_runs_on_a_test_backend() {
             .unwrap();
     }
     let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
-    let app = event_loop(&mut terminal, sample_app(), &sender, &receiver).unwrap();
+    let app = event_loop(
+        &mut terminal,
+        sample_app(),
+        &sender,
+        &receiver,
+        &mut CountSuspends::default(),
+    )
+    .unwrap();
     assert!(app.quit);
     assert_eq!(app.search.query, "fe");
     assert_eq!(app.session.settings().threshold_pct, 11.0);
@@ -462,13 +475,19 @@ fn eval_pane_updates_live() {
     assert_eq!(app.search.query, "scrape the content of a web page");
 }
 
+/// The app `schematax ARGS...` opens, built by the binary's own code.
+fn app_from_command_line(args: &[&str]) -> App {
+    use clap::Parser;
+    let cli = schematax::cli::Cli::try_parse_from(
+        std::iter::once("schematax").chain(args.iter().copied()),
+    )
+    .unwrap();
+    schematax::cli::build_app(&cli.tui).unwrap()
+}
+
 #[test]
 fn recapture_rebuilds_the_session_and_keeps_the_tuning() {
-    use schematax::capture::ServerSpec;
-    use schematax::tui::app::RecaptureSource;
     let dir = tempfile::tempdir().unwrap();
-    let tools = dir.path().join("tools");
-    std::fs::create_dir(&tools).unwrap();
     let python = String::from_utf8(
         std::process::Command::new("python3")
             .args(["-c", "import sys; print(sys.executable)"])
@@ -479,68 +498,54 @@ fn recapture_rebuilds_the_session_and_keeps_the_tuning() {
     .unwrap();
     let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mcp_fixture.py");
     let yaml = format!("mcp_servers:\n  fx:\n    command: {:?}\n    args: [{fixture:?}, normal]\n  gone:\n    command: /no/such/server\n", python.trim());
-    let config = Config::parse(yaml.as_bytes()).unwrap();
-    // At first the capture folder is empty.
-    let mut app = app_of(inputs_of(&yaml, Vec::new()), Overrides::default(), None);
-    assert_eq!(app.session.total_available(), 0);
+    let config = dir.path().join("hermes.yaml");
+    std::fs::write(&config, &yaml).unwrap();
 
-    // Without a source, R says why it cannot.
-    let mut bare = app.clone();
-    assert!(bare
-        .update(Msg::Key(KeyEvent::new(
-            KeyCode::Char('R'),
-            KeyModifiers::NONE
-        )))
-        .is_empty());
+    // Without mcp_servers, R says why it cannot.
+    let bare_config = dir.path().join("bare.yaml");
+    std::fs::write(&bare_config, "tools: {}\n").unwrap();
+    let mut bare = app_from_command_line(&[bare_config.to_str().unwrap()]);
+    assert!(bare.update(key('R')).is_empty());
     assert!(bare
         .status
         .as_deref()
         .unwrap()
         .contains("needs a config file"));
 
-    let source = RecaptureSource {
-        specs: schematax::capture::specs_from_config(&config, &[]).unwrap(),
-        config,
-        out_dir: tools.clone(),
-        timeout: std::time::Duration::from_secs(10),
-    };
-    app.recapture = Some(source);
+    // The binary's app: at first there is no capture folder.
+    let mut app = app_from_command_line(&[config.to_str().unwrap()]);
+    assert_eq!(app.session.total_available(), 0);
     press(&mut app, KeyCode::Char('+'));
-    let effects = app.update(Msg::Key(KeyEvent::new(
-        KeyCode::Char('R'),
-        KeyModifiers::NONE,
-    )));
-    let [Effect::Recapture(source)] = effects.as_slice() else {
+    // A server's tools are open: they point into the session a re-capture replaces.
+    press(&mut app, KeyCode::Enter);
+    let effects = app.update(key('R'));
+    let [Effect::Recapture(_)] = effects.as_slice() else {
         panic!("{effects:?}")
     };
     assert!(screen(&app, 100, 30).contains("re-capturing: 0/2 done"));
-    assert!(
-        app.update(Msg::Key(KeyEvent::new(
-            KeyCode::Char('R'),
-            KeyModifiers::NONE
-        )))
-        .is_empty(),
-        "one at a time"
-    );
+    assert!(app.update(key('R')).is_empty(), "one at a time");
 
-    // What the worker does, step by step.
-    let specs: &[ServerSpec] = &source.specs;
-    let results =
-        schematax::capture::capture_all(specs, source.timeout, &source.out_dir, &|_, _| {});
-    for (spec, result) in specs.iter().zip(&results) {
-        let result = result.as_ref().map(|s| s.summary()).map_err(Clone::clone);
-        app.update(Msg::Captured {
-            server: spec.name.clone(),
-            result,
-        });
+    // The worker, as the event loop runs it: progress per server, then the new captures.
+    let progress = std::sync::Mutex::new(Vec::new());
+    let last = effects
+        .into_iter()
+        .next()
+        .unwrap()
+        .run(&|msg| progress.lock().unwrap().push(msg))
+        .unwrap();
+    for msg in progress.into_inner().unwrap() {
+        assert!(app.update(msg).is_empty());
     }
     let text = screen(&app, 100, 30);
-    assert!(
-        text.contains("re-capturing: 2/2 done · fx ok · gone failed: command not found"),
-        "{text}"
-    );
-    let loaded = schematax::engine::capture_file::load_paths(&[tools]).map_err(|e| e.to_string());
-    let effects = app.update(Msg::Recaptured(loaded));
+    for part in [
+        "re-capturing: 2/2 done",
+        "fx ok",
+        "gone failed: command not found",
+    ] {
+        assert!(text.contains(part), "{part}: {text}");
+    }
+    assert!(dir.path().join("tools/fx.json").is_file());
+    let effects = app.update(last);
     assert!(matches!(
         effects.as_slice(),
         [
@@ -554,6 +559,7 @@ fn recapture_rebuilds_the_session_and_keeps_the_tuning() {
         11.0,
         "tuning survives"
     );
+    assert!(app.overlay.is_none(), "the stale tool list is closed");
     assert!(app.capturing.is_none());
     assert!(
         app.status
@@ -569,6 +575,68 @@ fn recapture_rebuilds_the_session_and_keeps_the_tuning() {
         result: Ok(Vec::new()),
     });
     assert_eq!(app.counting, schematax::tui::app::Counting::Pending);
+}
+
+#[test]
+fn signals_end_the_view_and_ctrl_z_suspends_it() {
+    let mut app = sample_app();
+    let ctrl_z = Msg::Key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
+    assert!(matches!(app.update(ctrl_z).as_slice(), [Effect::Suspend]));
+    // Even in an overlay or while typing.
+    press(&mut app, KeyCode::Char('?'));
+    let ctrl_z = Msg::Key(KeyEvent::new(KeyCode::Char('z'), KeyModifiers::CONTROL));
+    assert!(matches!(app.update(ctrl_z).as_slice(), [Effect::Suspend]));
+    assert!(matches!(
+        app.update(Msg::Signal(Signal::Suspend)).as_slice(),
+        [Effect::Suspend]
+    ));
+    assert!(!app.quit);
+    for signal in Signal::ENDING {
+        let mut app = sample_app();
+        assert!(app.update(Msg::Signal(signal)).is_empty());
+        assert!(app.quit);
+        assert_eq!(app.ended_by, Some(signal));
+    }
+}
+
+/// Counts suspensions instead of stopping the test process.
+#[derive(Default)]
+struct CountSuspends(usize);
+
+impl schematax::tui::Suspend<TestBackend> for CountSuspends {
+    fn suspend(
+        &mut self,
+        terminal: &mut Terminal<TestBackend>,
+    ) -> Result<(), <TestBackend as ratatui::backend::Backend>::Error> {
+        self.0 += 1;
+        terminal.clear()
+    }
+}
+
+#[test]
+fn the_event_loop_suspends_and_ends_on_signals() {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    sender.send(Msg::Signal(Signal::Suspend)).unwrap();
+    sender.send(key('+')).unwrap();
+    sender.send(Msg::Signal(Signal::Terminate)).unwrap();
+    sender.send(key('+')).unwrap();
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let mut suspends = CountSuspends::default();
+    let app = event_loop(
+        &mut terminal,
+        sample_app(),
+        &sender,
+        &receiver,
+        &mut suspends,
+    )
+    .unwrap();
+    assert_eq!(suspends.0, 1);
+    assert_eq!(app.ended_by, Some(Signal::Terminate));
+    assert_eq!(
+        app.session.settings().threshold_pct,
+        11.0,
+        "nothing after the signal"
+    );
 }
 
 #[test]

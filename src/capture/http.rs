@@ -7,7 +7,8 @@ use std::collections::VecDeque;
 use std::io::{BufRead, BufReader, Read};
 use std::time::{Duration, Instant};
 
-use super::protocol::{Connection, Incoming, MAX_MESSAGE_BYTES, TIMED_OUT};
+use super::error::CaptureError;
+use super::protocol::{Connection, Incoming, MAX_MESSAGE_BYTES};
 use super::Redactor;
 
 /// A Streamable HTTP connection.
@@ -28,9 +29,11 @@ impl HttpConnection {
         headers: Vec<(String, String)>,
         timeout: Duration,
         redactor: &Redactor,
-    ) -> Result<HttpConnection, String> {
+    ) -> Result<HttpConnection, CaptureError> {
         if !(url.starts_with("http://") || url.starts_with("https://")) {
-            return Err(format!("not an http(s) URL: {url}"));
+            return Err(CaptureError::NotHttp {
+                url: url.to_string(),
+            });
         }
         let config = ureq::Agent::config_builder()
             .timeout_global(Some(timeout))
@@ -48,15 +51,12 @@ impl HttpConnection {
     }
 
     /// Reads the messages of an answer body: one JSON value, or an SSE stream.
-    fn read_body(&mut self, content_type: &str, body: impl Read) -> Result<(), String> {
+    fn read_body(&mut self, content_type: &str, body: impl Read) -> Result<(), CaptureError> {
         let mut limited = body.take(MAX_MESSAGE_BYTES as u64 + 1);
         if content_type.starts_with("text/event-stream") {
             let mut data = String::new();
             for line in BufReader::new(&mut limited).lines() {
-                let line = line.map_err(|e| {
-                    self.redactor
-                        .redact(&format!("reading the event stream: {e}"))
-                })?;
+                let line = line.map_err(|e| self.read_error(&e))?;
                 if let Some(rest) = line.strip_prefix("data:") {
                     data.push_str(rest.strip_prefix(' ').unwrap_or(rest));
                     data.push('\n');
@@ -68,25 +68,25 @@ impl HttpConnection {
                 self.push_text(&data);
             }
             if limited.limit() == 0 {
-                return Err(format!(
-                    "a response over {} MiB",
-                    MAX_MESSAGE_BYTES / (1024 * 1024)
-                ));
+                return Err(CaptureError::TooLarge);
             }
         } else {
             let mut text = String::new();
             limited
                 .read_to_string(&mut text)
-                .map_err(|e| format!("reading the response: {e}"))?;
+                .map_err(|e| self.read_error(&e))?;
             if text.len() > MAX_MESSAGE_BYTES {
-                return Err(format!(
-                    "a response over {} MiB",
-                    MAX_MESSAGE_BYTES / (1024 * 1024)
-                ));
+                return Err(CaptureError::TooLarge);
             }
             self.push_text(&text);
         }
         Ok(())
+    }
+
+    fn read_error(&self, error: &std::io::Error) -> CaptureError {
+        CaptureError::Read {
+            reason: crate::text::clip(&self.redactor.redact(&error.to_string()), 200),
+        }
     }
 
     /// Queues a JSON message (or a batch of them), or the text as garbage.
@@ -104,7 +104,7 @@ impl HttpConnection {
 }
 
 impl Connection for HttpConnection {
-    fn send(&mut self, message: &Value) -> Result<(), String> {
+    fn send(&mut self, message: &Value) -> Result<(), CaptureError> {
         let mut request = self
             .agent
             .post(&self.url)
@@ -119,13 +119,12 @@ impl Connection for HttpConnection {
         if let Some(version) = &self.protocol_version {
             request = request.header("MCP-Protocol-Version", version.as_str());
         }
-        let body = serde_json::to_vec(message).map_err(|e| e.to_string())?;
-        let response = request.send(&body[..]).map_err(|e| {
-            let reason = match e {
-                ureq::Error::Timeout(_) => TIMED_OUT.to_string(),
-                other => format!("HTTP request failed: {other}"),
-            };
-            self.redactor.redact(&reason)
+        let body = message.to_string();
+        let response = request.send(body.as_bytes()).map_err(|e| match e {
+            ureq::Error::Timeout(_) => CaptureError::TimedOut,
+            other => CaptureError::Request {
+                reason: crate::text::clip(&self.redactor.redact(&other.to_string()), 200),
+            },
         })?;
         let status = response.status().as_u16();
         if let Some(session) = response
@@ -136,13 +135,14 @@ impl Connection for HttpConnection {
             self.session = Some(session.to_string());
         }
         if !(200..300).contains(&status) {
-            return Err(format!(
-                "server answered HTTP {status} to {}",
-                message
+            return Err(CaptureError::HttpStatus {
+                status,
+                method: message
                     .get("method")
                     .and_then(Value::as_str)
                     .unwrap_or("a response")
-            ));
+                    .to_string(),
+            });
         }
         let content_type = response
             .headers()
@@ -167,11 +167,9 @@ impl Connection for HttpConnection {
         Ok(())
     }
 
-    fn receive(&mut self, _deadline: Instant) -> Result<Incoming, String> {
+    fn receive(&mut self, _deadline: Instant) -> Result<Incoming, CaptureError> {
         // Every answer arrives with the POST that asked for it.
-        self.inbox
-            .pop_front()
-            .ok_or_else(|| "the server sent no answer to the request".to_string())
+        self.inbox.pop_front().ok_or(CaptureError::NoAnswer)
     }
 }
 

@@ -3,11 +3,18 @@
 //!
 //! Env and header values are secrets: they reach the server and nothing else. They are never
 //! printed, logged or written into a capture, and are masked in the server's stderr log.
+//!
+//! Servers and half-written files are registered in [`cleanup`], so that a capture ended by a
+//! signal leaves neither behind ([`cleanup::abort`]).
 
+pub mod cleanup;
 pub mod client_config;
+pub mod error;
 pub mod http;
 pub mod protocol;
 pub mod stdio;
+
+pub use error::CaptureError;
 
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -86,12 +93,16 @@ pub fn expand_vars(value: &str) -> (String, Vec<String>) {
 }
 
 /// The servers of a config to capture: every enabled one, or the `only` ones (which must exist).
-pub fn specs_from_config(config: &Config, only: &[String]) -> Result<Vec<ServerSpec>, String> {
+pub fn specs_from_config(
+    config: &Config,
+    only: &[String],
+) -> Result<Vec<ServerSpec>, CaptureError> {
     let servers = config.mcp_servers.as_deref().unwrap_or_default();
-    for name in only {
-        if !servers.iter().any(|s| &s.name == name) {
-            return Err(format!("no server {name:?} in mcp_servers"));
-        }
+    if let Some(name) = only
+        .iter()
+        .find(|name| !servers.iter().any(|s| &s.name == *name))
+    {
+        return Err(CaptureError::NoSuchServer { name: name.clone() });
     }
     Ok(servers
         .iter()
@@ -212,7 +223,7 @@ pub fn capture_server(
     spec: &ServerSpec,
     timeout: Duration,
     out_dir: &Path,
-) -> Result<Saved, String> {
+) -> Result<Saved, CaptureError> {
     let mut notes = Vec::new();
     let mut expand = |pairs: &[(String, String)]| -> Vec<(String, String)> {
         pairs
@@ -244,29 +255,29 @@ pub fn capture_server(
                 Some(&log),
                 &redactor,
             )?;
-            list_tools(&mut connection, timeout).map_err(|e| redactor.redact(&e))?
+            list_tools(&mut connection, timeout, &redactor)?
         }
         Transport::Http { url, headers } => {
             let headers = expand(headers);
             let redactor = Redactor::new(headers.iter().map(|(_, v)| v.clone()));
             let mut connection =
                 http::HttpConnection::new(&expand_vars(url).0, headers, timeout, &redactor)?;
-            list_tools(&mut connection, timeout).map_err(|e| redactor.redact(&e))?
+            list_tools(&mut connection, timeout, &redactor)?
         }
-        Transport::Unspecified => return Err("neither `command` nor `url` is configured".into()),
+        Transport::Unspecified => return Err(CaptureError::NoTransport),
     };
     notes.extend(listing.notes.iter().cloned());
     save(spec, &listing, out_dir, notes)
 }
 
-/// Writes the capture file atomically (temp file, then rename) and compares it with the
-/// previous one.
+/// Writes the capture file atomically (see [`cleanup::Registry::write_atomically`]) and
+/// compares it with the previous one.
 fn save(
     spec: &ServerSpec,
     listing: &Listing,
     out_dir: &Path,
     notes: Vec<String>,
-) -> Result<Saved, String> {
+) -> Result<Saved, CaptureError> {
     let path = out_dir.join(capture_file_name(&spec.name));
     let document = json!({
         "server": spec.name,
@@ -275,10 +286,9 @@ fn save(
         "capturedAt": utc_timestamp(std::time::SystemTime::now()),
         "tools": listing.tools,
     });
-    let mut text = serde_json::to_string_pretty(&document).map_err(|e| e.to_string())?;
-    text.push('\n');
+    let text = format!("{document:#}\n");
     let new = parse_capture(text.as_bytes(), &spec.name)
-        .map_err(|e| format!("the server's tools are unusable: {e}"))?;
+        .map_err(|reason| CaptureError::Unusable { reason })?;
     let previous = std::fs::read(&path)
         .ok()
         .and_then(|bytes| parse_capture(&bytes, &spec.name).ok());
@@ -286,16 +296,7 @@ fn save(
         None => Change::New,
         Some(old) => compare(&spec.name, &old.tools, &new.tools),
     };
-    let temp = out_dir.join(format!(
-        ".{}.tmp{}",
-        capture_file_name(&spec.name),
-        std::process::id()
-    ));
-    let written = std::fs::write(&temp, &text).and_then(|_| std::fs::rename(&temp, &path));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&temp);
-        return Err(format!("cannot write {}: {e}", path.display()));
-    }
+    cleanup::registry().write_atomically(&path, text.as_bytes())?;
     let chars: u64 = new
         .tools
         .iter()
@@ -391,8 +392,8 @@ pub fn capture_all(
     specs: &[ServerSpec],
     timeout: Duration,
     out_dir: &Path,
-    on_done: &(dyn Fn(&str, &Result<Saved, String>) + Sync),
-) -> Vec<Result<Saved, String>> {
+    on_done: &(dyn Fn(&str, &Result<Saved, CaptureError>) + Sync),
+) -> Vec<Result<Saved, CaptureError>> {
     std::thread::scope(|scope| {
         let handles: Vec<_> = specs
             .iter()
@@ -406,10 +407,7 @@ pub fn capture_all(
             .collect();
         handles
             .into_iter()
-            .map(|h| {
-                h.join()
-                    .unwrap_or_else(|_| Err("capture thread panicked".into()))
-            })
+            .map(|h| h.join().unwrap_or(Err(CaptureError::Panicked)))
             .collect()
     })
 }
@@ -490,8 +488,9 @@ mod tests {
             names(specs_from_config(&config, &["b".into()]).unwrap()),
             ["b"]
         );
-        assert!(specs_from_config(&config, &["zzz".into()])
-            .unwrap_err()
-            .contains("\"zzz\""));
+        assert_eq!(
+            specs_from_config(&config, &["zzz".into()]),
+            Err(CaptureError::NoSuchServer { name: "zzz".into() })
+        );
     }
 }

@@ -4,6 +4,9 @@
 use serde_json::{json, Map, Value};
 use std::time::{Duration, Instant};
 
+use super::error::{CaptureError, Garbage};
+use super::Redactor;
+
 /// The protocol version offered in `initialize`.
 pub const OFFERED_PROTOCOL_VERSION: &str = "2025-11-25";
 /// Versions a server may answer with.
@@ -11,8 +14,6 @@ pub const KNOWN_PROTOCOL_VERSIONS: [&str; 4] =
     ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
 /// Most `tools/list` pages read before giving up.
 pub const MAX_PAGES: usize = 1000;
-/// What a connection says when `receive` reaches its deadline.
-pub const TIMED_OUT: &str = "no answer in time";
 /// Largest single message accepted.
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
 
@@ -28,10 +29,10 @@ pub enum Incoming {
 /// A transport to one MCP server.
 pub trait Connection {
     /// Sends one JSON-RPC message.
-    fn send(&mut self, message: &Value) -> Result<(), String>;
-    /// The next message, waiting until `deadline` at most; the error is a one-line reason
-    /// (timeout, the server exited, a message too large).
-    fn receive(&mut self, deadline: Instant) -> Result<Incoming, String>;
+    fn send(&mut self, message: &Value) -> Result<(), CaptureError>;
+    /// The next message, waiting until `deadline` at most ([`CaptureError::TimedOut`] then; or
+    /// the server exited, a message too large).
+    fn receive(&mut self, deadline: Instant) -> Result<Incoming, CaptureError>;
 }
 
 /// What `initialize` and `tools/list` answered.
@@ -51,35 +52,40 @@ pub struct Listing {
 struct Client<'a, C: Connection> {
     connection: &'a mut C,
     timeout: Duration,
+    redactor: &'a Redactor,
     next_id: u64,
     garbage: usize,
     last_garbage: String,
 }
 
 impl<C: Connection> Client<'_, C> {
+    /// Server text for an error: redacted, one line, clipped to `max` columns.
+    fn quote(&self, text: &str, max: usize) -> String {
+        crate::text::clip(&self.redactor.redact(text), max)
+    }
+
     /// Sends a request and waits for its response's `result`.
-    fn request(&mut self, method: &str, params: Value) -> Result<Value, String> {
+    fn request(&mut self, method: &str, params: Value) -> Result<Value, CaptureError> {
         let id = self.next_id;
         self.next_id += 1;
         self.connection
             .send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
         let deadline = Instant::now() + self.timeout;
         loop {
-            let incoming = self.connection.receive(deadline).map_err(|reason| {
-                let reason = if reason == TIMED_OUT {
-                    format!("no answer within {} s", self.timeout.as_secs_f64())
-                } else {
-                    reason
+            let incoming = self.connection.receive(deadline).map_err(|cause| {
+                let cause = match cause {
+                    CaptureError::TimedOut => CaptureError::NoAnswerWithin {
+                        seconds: self.timeout.as_secs_f64(),
+                    },
+                    other => other,
                 };
-                if self.garbage > 0 {
-                    format!(
-                        "{reason} (while waiting for {method}; {} non-JSON line{} on stdout, last: {:?})",
-                        self.garbage,
-                        if self.garbage == 1 { "" } else { "s" },
-                        crate::text::clip(&self.last_garbage, 60)
-                    )
-                } else {
-                    format!("{reason} (while waiting for {method})")
+                CaptureError::Waiting {
+                    method: method.to_string(),
+                    cause: Box::new(cause),
+                    garbage: (self.garbage > 0).then(|| Garbage {
+                        lines: self.garbage,
+                        last: self.quote(&self.last_garbage, 60),
+                    }),
                 }
             })?;
             let message = match incoming {
@@ -99,19 +105,22 @@ impl<C: Connection> Client<'_, C> {
                 }
                 Some(response_id) if response_id.as_u64() == Some(id) => {
                     if let Some(error) = message.get("error") {
-                        let code = error.get("code").and_then(Value::as_i64).unwrap_or(0);
                         let text = error
                             .get("message")
                             .and_then(Value::as_str)
                             .unwrap_or("no message");
-                        return Err(format!(
-                            "server answered {method} with error {code}: {text}"
-                        ));
+                        return Err(CaptureError::ErrorResponse {
+                            method: method.to_string(),
+                            code: error.get("code").and_then(Value::as_i64).unwrap_or(0),
+                            message: self.quote(text, 200),
+                        });
                     }
                     return message
                         .get("result")
                         .cloned()
-                        .ok_or_else(|| format!("server answered {method} without a result"));
+                        .ok_or_else(|| CaptureError::NoResult {
+                            method: method.to_string(),
+                        });
                 }
                 // Notifications and responses to other ids are not ours to handle.
                 _ => {}
@@ -136,11 +145,17 @@ fn answer_server_request(id: &Value, request: &Value) -> Value {
     }
 }
 
-/// Runs `initialize`, `notifications/initialized` and every `tools/list` page.
-pub fn list_tools<C: Connection>(connection: &mut C, timeout: Duration) -> Result<Listing, String> {
+/// Runs `initialize`, `notifications/initialized` and every `tools/list` page. Server text
+/// quoted in an error is masked with `redactor`.
+pub fn list_tools<C: Connection>(
+    connection: &mut C,
+    timeout: Duration,
+    redactor: &Redactor,
+) -> Result<Listing, CaptureError> {
     let mut client = Client {
         connection,
         timeout,
+        redactor,
         next_id: 1,
         garbage: 0,
         last_garbage: String::new(),
@@ -175,21 +190,20 @@ pub fn list_tools<C: Connection>(connection: &mut C, timeout: Duration) -> Resul
     let mut params = json!({});
     for page in 1.. {
         if page > MAX_PAGES {
-            return Err(format!(
-                "tools/list gave more than {MAX_PAGES} pages; stopped"
-            ));
+            return Err(CaptureError::TooManyPages);
         }
         let result = client.request("tools/list", params)?;
         match result.get("tools") {
             Some(Value::Array(items)) => tools.extend(items.iter().cloned()),
-            _ => return Err(format!("tools/list page {page} has no tools array")),
+            _ => return Err(CaptureError::NoToolsArray { page }),
         }
         match result.get("nextCursor").and_then(Value::as_str) {
             Some(cursor) if !cursor.is_empty() => {
                 if cursors.iter().any(|c| c == cursor) {
-                    return Err(format!(
-                        "tools/list repeated the cursor {cursor:?} (page {page}); stopped"
-                    ));
+                    return Err(CaptureError::RepeatedCursor {
+                        cursor: client.quote(cursor, 60),
+                        page,
+                    });
                 }
                 cursors.push(cursor.to_string());
                 params = json!({"cursor": cursor});
@@ -224,15 +238,13 @@ mod tests {
     }
 
     impl Connection for Scripted {
-        fn send(&mut self, message: &Value) -> Result<(), String> {
+        fn send(&mut self, message: &Value) -> Result<(), CaptureError> {
             self.sent.push(message.clone());
             self.queue.extend((self.answer)(message));
             Ok(())
         }
-        fn receive(&mut self, _deadline: Instant) -> Result<Incoming, String> {
-            self.queue
-                .pop_front()
-                .ok_or_else(|| "no answer".to_string())
+        fn receive(&mut self, _deadline: Instant) -> Result<Incoming, CaptureError> {
+            self.queue.pop_front().ok_or(CaptureError::TimedOut)
         }
     }
 
@@ -273,7 +285,8 @@ mod tests {
             Some("tools/list") => vec![reply(request, json!({"tools": [{"name": "b"}]}))],
             _ => vec![],
         });
-        let listing = list_tools(&mut server, Duration::from_secs(1)).unwrap();
+        let listing =
+            list_tools(&mut server, Duration::from_secs(1), &Redactor::default()).unwrap();
         assert_eq!(
             listing.tools,
             vec![json!({"name": "a"}), json!({"name": "b"})]
@@ -296,18 +309,35 @@ mod tests {
             Some("tools/list") => vec![reply(request, json!({"tools": [], "nextCursor": "same"}))],
             _ => vec![],
         });
-        let error = list_tools(&mut looping, Duration::from_secs(1)).unwrap_err();
-        assert!(error.contains("repeated the cursor \"same\""), "{error}");
+        let error = list_tools(&mut looping, Duration::from_secs(1), &Redactor::default());
+        assert_eq!(
+            error,
+            Err(CaptureError::RepeatedCursor {
+                cursor: "same".into(),
+                page: 2
+            })
+        );
 
         let mut failing = scripted(|request| match request["method"].as_str() {
             Some("initialize") => init(request),
             Some("tools/list") => vec![Incoming::Message(
-                json!({"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32601, "message": "nope"}}),
+                json!({"jsonrpc": "2.0", "id": request["id"], "error": {"code": -32601, "message": "nope: key s3cret-key\nsecond line"}}),
             )],
             _ => vec![],
         });
-        let error = list_tools(&mut failing, Duration::from_secs(1)).unwrap_err();
-        assert_eq!(error, "server answered tools/list with error -32601: nope");
+        let redactor = Redactor::new(["s3cret-key".to_string()]);
+        let error = list_tools(&mut failing, Duration::from_secs(1), &redactor).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "server answered tools/list with error -32601: nope: key *** second line"
+        );
+
+        let mut silent = scripted(|_| vec![Incoming::Garbage("booting".into())]);
+        let error = list_tools(&mut silent, Duration::from_secs(2), &redactor).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            "no answer within 2 s (while waiting for initialize; 1 non-JSON line on stdout, last: \"booting\")"
+        );
     }
 
     #[test]
@@ -323,8 +353,8 @@ mod tests {
             }
             _ => vec![],
         });
-        let error = list_tools(&mut endless, Duration::from_secs(1)).unwrap_err();
-        assert!(error.contains("more than 1000 pages"), "{error}");
+        let error = list_tools(&mut endless, Duration::from_secs(1), &Redactor::default());
+        assert_eq!(error, Err(CaptureError::TooManyPages));
     }
 
     #[test]

@@ -1,17 +1,18 @@
 //! A stdio MCP server: a child process in a process group of its own, spoken to with
 //! newline-delimited JSON-RPC. Its stderr goes to a log; the whole group is killed when the
-//! connection is dropped (and on Ctrl-C, see [`kill_all`]).
+//! connection is dropped, or by [`super::cleanup::abort`] when schematax ends early.
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use super::protocol::{Connection, Incoming, MAX_MESSAGE_BYTES, TIMED_OUT};
+use super::cleanup::registry;
+use super::error::CaptureError;
+use super::protocol::{Connection, Incoming, MAX_MESSAGE_BYTES};
 use super::Redactor;
 
 /// Environment variables a server inherits; everything else comes from its configured `env`.
@@ -20,24 +21,6 @@ pub const BASELINE_ENV: [&str; 8] = [
 ];
 /// Largest stderr log kept per server.
 pub const MAX_LOG_BYTES: usize = 1024 * 1024;
-
-/// Process groups of running servers, killed by [`kill_all`].
-static GROUPS: Mutex<Vec<i32>> = Mutex::new(Vec::new());
-
-/// Kills every running server's process group (on Ctrl-C, or when the program leaves).
-pub fn kill_all() {
-    let groups = GROUPS.lock().map(|g| g.clone()).unwrap_or_default();
-    for group in groups {
-        kill_group(group);
-    }
-}
-
-fn kill_group(group: i32) {
-    // SAFETY: kill(2) with a negative pid signals the process group; it has no memory effects.
-    unsafe {
-        libc::kill(-group, libc::SIGKILL);
-    }
-}
 
 /// What the stdout reader thread hands over.
 enum Line {
@@ -50,7 +33,7 @@ enum Line {
 pub struct StdioConnection {
     child: Child,
     group: i32,
-    stdin: Option<ChildStdin>,
+    stdin: ChildStdin,
     lines: Receiver<Line>,
     last_stderr: Arc<Mutex<String>>,
 }
@@ -64,30 +47,21 @@ impl StdioConnection {
         env: &[(String, String)],
         log: Option<&Path>,
         redactor: &Redactor,
-    ) -> Result<StdioConnection, String> {
+    ) -> Result<StdioConnection, CaptureError> {
         let mut process = Command::new(command);
         process
             .args(args)
             .env_clear()
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
+            .stderr(Stdio::piped());
         for key in BASELINE_ENV {
             if let Some(value) = std::env::var_os(key) {
                 process.env(key, value);
             }
         }
         process.envs(env.iter().map(|(k, v)| (k, v)));
-        let mut child = process.spawn().map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => format!("command not found: {command}"),
-            std::io::ErrorKind::PermissionDenied => format!("command not executable: {command}"),
-            _ => format!("cannot start {command}: {e}"),
-        })?;
-        let group = child.id() as i32;
-        if let Ok(mut groups) = GROUPS.lock() {
-            groups.push(group);
-        }
+        let (mut child, group) = registry().spawn(&mut process, command)?;
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
         let (sender, lines) = channel();
@@ -98,7 +72,7 @@ impl StdioConnection {
         let redactor = redactor.clone();
         std::thread::spawn(move || drain_stderr(stderr, log_file, &tail, &redactor));
         Ok(StdioConnection {
-            stdin: child.stdin.take(),
+            stdin: child.stdin.take().expect("stdin is piped"),
             child,
             group,
             lines,
@@ -107,7 +81,7 @@ impl StdioConnection {
     }
 
     /// Why the server stopped talking: its exit status and last stderr line.
-    fn exit_reason(&mut self) -> String {
+    fn exit_reason(&mut self) -> CaptureError {
         let deadline = Instant::now() + Duration::from_secs(2);
         let status = loop {
             match self.child.try_wait() {
@@ -125,13 +99,11 @@ impl StdioConnection {
             .lock()
             .map(|l| l.clone())
             .unwrap_or_default();
-        let status = status
-            .map(describe_status)
-            .unwrap_or_else(|| "closed its stdout".into());
-        if last.is_empty() {
-            format!("server exited before answering ({status})")
-        } else {
-            format!("server exited before answering ({status}): {last}")
+        CaptureError::Exited {
+            status: status
+                .map(describe_status)
+                .unwrap_or_else(|| "closed its stdout".into()),
+            stderr: Some(last).filter(|l| !l.is_empty()),
         }
     }
 }
@@ -209,17 +181,17 @@ fn drain_stderr(
 }
 
 impl Connection for StdioConnection {
-    fn send(&mut self, message: &Value) -> Result<(), String> {
-        let mut line = serde_json::to_vec(message).map_err(|e| e.to_string())?;
+    fn send(&mut self, message: &Value) -> Result<(), CaptureError> {
+        let mut line = message.to_string().into_bytes();
         line.push(b'\n');
-        let written = match &mut self.stdin {
-            Some(stdin) => stdin.write_all(&line).and_then(|_| stdin.flush()),
-            None => return Err("stdin closed".into()),
-        };
+        let written = self
+            .stdin
+            .write_all(&line)
+            .and_then(|()| self.stdin.flush());
         written.map_err(|_| self.exit_reason())
     }
 
-    fn receive(&mut self, deadline: Instant) -> Result<Incoming, String> {
+    fn receive(&mut self, deadline: Instant) -> Result<Incoming, CaptureError> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok(Line::Text(bytes)) => {
@@ -233,23 +205,16 @@ impl Connection for StdioConnection {
                     _ => Incoming::Garbage(trimmed.to_string()),
                 })
             }
-            Ok(Line::TooLarge) => Err(format!(
-                "a response over {} MiB",
-                MAX_MESSAGE_BYTES / (1024 * 1024)
-            )),
+            Ok(Line::TooLarge) => Err(CaptureError::TooLarge),
             Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => Err(self.exit_reason()),
-            Err(RecvTimeoutError::Timeout) => Err(TIMED_OUT.into()),
+            Err(RecvTimeoutError::Timeout) => Err(CaptureError::TimedOut),
         }
     }
 }
 
 impl Drop for StdioConnection {
     fn drop(&mut self) {
-        self.stdin.take();
-        kill_group(self.group);
+        registry().end(self.group);
         let _ = self.child.wait();
-        if let Ok(mut groups) = GROUPS.lock() {
-            groups.retain(|g| *g != self.group);
-        }
     }
 }

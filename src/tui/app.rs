@@ -8,13 +8,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::keys::{action_for, Action, KeyContext};
-use crate::capture::ServerSpec;
+use crate::capture::{CaptureError, ServerSpec};
 use crate::engine::activation::{
     Activation, ContextLength, ContextSource, FlipPoints, Traffic, CONTEXT_PRESETS,
 };
 use crate::engine::capture_file::LoadedCaptures;
 use crate::engine::catalog::{Server, ToolRef};
 use crate::engine::config::{Config, Mode, ToolSearchSettings};
+use crate::engine::error::InputError;
 use crate::engine::eval::{evaluate, Evaluation, QuerySet};
 use crate::engine::inputs::Inputs;
 use crate::engine::lint::Finding;
@@ -24,6 +25,7 @@ use crate::engine::search::{Admitted, SearchResult};
 use crate::engine::session::{Lookup, Overrides, ServerCost, Session};
 use crate::engine::tokens::{estimate_tokens, TokenCount, TokenizerError};
 use crate::report::{pct_label, thousands};
+use crate::signals::Signal;
 
 /// What happens to the app.
 #[derive(Debug)]
@@ -44,10 +46,12 @@ pub enum Msg {
         /// The server.
         server: String,
         /// Summary or error.
-        result: Result<String, String>,
+        result: Result<String, CaptureError>,
     },
-    /// A re-capture finished and the capture folder was read again.
-    Recaptured(Result<LoadedCaptures, String>),
+    /// A re-capture finished and the captures were read again.
+    Recaptured(Result<LoadedCaptures, InputError>),
+    /// A signal arrived: SIGTSTP suspends the view, the others end it.
+    Signal(Signal),
     /// A background lint finished; `generation` tells whether it is still current.
     Linted {
         /// The lint generation it linted.
@@ -137,11 +141,16 @@ pub enum Effect {
         /// What to build.
         recipe: SessionRecipe,
     },
+    /// Give the terminal back to the shell, stop until continued (`fg`), then take the
+    /// terminal again and redraw it whole. The event loop does this itself: it owns the
+    /// terminal.
+    Suspend,
 }
 
 impl Effect {
-    /// Runs the effect (on a worker thread) and returns its answer.
-    pub fn run(self) -> Option<Msg> {
+    /// Runs the effect (on a worker thread) and returns its answer; `progress` receives the
+    /// messages sent on the way (one per server of a re-capture).
+    pub fn run(self, progress: &(dyn Fn(Msg) + Sync)) -> Option<Msg> {
         match self {
             Effect::CountTokens {
                 generation,
@@ -179,7 +188,34 @@ impl Effect {
                 generation,
                 session: Box::new(recipe.build()),
             }),
-            Effect::Recapture(_) => None,
+            Effect::Recapture(source) => {
+                let on_done =
+                    |server: &str, result: &Result<crate::capture::Saved, CaptureError>| {
+                        progress(Msg::Captured {
+                            server: server.to_string(),
+                            result: result
+                                .as_ref()
+                                .map(|saved| saved.summary())
+                                .map_err(Clone::clone),
+                        })
+                    };
+                let created = std::fs::create_dir_all(&source.out_dir).map_err(|e| {
+                    InputError::new(&source.out_dir, format!("cannot create the folder: {e}"))
+                });
+                if let Err(e) = created {
+                    return Some(Msg::Recaptured(Err(e)));
+                }
+                crate::capture::capture_all(
+                    &source.specs,
+                    source.timeout,
+                    &source.out_dir,
+                    &on_done,
+                );
+                Some(Msg::Recaptured(crate::engine::capture_file::load_paths(
+                    &source.reload,
+                )))
+            }
+            Effect::Suspend => None,
         }
     }
 }
@@ -250,8 +286,11 @@ pub struct RecaptureSource {
     pub config: Config,
     /// The servers to capture.
     pub specs: Vec<ServerSpec>,
-    /// The capture folder.
+    /// The capture folder the new captures go to.
     pub out_dir: PathBuf,
+    /// The capture files and folders the session is read from again afterwards (the
+    /// session's own inputs, `out_dir` among them).
+    pub reload: Vec<PathBuf>,
     /// Seconds each server has to answer each request.
     pub timeout: Duration,
 }
@@ -262,7 +301,7 @@ pub struct RecaptureProgress {
     /// Servers asked for.
     pub total: usize,
     /// Finished servers: summary or error.
-    pub done: Vec<(String, Result<String, String>)>,
+    pub done: Vec<(String, Result<String, CaptureError>)>,
 }
 
 /// A background result that is recomputed whenever its inputs change.
@@ -465,8 +504,10 @@ pub struct App {
     pub recapture: Option<RecaptureSource>,
     /// A running re-capture.
     pub capturing: Option<RecaptureProgress>,
-    /// Set when the user quits.
+    /// Set when the user quits, or a signal ends the view.
     pub quit: bool,
+    /// The signal that ended the view, if one did.
+    pub ended_by: Option<Signal>,
 }
 
 /// Rows a page key moves.
@@ -532,6 +573,7 @@ impl App {
             recapture: None,
             capturing: None,
             quit: false,
+            ended_by: None,
         };
         if !app.derived.warnings.is_empty() {
             app.status = Some(app.warning_status());
@@ -679,6 +721,11 @@ impl App {
                 }
             }
             Msg::Recaptured(loaded) => return self.adopt_captures(loaded),
+            Msg::Signal(Signal::Suspend) => return vec![Effect::Suspend],
+            Msg::Signal(signal) => {
+                self.quit = true;
+                self.ended_by = Some(signal);
+            }
             Msg::Linted {
                 generation,
                 findings,
@@ -727,6 +774,9 @@ impl App {
     /// Puts a new session in place: overlays that hold positions close, selections are kept in
     /// range, everything derived is recomputed.
     fn adopt_session(&mut self, session: Session) {
+        let selected = self
+            .selected_server()
+            .map(|s| self.session.servers()[s].name.clone());
         self.session = session;
         self.generation += 1;
         self.counting = Counting::Pending;
@@ -734,14 +784,20 @@ impl App {
             Some(Overlay::ToolList(_) | Overlay::Detail(..)) => None,
             other => other,
         };
-        self.servers.selected = self
-            .servers
-            .selected
-            .min(self.session.servers().len().saturating_sub(1));
         let max = self.session.settings().max_search_limit as usize;
         self.search.limit = self.search.limit.clamp(1, max);
         self.lint.selected = 0;
         self.refresh_derived();
+        // The selection follows its server into the new session, when it is still there.
+        let order = self.server_order();
+        self.servers.selected = selected
+            .and_then(|name| {
+                order
+                    .iter()
+                    .position(|&s| self.session.servers()[s].name == name)
+            })
+            .unwrap_or(self.servers.selected)
+            .min(order.len().saturating_sub(1));
         self.refresh_search();
     }
 
@@ -787,7 +843,7 @@ impl App {
     fn start_recapture(&mut self) -> Vec<Effect> {
         let Some(source) = &self.recapture else {
             self.status = Some(
-                "re-capture needs a config file with mcp_servers (run schematax CONFIG)".into(),
+                "re-capture needs a config file with mcp_servers (run schematax CONFIG), and with --tools a folder among them".into(),
             );
             return Vec::new();
         };
@@ -804,16 +860,19 @@ impl App {
 
     /// Rebuilds the session from freshly captured tool lists, keeping the settings, the
     /// context, the scope and which servers are off.
-    fn adopt_captures(&mut self, loaded: Result<LoadedCaptures, String>) -> Vec<Effect> {
+    fn adopt_captures(&mut self, loaded: Result<LoadedCaptures, InputError>) -> Vec<Effect> {
         let progress = self.capturing.take();
         let failed: Vec<String> = progress
             .iter()
             .flat_map(|p| p.done.iter())
             .filter_map(|(server, result)| result.as_ref().err().map(|e| format!("{server}: {e}")))
             .collect();
-        let Ok(loaded) = loaded else {
-            self.status = Some("re-capture: the capture folder could not be read".into());
-            return Vec::new();
+        let loaded = match loaded {
+            Ok(loaded) => loaded,
+            Err(e) => {
+                self.status = Some(format!("re-capture: cannot read the captures: {e}"));
+                return Vec::new();
+            }
         };
         let mut inputs = (*self.inputs).clone();
         inputs.captures = loaded.captures;
@@ -838,6 +897,7 @@ impl App {
     pub fn apply(&mut self, action: Action) -> Vec<Effect> {
         match action {
             Action::Quit => self.quit = true,
+            Action::Suspend => return vec![Effect::Suspend],
             Action::Recapture => return self.start_recapture(),
             Action::ToggleHelp => self.overlay = Some(Overlay::Help(0)),
             Action::ShowWarnings => self.overlay = Some(Overlay::Warnings(0)),
@@ -1534,7 +1594,7 @@ mod tests {
             if matches!(effect, Effect::CountTokens { .. }) {
                 continue;
             }
-            if let Some(msg) = effect.run() {
+            if let Some(msg) = effect.run(&|_| {}) {
                 let more = app.update(msg);
                 run_effects(app, more);
             }

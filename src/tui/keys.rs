@@ -8,6 +8,8 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 pub enum Action {
     /// Leave (prints the tuned `tools.tool_search` block when something was tuned).
     Quit,
+    /// Give the terminal back to the shell until `fg` (Ctrl-Z).
+    Suspend,
     /// Show or hide the help overlay.
     ToggleHelp,
     /// Focus the next pane.
@@ -75,6 +77,8 @@ pub enum Action {
 /// Where a binding applies.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum KeyContext {
+    /// Everywhere, overlays and typing included.
+    Always,
     /// Everywhere except in overlays and while typing.
     Global,
     /// The Servers pane has the focus.
@@ -113,7 +117,8 @@ impl KeyContext {
     /// Heading of the context in the help overlay.
     pub fn title(self) -> &'static str {
         match self {
-            KeyContext::Global => "Anywhere",
+            KeyContext::Always => "Anywhere",
+            KeyContext::Global => "Main view",
             KeyContext::Servers => "Servers pane",
             KeyContext::Search => "Search pane",
             KeyContext::Lint => "Lint pane",
@@ -218,11 +223,13 @@ const fn bind(
     }
 }
 
-use KeyContext::{Detail, Eval, Global, Help, Lint, Search, Servers, ToolList, Typing, Warnings};
+use KeyContext::{
+    Always, Detail, Eval, Global, Help, Lint, Search, Servers, ToolList, Typing, Warnings,
+};
 
 /// The key map. The first binding that matches in the most specific context wins.
 pub const KEYMAP: &[Binding] = &[
-    bind(Global, &[ch('q'), ctrl('c')], Action::Quit, "quit", true),
+    bind(Global, &[ch('q')], Action::Quit, "quit", true),
     bind(Global, &[ch('?')], Action::ToggleHelp, "help", true),
     bind(
         Global,
@@ -457,7 +464,6 @@ pub const KEYMAP: &[Binding] = &[
         "select down",
         false,
     ),
-    bind(Typing, &[ctrl('c')], Action::Quit, "quit", false),
     bind(
         ToolList,
         &[key(KeyCode::Up), ch('k')],
@@ -591,6 +597,14 @@ pub const KEYMAP: &[Binding] = &[
         "close",
         true,
     ),
+    bind(Always, &[ctrl('c')], Action::Quit, "quit", false),
+    bind(
+        Always,
+        &[ctrl('z')],
+        Action::Suspend,
+        "suspend; fg resumes",
+        true,
+    ),
 ];
 
 /// The action `event` asks for in `context`: the context's own bindings first, then the global
@@ -604,13 +618,15 @@ pub fn action_for(context: KeyContext, event: &KeyEvent) -> Option<Action> {
             .map(|b| b.action)
     };
     let modal = context.is_modal();
-    find(context).or_else(|| {
-        if modal {
-            None
-        } else {
-            find(KeyContext::Global)
-        }
-    })
+    find(KeyContext::Always)
+        .or_else(|| find(context))
+        .or_else(|| {
+            if modal {
+                None
+            } else {
+                find(KeyContext::Global)
+            }
+        })
 }
 
 /// The hint-bar entries for `context`: `(keys, hint)`.
@@ -619,7 +635,9 @@ pub fn hints(context: KeyContext) -> Vec<(String, &'static str)> {
     KEYMAP
         .iter()
         .filter(|b| {
-            b.in_hint_bar && (b.context == context || (!modal && b.context == KeyContext::Global))
+            b.in_hint_bar
+                && (b.context == context
+                    || (!modal && matches!(b.context, KeyContext::Global | KeyContext::Always)))
         })
         .map(|b| (b.keys[0].label(), b.hint))
         .collect()
@@ -644,8 +662,8 @@ pub fn help_lines() -> Vec<(Option<String>, &'static str)> {
 }
 
 /// The contexts in the order the help lists them.
-pub const HELP_ORDER: [KeyContext; 10] = [
-    Global, Servers, Search, Lint, Eval, Typing, ToolList, Detail, Help, Warnings,
+pub const HELP_ORDER: [KeyContext; 11] = [
+    Always, Global, Servers, Search, Lint, Eval, Typing, ToolList, Detail, Help, Warnings,
 ];
 
 #[cfg(test)]

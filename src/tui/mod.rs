@@ -1,34 +1,125 @@
-//! The interactive terminal UI: terminal set-up and restore, and the event loop. The loop is
-//! generic over the backend and fed by a channel, so tests drive it on a `TestBackend`.
+//! The interactive terminal UI: terminal set-up and restore, signals, and the event loop. The
+//! loop is generic over the backend and fed by a channel, so tests drive it on a `TestBackend`.
 
 pub mod app;
 pub mod keys;
 pub mod view;
 
-use ratatui::backend::Backend;
+use ratatui::backend::{Backend, CrosstermBackend};
+use ratatui::crossterm::cursor::Show;
 use ratatui::crossterm::event::{self, Event};
+use ratatui::crossterm::execute;
+use ratatui::crossterm::terminal::{
+    disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
+};
 use ratatui::Terminal;
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Stdout};
+use std::mem::ManuallyDrop;
 use std::sync::mpsc::{channel, Receiver, Sender};
 
-use crate::engine::capture_file::load_paths;
+use crate::signals::Signal;
 use app::{App, Effect, Msg};
 
+/// The signals the view handles: each becomes a [`Msg::Signal`].
+pub const SIGNALS: [Signal; 4] = [
+    Signal::Interrupt,
+    Signal::Terminate,
+    Signal::Hangup,
+    Signal::Suspend,
+];
+
+/// Why the interactive view could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum TerminalError {
+    /// stdin or stdout is not a terminal.
+    #[error("the interactive view needs a terminal (stdin and stdout); for a report to a pipe or file, run `schematax report`")]
+    NotATerminal,
+    /// The signal handlers could not be installed.
+    #[error("cannot handle signals: {0}")]
+    Signals(std::io::Error),
+    /// The terminal failed while the view ran.
+    #[error("terminal error: {0}")]
+    Io(#[from] std::io::Error),
+}
+
 /// Opens the TUI on `app` in the real terminal, and restores the terminal however it ends
-/// (quit, error, panic, Ctrl-C). Returns the final state.
-pub fn run(app: App) -> Result<App, String> {
+/// (quit, error, panic, SIGINT, SIGTERM, SIGHUP; Ctrl-Z gives it back until `fg`). Returns
+/// the final state; its `ended_by` says which signal ended it, if one did.
+pub fn run(app: App) -> Result<App, TerminalError> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        return Err(
-            "the interactive view needs a terminal (stdin and stdout); for a report to a pipe or file, run `schematax report`".into(),
-        );
+        return Err(TerminalError::NotATerminal);
     }
-    // ratatui's init installs a panic hook that restores the terminal before the panic prints.
-    let mut terminal = ratatui::try_init().map_err(|e| format!("cannot open the terminal: {e}"))?;
     let (sender, receiver) = channel();
-    spawn_input_reader(sender.clone());
-    let result = event_loop(&mut terminal, app, &sender, &receiver);
-    ratatui::restore();
-    result.map_err(|e| format!("terminal error: {e}"))
+    let signals = sender.clone();
+    crate::signals::watch(&SIGNALS, move |signal| {
+        let _ = signals.send(Msg::Signal(signal));
+    })
+    .map_err(TerminalError::Signals)?;
+    restore_on_panic();
+    let result = enter().and_then(|()| {
+        // `leave` restores the terminal; ratatui's own restore on drop would report a terminal
+        // that is gone (SIGHUP) on a stderr that is gone too.
+        let mut terminal =
+            ManuallyDrop::new(Terminal::new(CrosstermBackend::new(std::io::stdout()))?);
+        spawn_input_reader(sender.clone());
+        event_loop(&mut terminal, app, &sender, &receiver, &mut JobControl)
+    });
+    leave();
+    Ok(result?)
+}
+
+/// Raw mode and the alternate screen: all the view changes in the terminal besides the
+/// cursor, which drawing hides.
+fn enter() -> std::io::Result<()> {
+    enable_raw_mode()?;
+    execute!(std::io::stdout(), EnterAlternateScreen)
+}
+
+/// Undoes [`enter`] and drawing: raw mode off, the alternate screen left, the cursor shown.
+/// Each step is tried even when one fails: a terminal that hung up cannot be restored, and
+/// that is no reason to stop.
+fn leave() {
+    let _ = disable_raw_mode();
+    let _ = execute!(std::io::stdout(), LeaveAlternateScreen, Show);
+}
+
+/// Restores the terminal before a panic message prints.
+fn restore_on_panic() {
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        leave();
+        previous(info);
+    }));
+}
+
+/// How the event loop suspends the view (Ctrl-Z, SIGTSTP).
+pub trait Suspend<B: Backend> {
+    /// Gives the terminal back as the shell had it, stops the process until it is continued
+    /// (`fg`), then takes the terminal again and redraws it whole.
+    fn suspend(&mut self, terminal: &mut Terminal<B>) -> Result<(), B::Error>;
+}
+
+/// Job control in the real terminal: stops the process as SIGTSTP's default action would.
+pub struct JobControl;
+
+impl Suspend<CrosstermBackend<Stdout>> for JobControl {
+    fn suspend(
+        &mut self,
+        terminal: &mut Terminal<CrosstermBackend<Stdout>>,
+    ) -> std::io::Result<()> {
+        leave();
+        // Returns when the shell continues the process (SIGCONT).
+        signal_hook::low_level::emulate_default_handler(Signal::Suspend.number())?;
+        enter()?;
+        // A resize to the current size clears the screen and forgets what was drawn, so the
+        // next frame is drawn whole. (`Terminal::clear` would ask the terminal where its
+        // cursor is, and the input thread would take the answer.)
+        let size = terminal.size()?;
+        terminal.resize(ratatui::layout::Rect::from((
+            ratatui::layout::Position::ORIGIN,
+            size,
+        )))
+    }
 }
 
 /// Reads terminal events on their own thread and forwards them as messages.
@@ -46,62 +137,48 @@ fn spawn_input_reader(sender: Sender<Msg>) {
     });
 }
 
-/// Starts an effect on a worker thread; its answer comes back as a message.
-pub fn start_effect(effect: Effect, sender: &Sender<Msg>) {
-    let sender = sender.clone();
-    match effect {
-        Effect::Recapture(source) => {
-            std::thread::spawn(move || {
-                let progress = sender.clone();
-                let on_done =
-                    move |server: &str, result: &Result<crate::capture::Saved, String>| {
-                        let result = result
-                            .as_ref()
-                            .map(|saved| saved.summary())
-                            .map_err(Clone::clone);
-                        let _ = progress.send(Msg::Captured {
-                            server: server.to_string(),
-                            result,
-                        });
-                    };
-                crate::capture::capture_all(
-                    &source.specs,
-                    source.timeout,
-                    &source.out_dir,
-                    &on_done,
-                );
-                let loaded =
-                    load_paths(std::slice::from_ref(&source.out_dir)).map_err(|e| e.to_string());
-                let _ = sender.send(Msg::Recaptured(loaded));
-            });
-        }
-        other => {
-            std::thread::spawn(move || {
-                if let Some(msg) = other.run() {
-                    let _ = sender.send(msg);
-                }
-            });
-        }
+/// Carries out an effect: a suspension here (it needs the terminal), any other on a worker
+/// thread whose messages come back through `sender`.
+fn perform<B: Backend>(
+    effect: Effect,
+    sender: &Sender<Msg>,
+    terminal: &mut Terminal<B>,
+    suspend: &mut impl Suspend<B>,
+) -> Result<(), B::Error> {
+    if let Effect::Suspend = effect {
+        return suspend.suspend(terminal);
     }
+    let sender = sender.clone();
+    std::thread::spawn(move || {
+        let progress = |msg: Msg| {
+            let _ = sender.send(msg);
+        };
+        if let Some(msg) = effect.run(&progress) {
+            let _ = sender.send(msg);
+        }
+    });
+    Ok(())
 }
 
 /// Draws, waits for messages, updates, until the app quits or the senders are gone. Messages
-/// that queued up while drawing are all applied before the next frame.
+/// that queued up while drawing are all applied before the next frame. `suspend` is how
+/// Ctrl-Z and SIGTSTP stop the view.
 pub fn event_loop<B: Backend>(
     terminal: &mut Terminal<B>,
     mut app: App,
     sender: &Sender<Msg>,
     receiver: &Receiver<Msg>,
+    suspend: &mut impl Suspend<B>,
 ) -> Result<App, B::Error> {
     for effect in app.startup_effects() {
-        start_effect(effect, sender);
+        perform(effect, sender, terminal, suspend)?;
     }
     while !app.quit {
         terminal.draw(|frame| view::render(&app, frame))?;
         let Ok(first) = receiver.recv() else { break };
         for msg in std::iter::once(first).chain(receiver.try_iter()) {
             for effect in app.update(msg) {
-                start_effect(effect, sender);
+                perform(effect, sender, terminal, suspend)?;
             }
             if app.quit {
                 break;
