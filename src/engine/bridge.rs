@@ -20,8 +20,6 @@ pub const SEARCH_DESCRIPTION_CHARS: usize = 400;
 pub const RESULT_DESCRIPTION_CHARS: usize = 500;
 /// Queries one newer `tool_search` call takes at most.
 pub const MAX_QUERIES: usize = 7;
-/// Names one newer `tool_describe` call takes at most.
-pub const MAX_DESCRIBE_NAMES: usize = 10;
 /// Required parameter names a newer `tool_search` result lists per tool, at most.
 pub const MAX_REQUIRED_NAMES: usize = 32;
 /// Characters each of those names is cut to.
@@ -93,32 +91,33 @@ pub fn name_error(name: &str, in_catalog: bool) -> Option<String> {
     (!in_catalog).then(|| not_available_message(name))
 }
 
-/// The arguments of a `tool_call`: an object, or a JSON string holding one.
-pub fn call_arguments(arguments: &Value) -> Result<Map<String, Value>, String> {
-    match arguments {
-        Value::Object(map) => Ok(map.clone()),
-        Value::Null => Ok(Map::new()),
-        Value::String(text) => match serde_json::from_str::<Value>(text) {
-            Ok(Value::Object(map)) => Ok(map),
-            Ok(_) => Err("arguments must be a JSON object.".into()),
-            Err(e) => Err(format!("arguments is not valid JSON: {e}")),
-        },
-        _ => Err("arguments must be a JSON object.".into()),
-    }
+/// Why the `queries` argument of a newer `tool_search` is refused; the message is the error
+/// text Hermes returns to the model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum QueriesError {
+    /// No query, or only blank ones.
+    #[error("queries is required and must contain at least one non-empty string")]
+    Missing,
+    /// Neither a string nor an array of strings.
+    #[error("queries is required and must be an array of strings")]
+    NotStrings,
+    /// More than [`MAX_QUERIES`].
+    #[error("too many queries: {0} > max {MAX_QUERIES}. Retry with fewer, more targeted queries.")]
+    TooMany(usize),
 }
 
 /// The `queries` argument of a newer `tool_search`: one string or an array of strings, each
-/// trimmed, blanks dropped, at most [`MAX_QUERIES`]; the error text Hermes returns otherwise.
-pub fn parse_queries(value: Option<&Value>) -> Result<Vec<String>, String> {
-    const REQUIRED: &str = "queries is required and must contain at least one non-empty string";
+/// trimmed, blanks dropped, at most [`MAX_QUERIES`].
+pub fn parse_queries(value: Option<&Value>) -> Result<Vec<String>, QueriesError> {
     let raw: Vec<&str> = match value {
-        None | Some(Value::Null) => return Err(REQUIRED.into()),
+        None | Some(Value::Null) => return Err(QueriesError::Missing),
         Some(Value::String(one)) => vec![one],
-        Some(Value::Array(items)) => match items.iter().map(Value::as_str).collect() {
-            Some(all) => all,
-            None => return Err("queries is required and must be an array of strings".into()),
-        },
-        Some(_) => return Err("queries is required and must be an array of strings".into()),
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(Value::as_str)
+            .collect::<Option<_>>()
+            .ok_or(QueriesError::NotStrings)?,
+        Some(_) => return Err(QueriesError::NotStrings),
     };
     let queries: Vec<String> = raw
         .iter()
@@ -127,10 +126,8 @@ pub fn parse_queries(value: Option<&Value>) -> Result<Vec<String>, String> {
         .map(str::to_string)
         .collect();
     match queries.len() {
-        0 => Err(REQUIRED.into()),
-        n if n > MAX_QUERIES => Err(format!(
-            "too many queries: {n} > max {MAX_QUERIES}. Retry with fewer, more targeted queries."
-        )),
+        0 => Err(QueriesError::Missing),
+        n if n > MAX_QUERIES => Err(QueriesError::TooMany(n)),
         _ => Ok(queries),
     }
 }
@@ -206,30 +203,6 @@ pub fn search_results_payload(
         "results": results,
         "tools": tools,
     })
-}
-
-/// The `names` argument of a newer `tool_describe`: one string or an array, trimmed,
-/// deduplicated, at most [`MAX_DESCRIBE_NAMES`].
-pub fn parse_describe_names(value: Option<&Value>) -> Result<Vec<String>, String> {
-    const REQUIRED: &str = "names is required and must contain at least one tool name";
-    let raw: Vec<&str> = match value {
-        Some(Value::String(one)) => vec![one],
-        Some(Value::Array(items)) => items.iter().filter_map(Value::as_str).collect(),
-        _ => return Err(REQUIRED.into()),
-    };
-    let mut names: Vec<String> = Vec::new();
-    for name in raw.iter().map(|n| n.trim()).filter(|n| !n.is_empty()) {
-        if !names.iter().any(|known| known == name) {
-            names.push(name.to_string());
-        }
-    }
-    match names.len() {
-        0 => Err(REQUIRED.into()),
-        n if n > MAX_DESCRIBE_NAMES => Err(format!(
-            "too many names: {n} > max {MAX_DESCRIBE_NAMES}. Describe fewer tools per call."
-        )),
-        _ => Ok(names),
-    }
 }
 
 /// The newer `tool_describe` result: `{"tools": {name: {description, parameters}}}` plus
@@ -392,9 +365,6 @@ mod tests {
             not_available_message("mcp_x")
         );
         assert_eq!(name_error("mcp_x", true), None);
-        assert_eq!(call_arguments(&json!("{\"a\":1}")).unwrap()["a"], 1);
-        assert!(call_arguments(&json!("[1]")).is_err());
-        assert!(call_arguments(&json!(3)).is_err());
     }
 
     #[test]
@@ -404,23 +374,24 @@ mod tests {
             parse_queries(Some(&json!(["a", " ", "b"]))).unwrap(),
             ["a", "b"]
         );
-        assert!(parse_queries(Some(&json!(5)))
-            .unwrap_err()
-            .contains("array of strings"));
-        assert!(parse_queries(Some(&json!([])))
-            .unwrap_err()
-            .contains("at least one"));
-        assert!(parse_queries(None).unwrap_err().contains("at least one"));
+        assert_eq!(
+            parse_queries(Some(&json!(5))),
+            Err(QueriesError::NotStrings)
+        );
+        assert_eq!(
+            parse_queries(Some(&json!(["a", 1]))),
+            Err(QueriesError::NotStrings)
+        );
+        assert_eq!(
+            parse_queries(Some(&json!([" "]))),
+            Err(QueriesError::Missing)
+        );
+        assert_eq!(parse_queries(None), Err(QueriesError::Missing));
         let eight: Vec<String> = (0..8).map(|i| i.to_string()).collect();
         assert_eq!(
-            parse_queries(Some(&json!(eight))).unwrap_err(),
+            parse_queries(Some(&json!(eight))).unwrap_err().to_string(),
             "too many queries: 8 > max 7. Retry with fewer, more targeted queries."
         );
-        assert_eq!(
-            parse_describe_names(Some(&json!(["a", "a", " b "]))).unwrap(),
-            ["a", "b"]
-        );
-        assert!(parse_describe_names(Some(&json!([]))).is_err());
     }
 
     #[test]

@@ -927,11 +927,41 @@ mod tests {
     }
 
     #[test]
-    fn findings_are_sorted_by_severity() {
-        let f = one(r#"{"name":"listItems","description":"ok"}"#);
-        let severities: Vec<Severity> = f.iter().map(|f| f.rule.severity).collect();
-        let mut sorted = severities.clone();
-        sorted.sort();
-        assert_eq!(severities, sorted);
+    fn findings_are_sorted_by_severity_then_server_tool_and_rule() {
+        // Catalog order is the reverse of the expected order: info and warnings on server
+        // `a` come first, the error on server `z` last.
+        let costly = format!(
+            r#"{{"name":"a_costly","description":"{}","inputSchema":{{"type":"object"}}}}"#,
+            "Lists every item in the shopping basket with prices. ".repeat(20)
+        );
+        let fillers: Vec<String> = (0..10)
+            .map(|i| FILLER.replace("archive_report", &format!("archive_report_{i}")))
+            .collect();
+        let tools_a = format!(
+            r#"[{costly},{{"name":"listItems","description":"List the items in a shopping basket.","inputSchema":{{"type":"object"}}}},{}]"#,
+            fillers.join(",")
+        );
+        let tools_z = r#"[{"name":"purge_cache","inputSchema":{"type":"object"}}]"#;
+        let findings = lint(&session(&[("a", &tools_a), ("z", tools_z)]));
+        let order: Vec<(Severity, &str, &str)> = findings
+            .iter()
+            .map(|f| (f.rule.severity, f.server.as_str(), f.rule.id))
+            .collect();
+        assert_eq!(
+            order.first(),
+            Some(&(Severity::Error, "z", "no-description"))
+        );
+        assert_eq!(order.last().map(|o| o.0), Some(Severity::Info));
+        assert!(order.iter().any(|o| o.0 == Severity::Warning), "{order:?}");
+        let mut sorted = findings.clone();
+        sorted.sort_by(|x, y| {
+            (x.rule.severity, &x.server, &x.tool, x.rule.id).cmp(&(
+                y.rule.severity,
+                &y.server,
+                &y.tool,
+                y.rule.id,
+            ))
+        });
+        assert_eq!(findings, sorted);
     }
 }

@@ -2,7 +2,7 @@
 //! force, with the catalog, search index and listing derived from them and rebuilt on every
 //! change (the catalog is stateless).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::sync::Arc;
 
 use super::activation::{Activation, ContextLength, ContextSource};
@@ -681,7 +681,7 @@ impl Session {
             }
             BridgeRule::WithListing => match bridge::parse_queries(arguments.get("queries")) {
                 Ok(queries) => queries,
-                Err(message) => return (bridge::error_payload(&message), Vec::new()),
+                Err(error) => return (bridge::error_payload(&error.to_string()), Vec::new()),
             },
         };
         let results: Vec<(String, SearchResult)> = queries
@@ -711,14 +711,6 @@ impl Session {
                 None => Err(bridge::describe_results_payload([], &[name.to_string()])),
             },
         }
-    }
-
-    /// Checks a `tool_call`: the name must be in the catalog and the arguments an object.
-    pub fn call(&self, name: &str, arguments: &Value) -> Result<Map<String, Value>, String> {
-        if let Some(error) = bridge::name_error(name, self.find(name).is_some()) {
-            return Err(error);
-        }
-        bridge::call_arguments(arguments)
     }
 }
 
@@ -932,8 +924,6 @@ mod tests {
             s.describe("mcp_zed_open").unwrap_err()["error"],
             bridge::not_available_message("mcp_zed_open")
         );
-        assert!(s.call("mcp_git_push", &json!({"a": 1})).is_ok());
-        assert!(s.call("tool_search", &json!({})).is_err());
         let newer = Overrides {
             profile: Some(Profile::Hermes202609),
             ..scoped
