@@ -455,6 +455,7 @@ mod tests {
             name: name.into(),
             description: Some(description.into()),
             input_schema: None,
+            truncated_chars: 0,
         };
         let old = vec![tool("a", "one"), tool("b", "two")];
         let new = vec![tool("a", "one, longer now"), tool("c", "three")];

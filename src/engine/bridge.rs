@@ -325,6 +325,7 @@ mod tests {
                 name: "t".into(),
                 description: Some(description.into()),
                 input_schema: None,
+                truncated_chars: 0,
             },
         )
     }

@@ -9,10 +9,16 @@
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
-use super::error::{read_limited, InputError};
+use super::error::{human_bytes, read_limited, InputError};
+use super::tokens::{write_json_string, CharCounter};
 
 /// Largest capture file read (the same bound `schematax capture` puts on a response).
 pub const MAX_CAPTURE_BYTES: u64 = 64 * 1024 * 1024;
+/// Longest server or tool name accepted: no real MCP name comes near it.
+pub const MAX_NAME_BYTES: usize = 1024;
+/// Longest string (a description, a schema string or key) analysed in full. A longer one is
+/// cut to this for search, lint and the tokenizers; its whole size still counts.
+pub const MAX_ANALYSED_STRING_BYTES: usize = 1024 * 1024;
 
 /// One MCP tool as the server listed it: the parts Hermes sends to the model.
 #[derive(Debug, Clone, PartialEq)]
@@ -23,6 +29,9 @@ pub struct McpTool {
     pub description: Option<String>,
     /// The `inputSchema` object, when present.
     pub input_schema: Option<Map<String, Value>>,
+    /// Characters (as measured in the definition) cut from strings over
+    /// [`MAX_ANALYSED_STRING_BYTES`] at load: counted in the tool's size, not analysed.
+    pub truncated_chars: u64,
 }
 
 /// The tools of one server, read from one capture file.
@@ -61,7 +70,9 @@ pub fn load_paths(paths: &[PathBuf]) -> Result<LoadedCaptures, InputError> {
                 .map_err(|e| InputError::new(path, e.to_string()))?
                 .filter_map(|entry| entry.ok().map(|e| e.path()))
                 .filter(|p| {
-                    p.is_file()
+                    // Not `is_file`: a pipe or device named like a capture is reported, not
+                    // passed over in silence.
+                    !p.is_dir()
                         && matches!(
                             p.extension().and_then(|e| e.to_str()),
                             Some("json" | "jsonl")
@@ -173,9 +184,27 @@ pub fn parse_capture(bytes: &[u8], default_server: &str) -> Result<ServerCapture
     if documents == 0 {
         return Err("empty file, expected a tools array".into());
     }
+    if capture.server.len() > MAX_NAME_BYTES {
+        return Err(format!(
+            "the server name is {} long, over the {} any MCP server name fits in",
+            human_bytes(capture.server.len() as u64),
+            human_bytes(MAX_NAME_BYTES as u64)
+        ));
+    }
     for (index, raw) in raw_tools.into_iter().enumerate() {
         match normalize_tool(raw) {
-            Ok(tool) => capture.tools.push(tool),
+            Ok(mut tool) => {
+                let cut = cut_long_strings(&mut tool);
+                if cut > 0 {
+                    capture.skipped.push(format!(
+                        "tool {:?}: text over {} cut for analysis ({} characters not searched, linted or tokenised; its size still counts in full)",
+                        tool.name,
+                        human_bytes(MAX_ANALYSED_STRING_BYTES as u64),
+                        cut
+                    ));
+                }
+                capture.tools.push(tool)
+            }
             Err(reason) => capture
                 .skipped
                 .push(format!("tool #{} skipped: {reason}", index + 1)),
@@ -212,6 +241,13 @@ fn normalize_tool(raw: Value) -> Result<McpTool, String> {
         object = function;
     }
     let name = match object.remove("name") {
+        Some(Value::String(name)) if name.len() > MAX_NAME_BYTES => {
+            return Err(format!(
+                "name is {} long, over the {} any MCP tool name fits in",
+                human_bytes(name.len() as u64),
+                human_bytes(MAX_NAME_BYTES as u64)
+            ))
+        }
         Some(Value::String(name)) if !name.is_empty() => name,
         Some(Value::String(_)) => return Err("empty name".into()),
         Some(_) => return Err("name is not a string".into()),
@@ -234,7 +270,61 @@ fn normalize_tool(raw: Value) -> Result<McpTool, String> {
         name,
         description,
         input_schema,
+        truncated_chars: 0,
     })
+}
+
+/// Cuts every string of the tool's description and schema (keys included) that is over
+/// [`MAX_ANALYSED_STRING_BYTES`], and records the characters cut; returns them.
+fn cut_long_strings(tool: &mut McpTool) -> u64 {
+    let mut cut = 0;
+    if let Some(description) = &mut tool.description {
+        cut += cut_string(description);
+    }
+    if let Some(schema) = &mut tool.input_schema {
+        cut += cut_map(schema);
+    }
+    tool.truncated_chars += cut;
+    cut
+}
+
+/// Cuts the long strings of a mapping, keys included (a cut key keeps its place).
+fn cut_map(map: &mut Map<String, Value>) -> u64 {
+    let mut cut = 0;
+    if map.keys().any(|k| k.len() > MAX_ANALYSED_STRING_BYTES) {
+        let pairs = std::mem::take(map);
+        for (mut key, value) in pairs {
+            cut += cut_string(&mut key);
+            map.insert(key, value);
+        }
+    }
+    map.values_mut().map(cut_value).sum::<u64>() + cut
+}
+
+/// Cuts the long strings of a JSON value, at any depth.
+fn cut_value(value: &mut Value) -> u64 {
+    match value {
+        Value::String(text) => cut_string(text),
+        Value::Array(items) => items.iter_mut().map(cut_value).sum(),
+        Value::Object(map) => cut_map(map),
+        _ => 0,
+    }
+}
+
+/// Cuts `text` to at most [`MAX_ANALYSED_STRING_BYTES`] on a character boundary; returns the
+/// characters the cut part takes in the JSON definition.
+fn cut_string(text: &mut String) -> u64 {
+    if text.len() <= MAX_ANALYSED_STRING_BYTES {
+        return 0;
+    }
+    let mut at = MAX_ANALYSED_STRING_BYTES;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let mut counter = CharCounter::default();
+    write_json_string(&text[at..], &mut counter);
+    text.truncate(at);
+    counter.0 - 2
 }
 
 #[cfg(test)]

@@ -158,6 +158,8 @@ pub struct ToolEntry {
     /// Whether the tool has no `inputSchema` at all: Hermes's MCP client rejects the whole
     /// server for it.
     pub missing_input_schema: bool,
+    /// Characters cut from over-long strings at load: in `chars`, not in the text analysed.
+    pub truncated_chars: u64,
 }
 
 impl ToolEntry {
@@ -174,6 +176,7 @@ impl ToolEntry {
             chars: 0,
             schema_change: None,
             missing_input_schema: tool.input_schema.is_none(),
+            truncated_chars: tool.truncated_chars,
         };
         entry.chars = entry.measure(&entry.parameters);
         let captured = captured_parameters(tool);
@@ -187,11 +190,11 @@ impl ToolEntry {
         entry
     }
 
-    /// Characters of this tool's definition with `parameters`.
+    /// Characters of this tool's definition with `parameters` (and the cut characters).
     fn measure(&self, parameters: &Map<String, Value>) -> u64 {
         let mut counter = CharCounter::default();
         write_definition(&self.name, &self.description, parameters, &mut counter);
-        counter.0
+        counter.0 + self.truncated_chars
     }
 
     /// Writes `{"type":"function","function":{...}}` as compact JSON.
@@ -529,6 +532,7 @@ mod tests {
             name: name.into(),
             description: Some(format!("does {name}")),
             input_schema: None,
+            truncated_chars: 0,
         }
     }
 
@@ -557,6 +561,7 @@ mod tests {
             name: "t".into(),
             description: None,
             input_schema: None,
+            truncated_chars: 0,
         };
         let e = ToolEntry::new(SEED, "s", &tool);
         assert_eq!(
@@ -593,6 +598,7 @@ mod tests {
             name: "t".into(),
             description: Some(text.clone()),
             input_schema: None,
+            truncated_chars: 0,
         };
         assert_eq!(ToolEntry::new(SEED, "s", &t).description, text);
         assert_eq!(

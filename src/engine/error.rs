@@ -29,8 +29,18 @@ impl fmt::Display for InputError {
     }
 }
 
-/// Reads a whole file, refusing one larger than `limit` bytes before reading it.
+/// Reads a whole file, refusing one larger than `limit` bytes before reading it, and anything
+/// but a regular file (a FIFO or a device would block or never end) before opening it.
 pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
+    let kind = std::fs::metadata(path)
+        .map_err(|e| InputError::new(path, io_reason(&e)))?
+        .file_type();
+    if !kind.is_file() && !kind.is_dir() {
+        return Err(InputError::new(
+            path,
+            format!("is {}, expected a regular file", special_kind(kind)),
+        ));
+    }
     let file = std::fs::File::open(path).map_err(|e| InputError::new(path, io_reason(&e)))?;
     let meta = file
         .metadata()
@@ -60,6 +70,20 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, InputError> {
         ));
     }
     Ok(bytes)
+}
+
+/// What a file that is neither a regular file nor a directory is, for messages.
+fn special_kind(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a named pipe (FIFO)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_block_device() || kind.is_char_device() {
+        "a device"
+    } else {
+        "not a regular file"
+    }
 }
 
 /// Joins a multi-line message into one line.

@@ -2,6 +2,7 @@
 //! why. Every rule runs over the session's catalog through the same engine.
 
 use rayon::prelude::*;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde_json::{Map, Value};
 use std::fmt;
 
@@ -231,6 +232,7 @@ impl Finding {
 pub fn lint(session: &Session) -> Vec<Finding> {
     let limit = session.settings().search_default_limit as usize;
     let costly_from = costly_threshold(session);
+    let searches = Searches::run(session, limit);
     let mut findings: Vec<Finding> = (0..session.total_available())
         .into_par_iter()
         .flat_map_iter(|doc| {
@@ -248,7 +250,7 @@ pub fn lint(session: &Session) -> Vec<Finding> {
                     ),
                 ));
             }
-            found.extend(findability_findings(session, doc, limit));
+            found.extend(findability_findings(session, &searches, doc, limit));
             found
         })
         .collect();
@@ -612,18 +614,64 @@ fn schema_depth(schema: &Value) -> usize {
     depth
 }
 
-/// Shadowing, first-sentence and near-duplicate rules: the tool's own text run as queries.
-fn findability_findings(session: &Session, doc: usize, limit: usize) -> Vec<Finding> {
-    let (entry, _) = session.catalog_entry(doc);
-    let mut found = Vec::new();
+/// The queries the findability rules run for a tool: its name words, and its own first
+/// sentence when it has a description of its own.
+fn own_queries(entry: &ToolEntry) -> (Option<String>, Option<&str>) {
     let name_words: Vec<String> = raw_tokens(&entry.raw_name)
         .map(str::to_ascii_lowercase)
         .collect();
-    if !name_words.is_empty() {
-        let query = name_words.join(" ");
-        let result = session.search(&query, limit);
+    let name_query = (!name_words.is_empty()).then(|| name_words.join(" "));
+    let sentence = crate::text::first_sentence(&entry.description);
+    let sentence_query =
+        (entry.has_own_description && raw_tokens(sentence).next().is_some()).then_some(sentence);
+    (name_query, sentence_query)
+}
+
+/// The results of the findability queries of every tool, each distinct query run once (tools
+/// that share a description, or copies of one server, share their searches).
+struct Searches {
+    results: FxHashMap<String, SearchResult>,
+}
+
+impl Searches {
+    /// Runs every tool's own queries, in parallel.
+    fn run(session: &Session, limit: usize) -> Searches {
+        let mut queries: FxHashSet<String> = FxHashSet::default();
+        for doc in 0..session.total_available() {
+            let (name_query, sentence_query) = own_queries(session.catalog_entry(doc).0);
+            queries.extend(name_query);
+            queries.extend(sentence_query.map(str::to_string));
+        }
+        let results = queries
+            .into_par_iter()
+            .map(|query| {
+                let result = session.search(&query, limit);
+                (query, result)
+            })
+            .collect();
+        Searches { results }
+    }
+
+    /// The result of a query [`Searches::run`] ran.
+    fn of(&self, query: &str) -> &SearchResult {
+        &self.results[query]
+    }
+}
+
+/// Shadowing, first-sentence and near-duplicate rules: the tool's own text run as queries.
+fn findability_findings(
+    session: &Session,
+    searches: &Searches,
+    doc: usize,
+    limit: usize,
+) -> Vec<Finding> {
+    let (entry, _) = session.catalog_entry(doc);
+    let mut found = Vec::new();
+    let (name_query, sentence_query) = own_queries(entry);
+    if let Some(query) = name_query {
+        let result = searches.of(&query);
         if !result.hits.iter().any(|h| h.doc == doc) {
-            let above = hit_names(session, &result);
+            let above = hit_names(session, result);
             let mut finding = Finding::new(
                 SHADOWED,
                 entry,
@@ -636,9 +684,8 @@ fn findability_findings(session: &Session, doc: usize, limit: usize) -> Vec<Find
             found.push(finding);
         }
     }
-    let sentence = crate::text::first_sentence(&entry.description);
-    if entry.has_own_description && raw_tokens(sentence).next().is_some() {
-        let result = session.search(sentence, limit);
+    if let Some(sentence) = sentence_query {
+        let result = searches.of(sentence);
         if !result.hits.iter().any(|h| h.doc == doc) {
             let mut finding = Finding::new(
                 WEAK_FIRST_SENTENCE,
@@ -647,7 +694,7 @@ fn findability_findings(session: &Session, doc: usize, limit: usize) -> Vec<Find
                     "a search for its own first sentence does not return it in the top {limit}: make that sentence specific to this tool"
                 ),
             );
-            finding.related = hit_names(session, &result);
+            finding.related = hit_names(session, result);
             found.push(finding);
         }
         // Near-duplicates: the first-sentence hits on other servers whose whole search text

@@ -3,8 +3,12 @@
 //! limit rule.
 //!
 //! The index keeps, per term, its documents and each one's BM25 weight, computed once per
-//! catalog; a search adds the weights of its tokens into a per-thread accumulator and keeps the
-//! best `limit` with a bounded heap. Scores are the sums Hermes computes, in the same order.
+//! catalog, the term's largest weight, and its documents by weight. A search walks its terms
+//! from the weightiest, each term's documents from the heaviest, scores each new document in
+//! full and keeps the best `limit` in a bounded heap; it stops as soon as no document it has
+//! not seen could beat the heap's worst (MaxScore-style pruning, exact: a skipped document's
+//! score is strictly lower). Scores are the sums Hermes computes, token by token in query
+//! order, so they are the same to the last bit whatever the pruning skipped.
 
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
@@ -345,11 +349,59 @@ struct Scratch {
     touched: Vec<u32>,
 }
 
+/// Per-thread marks of the documents a pruned search has scored: `stamps[doc] == search`.
+#[derive(Default)]
+struct Seen {
+    stamps: Vec<u32>,
+    search: u32,
+}
+
+impl Seen {
+    /// Starts a search over `docs` documents: nothing is seen yet.
+    fn start(&mut self, docs: usize) {
+        if self.stamps.len() < docs {
+            self.stamps.resize(docs, 0);
+        }
+        self.search = self.search.wrapping_add(1);
+        if self.search == 0 {
+            self.stamps.fill(0);
+            self.search = 1;
+        }
+    }
+
+    /// Marks `doc`; true the first time in this search.
+    fn first_time(&mut self, doc: u32) -> bool {
+        let stamp = &mut self.stamps[doc as usize];
+        let first = *stamp != self.search;
+        *stamp = self.search;
+        first
+    }
+}
+
+/// A query term as the pruned search walks it: its id, how many times the query has it, and
+/// the most it can add to any document's score.
+#[derive(Debug, Clone, Copy)]
+struct WalkedTerm {
+    term: u32,
+    count: f64,
+    bound: f64,
+}
+
+/// How many postings adding up costs against scoring one document in full per query token:
+/// a walk that would score more than `postings / (WALK_COST * tokens)` documents gives way to
+/// adding up every posting.
+const WALK_COST: usize = 4;
+
+/// Slack on the pruning bounds, so that a bound summed in another order than the score can
+/// never prune a document that would tie or win.
+const BOUND_SLACK: f64 = 1e-9;
+
 /// The flag of a document that holds the gate token, beside its count of distinct terms.
 const HOLDS_GATE: u32 = 1 << 31;
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+    static SEEN: RefCell<Seen> = RefCell::new(Seen::default());
 }
 
 /// A candidate in the top-k heap: the worst on top (lower score, then later in the catalog).
@@ -376,20 +428,67 @@ impl PartialOrd for Ranked {
     }
 }
 
-/// The best `limit` of `candidates`, best first; ties keep catalog order.
-fn top_k(candidates: impl Iterator<Item = Ranked>, limit: usize) -> Vec<Ranked> {
-    let mut heap: BinaryHeap<std::cmp::Reverse<Ranked>> = BinaryHeap::with_capacity(limit + 1);
-    for candidate in candidates {
-        if heap.len() < limit {
-            heap.push(std::cmp::Reverse(candidate));
-        } else if heap.peek().is_some_and(|worst| candidate > worst.0) {
-            heap.pop();
-            heap.push(std::cmp::Reverse(candidate));
+/// The best `limit` candidates offered so far, the worst on top.
+struct TopK {
+    heap: BinaryHeap<std::cmp::Reverse<Ranked>>,
+    limit: usize,
+}
+
+impl TopK {
+    /// An empty selection of at most `limit`.
+    fn new(limit: usize) -> TopK {
+        TopK {
+            heap: BinaryHeap::with_capacity(limit + 1),
+            limit,
         }
     }
-    let mut best: Vec<Ranked> = heap.into_iter().map(|r| r.0).collect();
-    best.sort_by(|a, b| b.cmp(a));
-    best
+
+    /// Keeps `candidate` if it is among the best `limit` so far.
+    fn offer(&mut self, candidate: Ranked) {
+        if self.heap.len() < self.limit {
+            self.heap.push(std::cmp::Reverse(candidate));
+        } else if self.heap.peek().is_some_and(|worst| candidate > worst.0) {
+            self.heap.pop();
+            self.heap.push(std::cmp::Reverse(candidate));
+        }
+    }
+
+    /// The score a new candidate must beat, once the selection is full.
+    fn bar(&self) -> Option<f64> {
+        if self.heap.len() < self.limit {
+            return None;
+        }
+        self.heap.peek().map(|worst| worst.0.score)
+    }
+
+    /// Whether nothing scoring at most `bound` can get in.
+    fn shuts_out(&self, bound: f64) -> bool {
+        self.bar()
+            .is_some_and(|bar| bound + BOUND_SLACK * bound.abs().max(1.0) < bar)
+    }
+
+    /// Whether a candidate scoring exactly `score` at `doc` would lose to the worst kept.
+    fn loses_tie(&self, score: f64, doc: u32) -> bool {
+        self.heap.len() >= self.limit
+            && self
+                .heap
+                .peek()
+                .is_some_and(|worst| Ranked { score, doc } < worst.0)
+    }
+
+    /// The selection, best first; ties keep catalog order.
+    fn into_sorted(self) -> Vec<Ranked> {
+        let mut best: Vec<Ranked> = self.heap.into_iter().map(|r| r.0).collect();
+        best.sort_by(|a, b| b.cmp(a));
+        best
+    }
+}
+
+/// The best `limit` of `candidates`, best first; ties keep catalog order.
+fn top_k(candidates: impl Iterator<Item = Ranked>, limit: usize) -> Vec<Ranked> {
+    let mut best = TopK::new(limit);
+    candidates.for_each(|c| best.offer(c));
+    best.into_sorted()
 }
 
 /// A BM25 index over a catalog, in catalog order: per term, its documents and their weights.
@@ -400,6 +499,11 @@ pub struct SearchIndex {
     docs: Vec<u32>,
     /// The BM25 weight of term `t` in each of those documents.
     weights: Vec<f64>,
+    /// Per term, its largest weight: the most it adds to any document's score.
+    max_weights: Vec<f64>,
+    /// Per posting of term `t`, positions in `t`'s range, heaviest weight first (ties in
+    /// catalog order).
+    by_weight: Vec<u32>,
     /// Per doc: lowercased name (substring fallback, exact names).
     lowercase_names: Vec<Arc<str>>,
     /// Docs sorted by lowercased name, for exact-name lookups.
@@ -445,13 +549,24 @@ impl SearchIndex {
         };
         let n = documents.len() as f64;
         let mut weights = vec![0.0f64; total];
+        let mut max_weights = vec![0.0f64; offsets.len() - 1];
+        let mut by_weight = vec![0u32; total];
         for term in 0..offsets.len() - 1 {
             let range = offsets[term] as usize..offsets[term + 1] as usize;
             let idf = idf(n, range.len() as f64);
-            for slot in range {
+            for slot in range.clone() {
                 let dl = f64::from(lengths[docs[slot] as usize]);
                 weights[slot] = term_weight(idf, f64::from(tfs[slot]), dl, avgdl);
+                max_weights[term] = max_weights[term].max(weights[slot]);
             }
+            let term_weights = &weights[range.clone()];
+            let order = &mut by_weight[range];
+            order
+                .iter_mut()
+                .enumerate()
+                .for_each(|(i, position)| *position = i as u32);
+            // Positions ascend with the catalog order, so a stable sort keeps ties in it.
+            order.sort_by(|&a, &b| term_weights[b as usize].total_cmp(&term_weights[a as usize]));
         }
         let lowercase_names: Vec<Arc<str>> = documents
             .iter()
@@ -463,6 +578,8 @@ impl SearchIndex {
             offsets,
             docs,
             weights,
+            max_weights,
+            by_weight,
             lowercase_names,
             by_name,
             avgdl,
@@ -603,17 +720,33 @@ impl SearchIndex {
         tokens: &[QueryToken],
         limit: usize,
     ) -> SearchResult {
-        let best = self.accumulate(tokens, None, |touched, scores, _| {
-            top_k(
-                touched
-                    .iter()
-                    .map(|&doc| Ranked {
-                        score: scores[doc as usize],
-                        doc,
-                    })
-                    .filter(|r| r.score > 0.0),
-                limit,
-            )
+        let walked = self.walked_terms(tokens);
+        let postings: usize = walked
+            .iter()
+            .map(|t| self.postings(Some(t.term)).0.len())
+            .sum();
+        let budget = postings / (WALK_COST * tokens.len());
+        let walked = (budget > limit)
+            .then(|| {
+                self.walk(&walked, 0.0, TopK::new(limit), budget, |doc| {
+                    let score = self.score(doc, tokens);
+                    (score > 0.0).then_some(score)
+                })
+            })
+            .flatten();
+        let best = walked.unwrap_or_else(|| {
+            self.accumulate(tokens, None, |touched, scores, _| {
+                top_k(
+                    touched
+                        .iter()
+                        .map(|&doc| Ranked {
+                            score: scores[doc as usize],
+                            doc,
+                        })
+                        .filter(|r| r.score > 0.0),
+                    limit,
+                )
+            })
         });
         if best.is_empty() {
             let needle = query.trim().to_lowercase();
@@ -702,25 +835,51 @@ impl SearchIndex {
     ) -> SearchResult {
         let (gate, gate_term) = self.gate(vocabulary, tokens, coverage_from);
         let exact = self.exact_names(query);
-        let best = self.accumulate(tokens, gate_term, |touched, scores, matched| {
-            let admitted = touched.iter().filter(|&&doc| {
-                let held = matched[doc as usize];
-                !exact.contains(&doc)
-                    && held & HOLDS_GATE != 0
-                    && (held & !HOLDS_GATE) as usize >= gate.required
-            });
-            let exact_hits = exact.iter().map(|&doc| Ranked {
-                score: f64::INFINITY,
-                doc,
-            });
-            top_k(
-                exact_hits.chain(admitted.map(|&doc| Ranked {
-                    score: scores[doc as usize],
+        let answerable = self.walked_terms(tokens);
+        let postings: usize = answerable
+            .iter()
+            .map(|t| self.postings(Some(t.term)).0.len())
+            .sum();
+        let admitted_only = |doc: u32, held: usize| !exact.contains(&doc) && held >= gate.required;
+        let best = if self.postings(gate_term).0.len() * WALK_COST * tokens.len() <= postings {
+            // Few documents hold the gate: score those alone, heaviest in it first.
+            let mut best = TopK::new(limit);
+            for &doc in &exact {
+                best.offer(Ranked {
+                    score: f64::INFINITY,
                     doc,
-                })),
-                limit,
-            )
-        });
+                });
+            }
+            let (gate_walk, others): (Vec<WalkedTerm>, Vec<WalkedTerm>) =
+                answerable.iter().partition(|t| Some(t.term) == gate_term);
+            let others_bound: f64 = others.iter().map(|t| t.bound).sum();
+            self.walk(&gate_walk, others_bound, best, usize::MAX, |doc| {
+                let held = answerable
+                    .iter()
+                    .filter(|t| self.weight(Some(t.term), doc).is_some())
+                    .count();
+                admitted_only(doc, held).then(|| self.score(doc, tokens))
+            })
+            .expect("an unlimited walk finishes")
+        } else {
+            self.accumulate(tokens, gate_term, |touched, scores, matched| {
+                let admitted = touched.iter().filter(|&&doc| {
+                    let held = matched[doc as usize];
+                    held & HOLDS_GATE != 0 && admitted_only(doc, (held & !HOLDS_GATE) as usize)
+                });
+                let exact_hits = exact.iter().map(|&doc| Ranked {
+                    score: f64::INFINITY,
+                    doc,
+                });
+                top_k(
+                    exact_hits.chain(admitted.map(|&doc| Ranked {
+                        score: scores[doc as usize],
+                        doc,
+                    })),
+                    limit,
+                )
+            })
+        };
         let via = match best.first() {
             None => Via::None,
             Some(first) if first.score.is_infinite() => Via::Exact,
@@ -731,6 +890,94 @@ impl SearchIndex {
             hits: self.hits(best, tokens, &exact),
             gate: Some(gate),
         }
+    }
+
+    /// The query's distinct terms that some document holds, each with its bound (its largest
+    /// weight times its count in the query), weightiest first.
+    fn walked_terms(&self, tokens: &[QueryToken]) -> Vec<WalkedTerm> {
+        let mut terms: Vec<u32> = tokens.iter().filter_map(|t| t.term).collect();
+        terms.sort_unstable();
+        let mut walked: Vec<WalkedTerm> = terms
+            .chunk_by(|a, b| a == b)
+            .map(|run| (run[0], run.len() as u32))
+            .filter(|&(term, _)| !self.postings(Some(term)).0.is_empty())
+            .map(|(term, count)| WalkedTerm {
+                term,
+                count: f64::from(count),
+                bound: self.max_weights[term as usize] * f64::from(count),
+            })
+            .collect();
+        walked.sort_by(|a, b| b.bound.total_cmp(&a.bound).then(a.term.cmp(&b.term)));
+        walked
+    }
+
+    /// Offers to `best` the documents of the `walked` terms that `score_of` scores, walking
+    /// each term's documents heaviest first, and stops as soon as no document not yet scored
+    /// can beat the worst kept: its score is at most what the walked terms can still add plus
+    /// `others_bound` (the most any term not walked adds). Gives up (None) after scoring
+    /// `budget` documents, when adding up every posting is the cheaper way.
+    fn walk(
+        &self,
+        walked: &[WalkedTerm],
+        others_bound: f64,
+        mut best: TopK,
+        budget: usize,
+        mut score_of: impl FnMut(u32) -> Option<f64>,
+    ) -> Option<Vec<Ranked>> {
+        // What the terms from `i` on can add to a document scored for none of them.
+        let mut rest: Vec<f64> = vec![others_bound; walked.len() + 1];
+        for i in (0..walked.len()).rev() {
+            rest[i] = rest[i + 1] + walked[i].bound;
+        }
+        let finished = SEEN.with(|cell| {
+            let mut seen = cell.borrow_mut();
+            seen.start(self.len());
+            let mut scored = 0usize;
+            for (i, walked_term) in walked.iter().enumerate() {
+                let term = walked_term.term as usize;
+                let start = self.offsets[term] as usize;
+                let end = self.offsets[term + 1] as usize;
+                // On the last term, with nothing else to add, a document not scored yet
+                // scores exactly its weight here: one that only ties the worst kept and comes
+                // later in the catalog cannot get in either, nor can any after it.
+                let exact_tail = rest[i + 1] == 0.0 && walked_term.count == 1.0;
+                for &position in &self.by_weight[start..end] {
+                    let slot = start + position as usize;
+                    let doc = self.docs[slot];
+                    // A document not scored yet holds none of the earlier terms (their
+                    // documents were all scored), at most this weight of this term, and at
+                    // most the bounds of the later ones. Once that cannot beat the worst kept,
+                    // nothing left can: the later terms add no more than this one's rest.
+                    let bound = self.weights[slot] * walked_term.count + rest[i + 1];
+                    if best.shuts_out(bound) || (exact_tail && best.loses_tie(bound, doc)) {
+                        return true;
+                    }
+                    if seen.first_time(doc) {
+                        scored += 1;
+                        if scored > budget {
+                            return false;
+                        }
+                        if let Some(score) = score_of(doc) {
+                            best.offer(Ranked { score, doc });
+                        }
+                    }
+                }
+            }
+            true
+        });
+        finished.then(|| best.into_sorted())
+    }
+
+    /// A document's BM25 score for the query: the weights of its tokens, added in query order
+    /// (a repeated token counts each time), as Hermes adds them.
+    fn score(&self, doc: u32, tokens: &[QueryToken]) -> f64 {
+        let mut score = 0.0;
+        for token in tokens {
+            if let Some(weight) = self.weight(token.term, doc) {
+                score += weight;
+            }
+        }
+        score
     }
 
     /// Turns ranked documents into hits with their matched words.
@@ -747,13 +994,13 @@ impl SearchIndex {
 
     /// The distinct query words whose terms occur in `doc`, in query order.
     fn matched_words(&self, doc: u32, tokens: &[QueryToken]) -> Vec<String> {
-        let mut matched: Vec<String> = Vec::new();
-        for token in tokens {
-            if self.weight(token.term, doc).is_some() && !matched.contains(&token.word) {
-                matched.push(token.word.clone());
-            }
-        }
-        matched
+        let mut seen: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
+        tokens
+            .iter()
+            .filter(|token| self.weight(token.term, doc).is_some())
+            .filter(|token| seen.insert(token.word.as_str()))
+            .map(|token| token.word.clone())
+            .collect()
     }
 
     /// The best-scoring documents the newer profile's rule does not admit for `query` (up to
@@ -941,20 +1188,155 @@ mod tests {
         assert_eq!(idx.search("create", 1).hits[0].doc, 0);
     }
 
-    #[test]
-    fn top_k_equals_a_full_sort() {
-        let idx = index(&[
-            ("mcp_a_1", "alpha beta", &[]),
-            ("mcp_a_2", "alpha", &[]),
-            ("mcp_a_3", "beta beta gamma", &[]),
-            ("mcp_a_4", "alpha beta", &[]),
-            ("mcp_a_5", "gamma", &[]),
-        ]);
-        let all = idx.search("alpha beta gamma", 5).hits;
-        for limit in 1..=5 {
-            let cut = idx.search("alpha beta gamma", limit).hits;
-            assert_eq!(cut[..], all[..limit.min(all.len())], "limit {limit}");
+    /// A tiny deterministic generator for the differential tests.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((self.0 >> 33) % n as u64) as usize
         }
+    }
+
+    /// The ranking from scratch: every document scored in full with freshly computed
+    /// weights, admitted by the profile's rule, sorted by score then catalog order.
+    fn full_sort(
+        vocabulary: &Vocabulary,
+        counts: &[TermCounts],
+        names: &[String],
+        rules: &SearchRules,
+        query: &str,
+        limit: usize,
+    ) -> Vec<(usize, f64)> {
+        let n = counts.len() as f64;
+        let avgdl = counts.iter().map(|c| f64::from(c.length)).sum::<f64>() / n;
+        let tf = |doc: usize, term: u32| {
+            counts[doc]
+                .terms
+                .iter()
+                .find(|(t, _)| *t == term)
+                .map(|&(_, tf)| tf)
+        };
+        let df = |term: u32| (0..counts.len()).filter(|&d| tf(d, term).is_some()).count();
+        let terms: Vec<Option<u32>> = raw_tokens(query).map(|w| vocabulary.id(w)).collect();
+        let score = |doc: usize| {
+            let mut score = 0.0;
+            for term in terms.iter().flatten() {
+                if let Some(tf) = tf(doc, *term) {
+                    let dl = f64::from(counts[doc].length);
+                    score += term_weight(idf(n, df(*term) as f64), f64::from(tf), dl, avgdl);
+                }
+            }
+            score
+        };
+        let gated = matches!(rules.admission, Admission::RarestToken { .. });
+        let exact: Vec<usize> = (0..counts.len())
+            .filter(|&d| gated && names[d].to_lowercase() == query.trim().to_lowercase())
+            .collect();
+        let admitted: Vec<usize> = match rules.admission {
+            Admission::ScoreAboveZero => (0..counts.len()).filter(|&d| score(d) > 0.0).collect(),
+            Admission::RarestToken { coverage_from } => {
+                let rarest = terms
+                    .iter()
+                    .enumerate()
+                    .min_by_key(|(i, t)| (t.map_or(0, df), *i))
+                    .and_then(|(_, t)| *t);
+                let mut answerable: Vec<u32> = terms
+                    .iter()
+                    .flatten()
+                    .copied()
+                    .filter(|&t| df(t) > 0)
+                    .collect();
+                answerable.sort_unstable();
+                answerable.dedup();
+                let required = if answerable.len() < coverage_from {
+                    1
+                } else {
+                    answerable.len().div_ceil(2)
+                };
+                (0..counts.len())
+                    .filter(|d| !exact.contains(d))
+                    .filter(|&d| rarest.is_some_and(|r| tf(d, r).is_some()))
+                    .filter(|&d| {
+                        answerable.iter().filter(|&&t| tf(d, t).is_some()).count() >= required
+                    })
+                    .collect()
+            }
+        };
+        let mut ranked: Vec<(usize, f64)> = exact.iter().map(|&d| (d, f64::INFINITY)).collect();
+        let mut scored: Vec<(usize, f64)> = admitted.into_iter().map(|d| (d, score(d))).collect();
+        scored.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        ranked.extend(scored);
+        ranked.truncate(limit);
+        ranked
+    }
+
+    #[test]
+    fn pruned_search_equals_a_full_sort_from_scratch() {
+        let words = [
+            "alpha", "beta", "gamma", "delta", "issue", "issues", "list", "get", "page", "pages",
+            "web", "run", "running", "query", "file",
+        ];
+        let mut rng = Lcg(7);
+        let mut compared = 0;
+        for rules in [SEED.search, HERMES_2026_09.search] {
+            for _ in 0..150 {
+                let docs = 1 + rng.below(120);
+                let mut vocabulary = Vocabulary::new(rules);
+                let mut names = Vec::new();
+                let mut counts = Vec::new();
+                for d in 0..docs {
+                    // Some documents repeat an earlier one, so that ties are common.
+                    let text: Vec<&str> = if d > 0 && rng.below(4) == 0 {
+                        vec![words[d % 3], words[3 + d % 2]]
+                    } else {
+                        // Skewed: the first words are common, the last ones rare.
+                        (0..1 + rng.below(12))
+                            .map(|_| {
+                                let common_up_to = 1 + rng.below(words.len());
+                                words[rng.below(common_up_to)]
+                            })
+                            .collect()
+                    };
+                    let name = format!("{}_{}", words[rng.below(words.len())], d % 7);
+                    let text = text.join(" ");
+                    counts.push(vocabulary.count_terms(
+                        &name,
+                        search_text(&rules, &name, "", &text, std::iter::empty()),
+                    ));
+                    names.push(name);
+                }
+                let index = SearchIndex::build(&vocabulary, &counts);
+                for _ in 0..8 {
+                    let query = if rng.below(6) == 0 {
+                        names[rng.below(names.len())].clone()
+                    } else {
+                        (0..1 + rng.below(6))
+                            .map(|_| words[rng.below(words.len())])
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    };
+                    let limit = 1 + rng.below(8);
+                    let expected = full_sort(&vocabulary, &counts, &names, &rules, &query, limit);
+                    let got = index.search(&vocabulary, &query, limit);
+                    if got.via == Via::Substring {
+                        continue;
+                    }
+                    let got: Vec<(usize, f64)> =
+                        got.hits.iter().map(|h| (h.doc, h.score)).collect();
+                    assert_eq!(got.len(), expected.len(), "{query:?} limit {limit}");
+                    for (g, e) in got.iter().zip(&expected) {
+                        assert_eq!(g.0, e.0, "{query:?} limit {limit}: {got:?} vs {expected:?}");
+                        assert!(g.1 == e.1, "{query:?}: score {} vs {}", g.1, e.1);
+                    }
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 2000, "only {compared} searches compared");
     }
 
     #[test]

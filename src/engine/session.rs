@@ -17,7 +17,7 @@ use super::profile::{BridgeRule, Profile};
 use super::search::{
     resolve_limit, search_text, Admitted, SearchIndex, SearchResult, TermCounts, Vocabulary,
 };
-use super::tokens::{count_with_both_encodings, TokenCount, TokenizerError};
+use super::tokens::{count_with_both_encodings, estimate_tokens, TokenCount, TokenizerError};
 
 /// Values given on the command line (or set in the TUI) that win over the config.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -526,7 +526,7 @@ impl Session {
             };
         }
         for (cost, counted) in costs.iter_mut().zip(counted) {
-            cost.estimate_tokens = super::tokens::estimate_tokens(cost.chars);
+            cost.estimate_tokens = estimate_tokens(cost.chars);
             cost.counted = counted;
         }
         costs
@@ -775,7 +775,19 @@ pub fn count_tokens(servers: &[Server]) -> Result<Vec<(ToolRef, TokenCount)>, To
         .map(|&place| entry(servers, place).definition())
         .collect();
     let counts = count_with_both_encodings(&definitions)?;
-    Ok(places.into_iter().zip(counts).collect())
+    // What was cut from over-long strings is not tokenised: it counts by chars/4.
+    Ok(places
+        .into_iter()
+        .zip(counts)
+        .map(|(place, count)| {
+            let cut = estimate_tokens(entry(servers, place).truncated_chars);
+            let count = TokenCount {
+                o200k: count.o200k + cut,
+                cl100k: count.cl100k + cut,
+            };
+            (place, count)
+        })
+        .collect())
 }
 
 #[cfg(test)]
