@@ -1,14 +1,16 @@
-//! Engine benchmarks on a 10,000-tool catalog, and the real tokenizers on all captures.
-//! Targets: index build <= 20 ms, one search <= 0.5 ms (median), chars/4 estimate <= 10 ms,
-//! both tokenizer counts of tests/data/captures (loading included) < 300 ms. The definitions'
-//! characters are measured once at load (`definition_chars_from_scratch`); the estimate the
-//! gate recomputes on every change sums them (`chars_estimate`). Lint and eval of the 10,000
-//! tools (one query per tool) each under 5 s.
+//! Engine benchmarks on catalogs of 10,000 and 100,000 tools (renamed copies of the real
+//! captures), under both profiles, and the real tokenizers on all captures.
+//! Targets: at 10,000 tools one search <= 0.05 ms and the index build <= 20 ms; at 100,000 one
+//! search < 0.5 ms; the newer profile's search within 2x of the seed's, and its assembly
+//! (listing included) under 20 ms; chars/4 estimate <= 10 ms; both tokenizer counts of
+//! tests/data/captures (loading included) < 300 ms; lint of the catalog and eval of one query
+//! per tool in seconds, growing near linearly from 10,000 to 100,000.
 
 mod support;
 
-use criterion::{criterion_group, criterion_main, Criterion};
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rayon::prelude::*;
+use schematax::engine::capture_file::ServerCapture;
 use schematax::engine::catalog::definition_chars;
 use schematax::engine::config::Config;
 use schematax::engine::eval::{evaluate, EvalQuery, QuerySet};
@@ -19,40 +21,66 @@ use schematax::engine::tokens::estimate_tokens;
 use schematax::text::first_sentence;
 use std::hint::black_box;
 
-const TOOLS: usize = 10_000;
+/// The catalog sizes measured.
+const SIZES: [usize; 2] = [10_000, 100_000];
+/// Queries a person might type, from one word to a sentence.
+const QUERIES: [&str; 4] = [
+    "create a merge request for the pipeline",
+    "search",
+    "fetch a web page as markdown",
+    "list open issues in a repository",
+];
 
-fn catalog_10k(c: &mut Criterion) {
-    let captures = support::catalog_of(TOOLS);
-    let mut session = Session::new(&Config::default(), &captures, &Overrides::default());
-    assert_eq!(session.total_available(), TOOLS);
-    let mut group = c.benchmark_group("catalog_10k");
-
-    group.bench_function("catalog_and_index_build", |b| b.iter(|| session.rebuild()));
-
-    group.bench_function("search", |b| {
-        b.iter(|| session.search(black_box("create a merge request for the pipeline"), 5))
-    });
-
-    // What the gate recomputes on every change: the catalog's chars/4 estimate and verdict.
-    group.bench_function("chars_estimate", |b| b.iter(|| session.activation()));
-
-    // Done once at load: serialising and measuring every definition from the captures.
-    group.bench_function("definition_chars_from_scratch", |b| {
-        b.iter(|| {
-            let chars: u64 = captures
-                .par_iter()
-                .flat_map(|c| {
-                    c.tools
-                        .par_iter()
-                        .map(move |t| definition_chars(Profile::Seed, &c.server, t))
-                })
-                .sum();
-            estimate_tokens(chars)
-        })
-    });
-    group.finish();
+fn session_of(captures: &[ServerCapture], profile: Profile) -> Session {
+    let overrides = Overrides {
+        profile: Some(profile),
+        ..Overrides::default()
+    };
+    Session::new(&Config::default(), captures, &overrides)
 }
 
+fn catalogs(c: &mut Criterion) {
+    for size in SIZES {
+        let captures = support::catalog_of(size);
+        let mut group = c.benchmark_group(format!("catalog_{}k", size / 1000));
+        if size > 10_000 {
+            group.sample_size(10);
+        }
+        for profile in [Profile::Seed, Profile::Hermes202609] {
+            let mut session = session_of(&captures, profile);
+            assert_eq!(session.total_available(), size);
+            let name = profile.id();
+            group.bench_function(BenchmarkId::new("index_build", name), |b| {
+                b.iter(|| session.rebuild())
+            });
+            for (i, query) in QUERIES.iter().enumerate() {
+                group.bench_function(BenchmarkId::new(format!("search_{i}"), name), |b| {
+                    b.iter(|| session.search(black_box(query), 5))
+                });
+            }
+            // What the gate recomputes on every change: the estimate, verdict and assembly
+            // (for the newer profile, the listing in the tool_search description).
+            group.bench_function(BenchmarkId::new("activation", name), |b| {
+                b.iter(|| session.activation())
+            });
+        }
+        // Done once at load: serialising and measuring every definition from the captures.
+        group.bench_function("definition_chars_from_scratch", |b| {
+            b.iter(|| {
+                let chars: u64 = captures
+                    .par_iter()
+                    .flat_map(|c| {
+                        c.tools
+                            .par_iter()
+                            .map(move |t| definition_chars(Profile::Seed, &c.server, t))
+                    })
+                    .sum();
+                estimate_tokens(chars)
+            })
+        });
+        group.finish();
+    }
+}
 fn tokenizers(c: &mut Criterion) {
     let captures = support::real_captures();
     let session = Session::new(&Config::default(), &captures, &Overrides::default());
@@ -65,32 +93,37 @@ fn tokenizers(c: &mut Criterion) {
     group.finish();
 }
 
-fn lint_and_eval_10k(c: &mut Criterion) {
-    let captures = support::catalog_of(TOOLS);
-    let session = Session::new(&Config::default(), &captures, &Overrides::default());
-    // One query per tool: its own first sentence, expecting the tool itself.
-    let queries = QuerySet {
-        queries: session
-            .catalog()
-            .map(|e| EvalQuery {
-                id: e.name.clone(),
-                query: first_sentence(&e.description).to_string(),
-                server: None,
-                expected: vec![e.name.clone()],
-                also_ok: Vec::new(),
-                style: "natural".into(),
-            })
-            .collect(),
-        warnings: Vec::new(),
-    };
-    let mut group = c.benchmark_group("quality_10k");
-    group.sample_size(10);
-    group.bench_function("lint", |b| b.iter(|| lint(&session)));
-    group.bench_function("eval_10k_queries", |b| {
-        b.iter(|| evaluate(&session, &queries, 5, false))
-    });
-    group.finish();
+fn lint_and_eval(c: &mut Criterion) {
+    for size in SIZES {
+        let captures = support::catalog_of(size);
+        let mut group = c.benchmark_group(format!("quality_{}k", size / 1000));
+        group.sample_size(10);
+        for profile in [Profile::Seed, Profile::Hermes202609] {
+            let session = session_of(&captures, profile);
+            // One query per tool: its own first sentence, expecting the tool itself.
+            let queries = QuerySet {
+                queries: session
+                    .catalog()
+                    .map(|e| EvalQuery {
+                        id: e.name.clone(),
+                        query: first_sentence(&e.description).to_string(),
+                        server: None,
+                        expected: vec![e.name.clone()],
+                        also_ok: Vec::new(),
+                        style: "natural".into(),
+                    })
+                    .collect(),
+                warnings: Vec::new(),
+            };
+            let name = profile.id();
+            group.bench_function(BenchmarkId::new("lint", name), |b| b.iter(|| lint(&session)));
+            group.bench_function(BenchmarkId::new("eval_one_query_per_tool", name), |b| {
+                b.iter(|| evaluate(&session, &queries, 5, false))
+            });
+        }
+        group.finish();
+    }
 }
 
-criterion_group!(benches, catalog_10k, tokenizers, lint_and_eval_10k);
+criterion_group!(benches, catalogs, tokenizers, lint_and_eval);
 criterion_main!(benches);

@@ -1,0 +1,110 @@
+//! Whole-process figures: the release binary run on catalogs of 10,000 and 100,000 tools
+//! written to disk, each command timed from start to exit with its peak resident memory (from
+//! `wait4`), beside the bytes of the captures it read. `cargo bench --bench process` prints the
+//! table the README's performance section quotes; in test mode (`cargo test --all-targets`)
+//! it runs the 10,000-tool catalog once, to prove the commands still finish.
+
+mod support;
+
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// What one run of the binary cost.
+struct Cost {
+    elapsed: Duration,
+    peak_bytes: u64,
+}
+
+/// Writes `catalog_of(size)` as one capture file per server; returns the folder and its bytes.
+fn write_catalog(size: usize) -> (PathBuf, u64) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("target/process-bench")
+        .join(size.to_string());
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).expect("old catalog removed");
+    }
+    std::fs::create_dir_all(&dir).expect("catalog folder");
+    let mut bytes = 0;
+    for capture in support::catalog_of(size) {
+        let tools: Vec<Value> = capture
+            .tools
+            .iter()
+            .map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema}))
+            .collect();
+        let text = serde_json::to_vec(&json!({"server": capture.server, "tools": tools}))
+            .expect("capture serialises");
+        bytes += text.len() as u64;
+        std::fs::write(dir.join(format!("{}.json", capture.server)), text).expect("capture written");
+    }
+    (dir, bytes)
+}
+
+/// Runs the binary with `args` and waits for it with `wait4`, which gives its own peak memory.
+fn run(args: &[&str]) -> Cost {
+    let started = Instant::now();
+    let child = Command::new(env!("CARGO_BIN_EXE_schematax"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the binary runs");
+    let mut status = 0;
+    // SAFETY: an all-zero rusage is a valid value, and wait4 only writes into the two
+    // locals for a child of this process that has not been waited for yet.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    let pid = unsafe { libc::wait4(child.id() as libc::pid_t, &mut status, 0, &mut usage) };
+    let elapsed = started.elapsed();
+    assert_eq!(pid, child.id() as libc::pid_t, "wait4 failed");
+    assert!(
+        libc::WIFEXITED(status) && libc::WEXITSTATUS(status) == 0,
+        "schematax {args:?} failed: {status}"
+    );
+    Cost {
+        elapsed,
+        peak_bytes: usage.ru_maxrss as u64 * 1024,
+    }
+}
+
+fn mib(bytes: u64) -> f64 {
+    bytes as f64 / (1024.0 * 1024.0)
+}
+
+fn measure(size: usize, commands: &[(&str, &[&str])]) {
+    let (dir, bytes) = write_catalog(size);
+    let folder = dir.display().to_string();
+    println!(
+        "{size} tools, {:.1} MiB of captures in {}",
+        mib(bytes),
+        dir.display()
+    );
+    for (label, args) in commands {
+        let mut full: Vec<&str> = args.to_vec();
+        full.extend(["--tools", folder.as_str()]);
+        let cost = run(&full);
+        println!(
+            "  {label:<34} {:>8.2} s  peak {:>7.1} MiB ({:.1}x the captures)",
+            cost.elapsed.as_secs_f64(),
+            mib(cost.peak_bytes),
+            cost.peak_bytes as f64 / bytes as f64
+        );
+    }
+}
+
+fn main() {
+    let benchmarking = std::env::args().any(|a| a == "--bench");
+    let commands: &[(&str, &[&str])] = &[
+        ("report --estimate-only", &["report", "--estimate-only", "--format", "json"]),
+        ("report (both tokenizers)", &["report", "--format", "json"]),
+        ("lint", &["lint", "--format", "json"]),
+        ("sweep", &["sweep", "--format", "json"]),
+    ];
+    if benchmarking {
+        for size in [10_000, 100_000] {
+            measure(size, commands);
+        }
+    } else {
+        measure(10_000, &commands[..1]);
+    }
+}
