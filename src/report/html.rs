@@ -868,7 +868,8 @@ fn capture_row(capture: &crate::engine::capture_file::ServerCapture) -> CaptureR
 }
 
 /// The page's stylesheet: the theme's colours as custom properties, a narrow-screen layout and
-/// a print layout (light colours, bars and heat cells printed in colour, no page-split rows).
+/// a print layout (light colours, bars and heat cells printed in colour, the contents of closed
+/// `<details>` printed where the browser allows it, no page-split rows).
 fn stylesheet(theme: Theme) -> String {
     let p = theme.palette();
     let light = Theme::Light.palette();
@@ -939,6 +940,7 @@ ol.bars > li { padding: 8px 0; border-bottom: 1px solid var(--rule); break-insid
 details { margin: 6px 0; }
 summary { cursor: pointer; color: var(--muted); font-size: .9rem; }
 table.tools { font-size: .85rem; }
+table code { overflow-wrap: break-word; }
 table.tools td.params { color: var(--muted); max-width: 260px; overflow-wrap: anywhere; }
 table.heat { font-size: .8rem; }
 table.heat th, table.heat td { text-align: center; border: 2px solid var(--bg); padding: 4px 6px; }
@@ -979,6 +981,7 @@ footer { padding-top: 24px; padding-bottom: 40px; }
   section, table, .figures { break-inside: avoid-page; }
   .scroll { overflow: visible; }
   summary { color: var(--text); }
+  details::details-content { content-visibility: visible; display: block; }
 }
 "#;
 
