@@ -17,14 +17,18 @@ use crate::engine::lint::Severity;
 use crate::engine::profile::Profile;
 use crate::engine::search::resolve_limit;
 use crate::engine::session::{Overrides, Session};
+use crate::report::card::{render_svg, CardFormat};
 use crate::report::compare::CompareReport;
 use crate::report::cost::CostReport;
 use crate::report::describe::describe;
 use crate::report::eval::EvalReport;
+use crate::report::html::{PageParts, PageReport};
 use crate::report::lint::{LintFormat, LintReport};
+use crate::report::markup::Theme;
 use crate::report::search::SearchReport;
 use crate::report::sweep::SweepReport;
 use crate::report::Format;
+use crate::report::ReportFormat;
 use crate::signals::Signal;
 
 /// Exit code of bad usage or unreadable input.
@@ -70,15 +74,43 @@ pub enum Command {
         /// Inputs and overrides.
         #[command(flatten)]
         input: InputArgs,
-        /// Output options.
-        #[command(flatten)]
-        output: OutputArgs,
+        /// Output format; `html` is one self-contained page that makes no network request.
+        #[arg(long, value_enum, default_value_t = ReportFormat::Table)]
+        format: ReportFormat,
+        /// Write to FILE instead of stdout (replaced atomically).
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
         /// Price and traffic of the dollar figures.
         #[command(flatten)]
         traffic: TrafficArgs,
         /// Skip the real tokenizer counts (o200k_base, cl100k_base); chars/4 only.
         #[arg(long)]
         estimate_only: bool,
+        /// Colours of the HTML page (--format html).
+        #[arg(long, value_enum, value_name = "THEME")]
+        theme: Option<Theme>,
+        /// A queries file (as for `schematax eval`): the page's eval section (--format html).
+        #[arg(long, value_name = "FILE")]
+        queries: Option<PathBuf>,
+    },
+    /// The headline numbers and the heaviest servers as one 1200x630 SVG card, for READMEs
+    /// and slides.
+    Card {
+        /// Inputs and overrides.
+        #[command(flatten)]
+        input: InputArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = CardFormat::Svg)]
+        format: CardFormat,
+        /// Write to FILE instead of stdout (replaced atomically).
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+        /// Price and traffic of the dollar figures.
+        #[command(flatten)]
+        traffic: TrafficArgs,
+        /// Colours.
+        #[arg(long, value_enum, default_value_t = Theme::Light, value_name = "THEME")]
+        theme: Theme,
     },
     /// Rank the catalog for queries as one tool_search call would, with scores, matched words
     /// and (hermes-2026-09) the rarest-word gate.
@@ -566,19 +598,67 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         }
         Command::Report {
             input,
+            format,
             output,
             traffic,
             estimate_only,
+            theme,
+            queries,
         } => {
+            let plain = format.plain();
+            if plain.is_some() && (theme.is_some() || queries.is_some()) {
+                return Err(CliError::Usage(
+                    "--theme and --queries apply to --format html (for the figures of a queries file, see `schematax eval`)".into(),
+                ));
+            }
             let (inputs, mut session) = input.session()?;
             let warning = if estimate_only {
                 None
             } else {
                 count_tokens(&mut session)
             };
-            let mut report = CostReport::build(&inputs, &session, &traffic.traffic());
+            let traffic = traffic.traffic();
+            let mut report = CostReport::build(&inputs, &session, &traffic);
             report.warnings.extend(warning);
-            emit(&report.render(output.format), output.output.as_deref())
+            let text = match plain {
+                Some(format) => report.render(format),
+                None => {
+                    let set = load_queries(queries.as_deref())?;
+                    let other_profile = Profile::ALL
+                        .into_iter()
+                        .find(|p| *p != session.profile())
+                        .unwrap_or_default();
+                    let other = Session::new(
+                        &inputs.config,
+                        &inputs.captures,
+                        &Overrides {
+                            profile: Some(other_profile),
+                            ..input.overrides()
+                        },
+                    );
+                    let parts = PageParts {
+                        inputs: &inputs,
+                        session: &session,
+                        other: &other,
+                        traffic: &traffic,
+                        queries: set.as_ref(),
+                        theme: theme.unwrap_or_default(),
+                    };
+                    PageReport::build(parts, report).render()
+                }
+            };
+            emit(&text, output.as_deref())
+        }
+        Command::Card {
+            input,
+            format: CardFormat::Svg,
+            output,
+            traffic,
+            theme,
+        } => {
+            let (inputs, session) = input.session()?;
+            let report = CostReport::build(&inputs, &session, &traffic.traffic());
+            emit(&render_svg(&report, theme), output.as_deref())
         }
         Command::Search {
             queries,

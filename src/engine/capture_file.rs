@@ -47,6 +47,8 @@ pub struct ServerCapture {
     pub server_info: Option<String>,
     /// `protocolVersion`, when recorded.
     pub protocol_version: Option<String>,
+    /// `capturedAt` (RFC 3339, as `schematax capture` writes it), when recorded.
+    pub captured_at: Option<String>,
     /// Entries of the file that were not usable tools, one line each.
     pub skipped: Vec<String>,
 }
@@ -139,6 +141,7 @@ pub fn parse_capture(bytes: &[u8], default_server: &str) -> Result<ServerCapture
         source: PathBuf::new(),
         server_info: None,
         protocol_version: None,
+        captured_at: None,
         skipped: Vec::new(),
     };
     let mut raw_tools: Vec<Value> = Vec::new();
@@ -228,6 +231,9 @@ fn read_metadata(object: &Map<String, Value>, capture: &mut ServerCapture) {
     }
     if let Some(Value::String(version)) = object.get("protocolVersion") {
         capture.protocol_version = Some(version.clone());
+    }
+    if let Some(Value::String(at)) = object.get("capturedAt") {
+        capture.captured_at = Some(at.clone());
     }
 }
 
@@ -338,12 +344,13 @@ mod tests {
     #[test]
     fn capture_file_shape() {
         let c = parse_capture(
-            br#"{"server":"gh","serverInfo":{"name":"g","version":"1"},"protocolVersion":"2025-06-18","tools":[{"name":"a","description":"d","inputSchema":{"type":"object"}}]}"#,
+            br#"{"server":"gh","serverInfo":{"name":"g","version":"1"},"protocolVersion":"2025-06-18","capturedAt":"2026-12-02T19:17:51Z","tools":[{"name":"a","description":"d","inputSchema":{"type":"object"}}]}"#,
             "stem",
         )
         .unwrap();
         assert_eq!(c.server, "gh");
         assert_eq!(c.server_info.as_deref(), Some("g@1"));
+        assert_eq!(c.captured_at.as_deref(), Some("2026-12-02T19:17:51Z"));
         assert_eq!(names(&c), ["a"]);
         assert_eq!(c.tools[0].description.as_deref(), Some("d"));
     }

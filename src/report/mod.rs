@@ -1,11 +1,15 @@
 //! Output of the non-interactive commands: one serialisable model per command, rendered as an
-//! aligned table, JSON (stable, documented in the README) or Markdown.
+//! aligned table, JSON (stable, documented in the README) or Markdown; the cost report also as
+//! a self-contained HTML page ([`html`]) and an SVG card ([`card`]).
 
+pub mod card;
 pub mod compare;
 pub mod cost;
 pub mod describe;
 pub mod eval;
+pub mod html;
 pub mod lint;
+pub mod markup;
 pub mod search;
 pub mod sweep;
 pub mod table;
@@ -24,6 +28,32 @@ pub enum Format {
     Json,
     /// GitHub-flavoured Markdown.
     Markdown,
+}
+
+/// `--format` of `report`: the report formats plus the HTML page.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum ReportFormat {
+    /// Aligned plain text for a terminal.
+    #[default]
+    Table,
+    /// Pretty-printed JSON.
+    Json,
+    /// GitHub-flavoured Markdown.
+    Markdown,
+    /// One self-contained HTML page: headline, charts, activation map, lint, inputs.
+    Html,
+}
+
+impl ReportFormat {
+    /// The plain report format this is; `None` for the HTML page.
+    pub fn plain(self) -> Option<Format> {
+        match self {
+            ReportFormat::Table => Some(Format::Table),
+            ReportFormat::Json => Some(Format::Json),
+            ReportFormat::Markdown => Some(Format::Markdown),
+            ReportFormat::Html => None,
+        }
+    }
 }
 
 /// Pretty JSON of a report model, ending with a newline. Besides the usual escapes, C1
