@@ -5,7 +5,7 @@
 //! rendering the page.
 //!
 //! Under `cargo test` (no `--bench`) each part runs once, without the real token counts, which
-//! the debug build would take long to make.
+//! the debug build would take long to make, and the render time is printed, not asserted.
 
 mod support;
 
@@ -167,10 +167,13 @@ fn size_and_render(page: &str, runs: usize) {
     println!(
         "report_html_10k: chromium --dump-dom {whole:.2?} (an empty page {start_up:.2?}): render {render:.2?}, median of {runs}"
     );
-    assert!(
-        render < MAX_RENDER,
-        "the 10,000-tool page renders in {render:?}, over {MAX_RENDER:?}"
-    );
+    // One unoptimised run on a busy machine (test mode) is reported, not held to the limit.
+    if runs > 1 {
+        assert!(
+            render < MAX_RENDER,
+            "the 10,000-tool page renders in {render:?}, over {MAX_RENDER:?}"
+        );
+    }
 }
 
 fn main() {
