@@ -116,7 +116,9 @@ fn lint_and_eval(c: &mut Criterion) {
                 warnings: Vec::new(),
             };
             let name = profile.id();
-            group.bench_function(BenchmarkId::new("lint", name), |b| b.iter(|| lint(&session)));
+            group.bench_function(BenchmarkId::new("lint", name), |b| {
+                b.iter(|| lint(&session))
+            });
             group.bench_function(BenchmarkId::new("eval_one_query_per_tool", name), |b| {
                 b.iter(|| evaluate(&session, &queries, 5, false))
             });

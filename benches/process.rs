@@ -36,7 +36,8 @@ fn write_catalog(size: usize) -> (PathBuf, u64) {
         let text = serde_json::to_vec(&json!({"server": capture.server, "tools": tools}))
             .expect("capture serialises");
         bytes += text.len() as u64;
-        std::fs::write(dir.join(format!("{}.json", capture.server)), text).expect("capture written");
+        std::fs::write(dir.join(format!("{}.json", capture.server)), text)
+            .expect("capture written");
     }
     (dir, bytes)
 }
@@ -95,7 +96,10 @@ fn measure(size: usize, commands: &[(&str, &[&str])]) {
 fn main() {
     let benchmarking = std::env::args().any(|a| a == "--bench");
     let commands: &[(&str, &[&str])] = &[
-        ("report --estimate-only", &["report", "--estimate-only", "--format", "json"]),
+        (
+            "report --estimate-only",
+            &["report", "--estimate-only", "--format", "json"],
+        ),
         ("report (both tokenizers)", &["report", "--format", "json"]),
         ("lint", &["lint", "--format", "json"]),
         ("sweep", &["sweep", "--format", "json"]),

@@ -26,7 +26,10 @@ fn schematax(args: &[&str]) -> Output {
     let (sender, receiver) = std::sync::mpsc::channel();
     std::thread::spawn(move || sender.send(child.wait_with_output().expect("output")));
     receiver.recv_timeout(HANG).unwrap_or_else(|_| {
-        Command::new("kill").args(["-9", &pid.to_string()]).status().ok();
+        Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status()
+            .ok();
         panic!("schematax {args:?} still running after {HANG:?}")
     })
 }

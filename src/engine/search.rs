@@ -559,14 +559,17 @@ impl SearchIndex {
                 weights[slot] = term_weight(idf, f64::from(tfs[slot]), dl, avgdl);
                 max_weights[term] = max_weights[term].max(weights[slot]);
             }
-            let term_weights = &weights[range.clone()];
-            let order = &mut by_weight[range];
-            order
-                .iter_mut()
+            // Heaviest first, ties by position (= catalog order): one key per posting, the
+            // weight's bits inverted (weights are positive, so their bits order as they do).
+            let mut keys: Vec<u128> = weights[range.clone()]
+                .iter()
                 .enumerate()
-                .for_each(|(i, position)| *position = i as u32);
-            // Positions ascend with the catalog order, so a stable sort keeps ties in it.
-            order.sort_by(|&a, &b| term_weights[b as usize].total_cmp(&term_weights[a as usize]));
+                .map(|(i, w)| (u128::from(!w.to_bits()) << 32) | i as u128)
+                .collect();
+            keys.sort_unstable();
+            for (slot, key) in by_weight[range].iter_mut().zip(keys) {
+                *slot = key as u32;
+            }
         }
         let lowercase_names: Vec<Arc<str>> = documents
             .iter()
