@@ -43,6 +43,8 @@ fn write_catalog(size: usize) -> (PathBuf, u64) {
 }
 
 /// Runs the binary with `args` and waits for it with `wait4`, which gives its own peak memory.
+// `wait4` reaps the child, which clippy cannot see.
+#[allow(clippy::zombie_processes)]
 fn run(args: &[&str]) -> Cost {
     let started = Instant::now();
     let child = Command::new(env!("CARGO_BIN_EXE_schematax"))
