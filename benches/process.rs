@@ -6,6 +6,7 @@
 
 mod support;
 
+use schematax::text::first_sentence;
 use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
@@ -17,7 +18,9 @@ struct Cost {
     peak_bytes: u64,
 }
 
-/// Writes `catalog_of(size)` as one capture file per server; returns the folder and its bytes.
+/// Writes `catalog_of(size)` as one capture file per server, and `queries.yaml` beside the
+/// folder with one query per tool (its own first sentence, expecting it); returns the folder
+/// and the bytes of the captures.
 fn write_catalog(size: usize) -> (PathBuf, u64) {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("target/process-bench")
@@ -27,7 +30,22 @@ fn write_catalog(size: usize) -> (PathBuf, u64) {
     }
     std::fs::create_dir_all(&dir).expect("catalog folder");
     let mut bytes = 0;
+    let mut queries = String::from("queries:\n");
     for capture in support::catalog_of(size) {
+        for tool in &capture.tools {
+            let sentence = first_sentence(tool.description.as_deref().unwrap_or(&tool.name));
+            let query = if sentence.trim().is_empty() {
+                tool.name.as_str()
+            } else {
+                sentence
+            };
+            queries.push_str(&format!(
+                "  - query: {}\n    expected: [{}]\n",
+                serde_json::to_string(query).expect("a string"),
+                serde_json::to_string(&format!("{}/{}", capture.server, tool.name))
+                    .expect("a string")
+            ));
+        }
         let tools: Vec<Value> = capture
             .tools
             .iter()
@@ -39,6 +57,7 @@ fn write_catalog(size: usize) -> (PathBuf, u64) {
         std::fs::write(dir.join(format!("{}.json", capture.server)), text)
             .expect("capture written");
     }
+    std::fs::write(dir.with_extension("queries.yaml"), queries).expect("queries written");
     (dir, bytes)
 }
 
@@ -82,8 +101,12 @@ fn measure(size: usize, commands: &[(&str, &[&str])]) {
         mib(bytes),
         dir.display()
     );
+    let queries = dir.with_extension("queries.yaml").display().to_string();
     for (label, args) in commands {
-        let mut full: Vec<&str> = args.to_vec();
+        let mut full: Vec<&str> = args
+            .iter()
+            .map(|a| if *a == "QUERIES" { queries.as_str() } else { a })
+            .collect();
         full.extend(["--tools", folder.as_str()]);
         let cost = run(&full);
         println!(
@@ -104,6 +127,14 @@ fn main() {
         ),
         ("report (both tokenizers)", &["report", "--format", "json"]),
         ("lint", &["lint", "--format", "json"]),
+        (
+            "lint --profile hermes-2026-09",
+            &["lint", "--format", "json", "--profile", "hermes-2026-09"],
+        ),
+        (
+            "eval, one query per tool",
+            &["eval", "QUERIES", "--format", "json"],
+        ),
         ("sweep", &["sweep", "--format", "json"]),
     ];
     if benchmarking {

@@ -35,7 +35,9 @@ fn fails_with(args: &[&str], code: i32, needle: &str) {
     assert_eq!(output.status.code(), Some(code), "{args:?}: {err}");
     assert!(err.contains(needle), "{args:?}: {err:?} lacks {needle:?}");
     assert!(!err.contains("panicked"), "{err}");
-    if err.starts_with("schematax: error: ") {
+    // Our errors are one line; only clap's usage errors (`error: ...` and a usage) are longer.
+    if !err.starts_with("error: ") {
+        assert!(err.starts_with("schematax: error: "), "{err:?}");
         assert_eq!(err.trim_end().lines().count(), 1, "one-line error: {err:?}");
     }
 }
@@ -86,8 +88,8 @@ fn report_json_on_the_sample() {
     assert_eq!(firecrawl["toolset"], "mcp-firecrawl");
     assert_eq!(firecrawl["tools"], 26);
     assert_eq!(firecrawl["estimate_tokens"], 16_913);
-    assert!(firecrawl["o200k_tokens"].as_u64().unwrap() > 10_000);
-    assert!(firecrawl["cl100k_tokens"].as_u64().unwrap() > 10_000);
+    assert_eq!(firecrawl["o200k_tokens"], 16_870);
+    assert_eq!(firecrawl["cl100k_tokens"], 16_638);
 }
 
 #[test]
@@ -579,7 +581,11 @@ fn bad_input_exits_2_with_one_line() {
         ));
     }
     let bomb = write(dir.path(), "bomb.yaml", bomb.as_bytes());
-    fails_with(&["report", &bomb], 2, "bomb.yaml");
+    fails_with(
+        &["report", &bomb],
+        2,
+        "bomb.yaml: aliases expand to more than",
+    );
 
     let no_tools = write(dir.path(), "no-tools.json", b"{\"server\": \"x\"}");
     fails_with(
@@ -774,12 +780,18 @@ fn eval_on_the_sample_queries() {
     assert_eq!(r["by_style"]["keyword"]["queries"], 20);
     assert_eq!(r["by_style"]["natural"]["queries"], 20);
     assert_eq!(overall["k"], 5);
-    assert!(overall["recall_at_k"].as_f64().unwrap() >= overall["recall_at_1"].as_f64().unwrap());
-    assert!(r["by_server"]["firecrawl"]["queries"].as_u64().unwrap() > 5);
+    let figures = |v: &Value| {
+        let f = |key: &str| (v[key].as_f64().unwrap() * 1000.0).round() / 1000.0;
+        (f("recall_at_1"), f("recall_at_k"), f("mrr"))
+    };
+    assert_eq!(figures(overall), (0.775, 1.0, 0.869));
+    assert_eq!(figures(&r["by_style"]["keyword"]), (0.7, 1.0, 0.829));
+    assert_eq!(figures(&r["by_style"]["natural"]), (0.85, 1.0, 0.908));
+    assert_eq!(r["by_server"]["firecrawl"]["queries"], 22);
     let first = &r["queries"][0];
     assert_eq!(first["id"], "scrape-1");
-    assert!(first["rank"].as_u64().is_some());
-    assert!(first["hits"].as_array().unwrap().len() <= 5);
+    assert_eq!(first["rank"], 3);
+    assert_eq!(first["hits"].as_array().unwrap().len(), 5);
 
     // Switching firecrawl off turns its queries into misses.
     let off = json(&[
@@ -803,8 +815,10 @@ fn eval_on_the_sample_queries() {
         at_1["overall"]["recall_at_k"],
         at_1["overall"]["recall_at_1"]
     );
+    // scrape-1 allows no other tool, so --lenient leaves its rank; scrape-2 accepts either.
     let lenient = json(&["eval", &queries, "--format", "json", "--lenient"]);
-    assert!(lenient["queries"][0]["rank"].as_u64() <= r["queries"][0]["rank"].as_u64());
+    assert_eq!(lenient["queries"][0]["rank"], 3);
+    assert!(lenient["overall"]["mrr"].as_f64().unwrap() >= overall["mrr"].as_f64().unwrap());
 
     assert_eq!(
         schematax(&["eval", &queries, "--min-recall", "0.5"])
@@ -1042,11 +1056,11 @@ fn compare_shows_both_profiles_and_the_queries_they_split() {
         .collect();
     assert_eq!(profiles, ["seed", "hermes-2026-09"]);
     assert_eq!(r["queries"].as_array().unwrap().len(), 40);
+    // Ten queries the newer engine's gate loses; none it finds that the first one misses.
     let seed_only = r["found_only_by"]["seed"].as_array().unwrap();
-    assert!(
-        !seed_only.is_empty(),
-        "natural-language queries the newer engine loses"
-    );
+    assert_eq!(seed_only.len(), 10, "{seed_only:?}");
+    assert!(seed_only.iter().any(|q| q == "local-1"), "{seed_only:?}");
+    assert_eq!(r["found_only_by"]["hermes-2026-09"], Value::Array(vec![]));
     let alias = schematax(&["diff-profiles"]);
     assert!(alias.status.success());
     let table = stdout(&alias);

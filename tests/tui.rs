@@ -147,12 +147,15 @@ fn help_overlay_lists_the_key_map() {
         press(&mut app, KeyCode::Down);
         seen.push_str(&screen(&app, 100, 40));
     }
-    for binding in schematax::tui::keys::KEYMAP {
-        assert!(
-            seen.contains(binding.hint),
-            "help lacks {:?}\n{seen}",
-            binding.hint
-        );
+    // Every line of the key map, keys and hint together, and every section title.
+    let lines = schematax::tui::keys::help_lines();
+    assert!(lines.len() > schematax::tui::keys::KEYMAP.len());
+    for (keys, text) in lines {
+        let line = match keys {
+            Some(keys) => format!("{keys:<12}{text}"),
+            None => text.to_string(),
+        };
+        assert!(seen.contains(&line), "help lacks {line:?}\n{seen}");
     }
     insta::assert_snapshot!(first);
 }
@@ -309,9 +312,18 @@ fn untrusted_text_is_stripped_before_rendering() {
         );
         text
     };
-    check(&app);
+    // The names are drawn, and no part of an escape sequence is.
+    let shown = |text: &str, names: &[&str]| {
+        for name in names {
+            assert!(text.contains(name), "{name:?} missing:\n{text}");
+        }
+        for remnant in ["[2J", "]0;", "[5m", "[31m"] {
+            assert!(!text.contains(remnant), "{remnant:?} drawn:\n{text}");
+        }
+    };
+    shown(&check(&app), &["evil"]);
     press(&mut app, KeyCode::Enter);
-    check(&app);
+    shown(&check(&app), &["wipe"]);
     press(&mut app, KeyCode::Enter);
     let text = check(&app);
     assert!(
@@ -384,7 +396,10 @@ fn lint_pane_lists_findings_and_opens_the_tool() {
     assert_eq!(app.focus, schematax::tui::app::Pane::Lint);
     let text = screen(&app, 120, 40);
     let count = app.lint.findings.len();
-    assert!(count > 30, "{count}");
+    assert_eq!(
+        count, 49,
+        "the sample's findings, as `schematax lint` prints them"
+    );
     assert!(text.contains(&format!("Lint {count}")), "{text}");
     insta::assert_snapshot!(text);
     let shadowed = app
@@ -423,11 +438,14 @@ fn a_stale_lint_is_dropped_and_a_toggle_relints() {
     assert!(!screen(&app, 100, 30).contains("Lint 0"));
     run_effects(&mut app, effects);
     assert!(!app.lint.is_stale());
+    // The lint of the catalog without firecrawl (switched off): all 49 findings of the sample
+    // are firecrawl's, so none is left, and the stale answer's 49 were never adopted.
+    assert!(app.lint.findings.is_empty(), "{:?}", app.lint.findings);
     let text = screen(&app, 100, 30);
-    assert!(
-        text.contains(&format!("Lint {}", app.lint.findings.len())),
-        "{text}"
-    );
+    assert!(text.contains("Lint 0"), "{text}");
+    press_and_run(&mut app, KeyCode::Char(' '));
+    assert_eq!(app.lint.findings.len(), 49);
+    assert!(screen(&app, 100, 30).contains("Lint 49"));
 }
 
 #[test]
@@ -751,6 +769,7 @@ fn names_print_whole_and_units_are_never_cut() {
     press(&mut app, KeyCode::Char('/'));
     type_text(&mut app, "list merge request pipelines");
     let text = screen(&app, 120, 40);
+    assert_eq!(app.search.result.hits.len(), 5);
     for hit in &app.search.result.hits {
         let name = &app.session.catalog_entry(hit.doc).0.name;
         assert!(text.contains(name.as_str()), "{name} cut:\n{text}");

@@ -844,8 +844,11 @@ impl SearchIndex {
             .map(|t| self.postings(Some(t.term)).0.len())
             .sum();
         let admitted_only = |doc: u32, held: usize| !exact.contains(&doc) && held >= gate.required;
-        let best = if self.postings(gate_term).0.len() * WALK_COST * tokens.len() <= postings {
-            // Few documents hold the gate: score those alone, heaviest in it first.
+        let gate_postings = self.postings(gate_term).0.len();
+        let best = if answerable.len() == 1 || gate_postings * WALK_COST * tokens.len() <= postings
+        {
+            // Few documents hold the gate, or the gate is the only word (and the walk stops
+            // after `limit` of them): score those alone, heaviest in it first.
             let mut best = TopK::new(limit);
             for &doc in &exact {
                 best.offer(Ranked {
