@@ -70,6 +70,11 @@ impl Redactor {
 /// Fills `${VAR}` and `${env:VAR}` from the environment; unset variables become empty and
 /// are named in the second value.
 pub fn expand_vars(value: &str) -> (String, Vec<String>) {
+    expand_vars_with(value, |name| std::env::var(name).ok())
+}
+
+/// [`expand_vars`] with the variables looked up by `lookup`.
+fn expand_vars_with(value: &str, lookup: impl Fn(&str) -> Option<String>) -> (String, Vec<String>) {
     let mut out = String::new();
     let mut missing = Vec::new();
     let mut rest = value;
@@ -82,9 +87,9 @@ pub fn expand_vars(value: &str) -> (String, Vec<String>) {
             break;
         };
         let name = after[..end].strip_prefix("env:").unwrap_or(&after[..end]);
-        match std::env::var(name) {
-            Ok(found) => out.push_str(&found),
-            Err(_) => missing.push(name.to_string()),
+        match lookup(name) {
+            Some(found) => out.push_str(&found),
+            None => missing.push(name.to_string()),
         }
         rest = &after[end + 1..];
     }
@@ -418,13 +423,18 @@ mod tests {
 
     #[test]
     fn expands_variables_and_names_missing_ones() {
-        std::env::set_var("SCHEMATAX_TEST_TOKEN", "s3cret-value");
-        let (value, missing) = expand_vars(
-            "Bearer ${SCHEMATAX_TEST_TOKEN} ${env:SCHEMATAX_TEST_TOKEN} ${SCHEMATAX_NOPE}!",
-        );
+        let lookup = |name: &str| (name == "TOKEN").then(|| "s3cret-value".to_string());
+        let (value, missing) =
+            expand_vars_with("Bearer ${TOKEN} ${env:TOKEN} ${SCHEMATAX_NOPE}!", lookup);
         assert_eq!(value, "Bearer s3cret-value s3cret-value !");
         assert_eq!(missing, ["SCHEMATAX_NOPE"]);
-        assert_eq!(expand_vars("plain ${unclosed").0, "plain ${unclosed");
+        assert_eq!(
+            expand_vars_with("plain ${unclosed", lookup).0,
+            "plain ${unclosed"
+        );
+        // The public form reads the process environment.
+        let path = std::env::var("PATH").unwrap_or_default();
+        assert_eq!(expand_vars("${PATH}").0, path);
     }
 
     #[test]

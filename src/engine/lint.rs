@@ -933,7 +933,10 @@ mod tests {
             .filter(|f| f.rule == NEAR_DUPLICATE)
             .collect();
         assert_eq!(dups.len(), 1, "reported once per pair: {dups:?}");
-        assert!(dups[0].related[0].starts_with("mcp_web"));
+        // Reported on the tool whose Hermes name sorts last (`mcp_web_` after `mcp_web2`),
+        // pointing at the other.
+        assert_eq!(dups[0].server, "web");
+        assert_eq!(dups[0].related, ["mcp_web2_fetch_url"]);
         assert!(!findings
             .iter()
             .any(|f| f.rule == NEAR_DUPLICATE && f.tool == "send_mail"));

@@ -1455,6 +1455,7 @@ mod tests {
         let mut vocabulary = f.vocabulary.clone();
         let query = vocabulary.count_terms("", std::iter::once("beta beta gamma"));
         let hits = f.search("beta beta gamma", 5).hits;
+        assert_eq!(hits.len(), 2);
         for hit in hits {
             assert!((f.index.score_terms(&query, hit.doc) - hit.score).abs() < 1e-12);
         }
