@@ -4,6 +4,11 @@
 use clap::Parser;
 use std::process::ExitCode;
 
+/// mimalloc: loading a large catalog makes millions of small allocations, which it serves
+/// markedly faster than the system allocator.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     let cli = schematax::cli::Cli::parse();
     match schematax::cli::run(cli) {
