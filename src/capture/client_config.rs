@@ -9,20 +9,35 @@ use super::ServerSpec;
 use crate::engine::config::Transport;
 use crate::engine::error::{read_limited, InputError};
 
+/// Why a client config cannot be used, one line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClientConfigError {
+    /// Not JSON.
+    #[error("invalid JSON: {0}")]
+    InvalidJson(String),
+    /// No server table.
+    #[error("no `mcpServers` (Claude, Cursor) or `servers` (VS Code) object")]
+    NoServers,
+    /// A server that can be neither started nor reached.
+    #[error("server {0:?} has neither `command` nor `url`")]
+    NoTransport(String),
+}
+
 /// Reads the servers of a client config, in file order; disabled ones are left out.
 pub fn load(path: &Path) -> Result<Vec<ServerSpec>, InputError> {
     let bytes = read_limited(path, 16 * 1024 * 1024)?;
-    parse(&bytes).map_err(|reason| InputError::new(path, reason))
+    parse(&bytes).map_err(|reason| InputError::new(path, reason.to_string()))
 }
 
 /// Parses a client config.
-pub fn parse(bytes: &[u8]) -> Result<Vec<ServerSpec>, String> {
-    let root: Value = serde_json::from_slice(bytes).map_err(|e| format!("invalid JSON: {e}"))?;
+pub fn parse(bytes: &[u8]) -> Result<Vec<ServerSpec>, ClientConfigError> {
+    let root: Value =
+        serde_json::from_slice(bytes).map_err(|e| ClientConfigError::InvalidJson(e.to_string()))?;
     let servers = root
         .get("mcpServers")
         .or_else(|| root.get("servers"))
         .and_then(Value::as_object)
-        .ok_or("no `mcpServers` (Claude, Cursor) or `servers` (VS Code) object")?;
+        .ok_or(ClientConfigError::NoServers)?;
     let mut specs = Vec::new();
     for (name, entry) in servers {
         let disabled = entry
@@ -63,7 +78,7 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<ServerSpec>, String> {
                 url,
                 headers: pairs("headers"),
             },
-            (None, None) => return Err(format!("server {name:?} has neither `command` nor `url`")),
+            (None, None) => return Err(ClientConfigError::NoTransport(name.clone())),
         };
         specs.push(ServerSpec {
             name: name.clone(),
@@ -108,10 +123,16 @@ mod tests {
 
     #[test]
     fn bad_configs_are_errors() {
-        assert!(parse(b"{}").unwrap_err().contains("mcpServers"));
-        assert!(parse(br#"{"mcpServers": {"x": {}}}"#)
-            .unwrap_err()
-            .contains("neither"));
-        assert!(parse(b"[").unwrap_err().starts_with("invalid JSON"));
+        assert_eq!(parse(b"{}").unwrap_err(), ClientConfigError::NoServers);
+        assert_eq!(
+            parse(br#"{"mcpServers": {"x": {}}}"#)
+                .unwrap_err()
+                .to_string(),
+            "server \"x\" has neither `command` nor `url`"
+        );
+        assert!(matches!(
+            parse(b"[").unwrap_err(),
+            ClientConfigError::InvalidJson(_)
+        ));
     }
 }

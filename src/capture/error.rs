@@ -146,7 +146,7 @@ pub enum CaptureError {
     #[error("the server's tools are unusable: {reason}")]
     Unusable {
         /// Why.
-        reason: String,
+        reason: crate::engine::capture_file::CaptureFileError,
     },
     /// The capture file could not be written.
     #[error("cannot write {}: {reason}", .path.display())]

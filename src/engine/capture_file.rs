@@ -62,6 +62,83 @@ pub struct LoadedCaptures {
     pub warnings: Vec<String>,
 }
 
+/// Which document of a file of several (JSON lines): nothing for the first, ` (document N)`
+/// after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DocumentAt(usize);
+
+impl std::fmt::Display for DocumentAt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            0 => Ok(()),
+            index => write!(f, " (document {})", index + 1),
+        }
+    }
+}
+
+/// Why a capture file cannot be used, one line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CaptureFileError {
+    /// The bytes are not UTF-8.
+    #[error("not valid UTF-8 (at byte {0})")]
+    NotUtf8(usize),
+    /// A document is not JSON.
+    #[error("invalid JSON: {0}")]
+    InvalidJson(String),
+    /// A JSON-RPC error response instead of a result.
+    #[error("JSON-RPC error response{at}: {message}")]
+    ErrorResponse {
+        /// The document.
+        at: DocumentAt,
+        /// The error's message.
+        message: String,
+    },
+    /// `result` is there but not an object.
+    #[error("\"result\" is not an object{0}")]
+    ResultNotObject(DocumentAt),
+    /// `tools` is there but not an array.
+    #[error("\"tools\" is not an array{0}")]
+    ToolsNotArray(DocumentAt),
+    /// An object without `tools`.
+    #[error("no tools array{0}")]
+    NoTools(DocumentAt),
+    /// Neither an array nor an object.
+    #[error("expected a tools array or object{0}")]
+    NotTools(DocumentAt),
+    /// No document at all.
+    #[error("empty file, expected a tools array")]
+    Empty,
+    /// A server name longer than [`MAX_NAME_BYTES`] (its length in bytes).
+    #[error("the server name is {} long, over the {} any MCP server name fits in", human_bytes(*.0 as u64), human_bytes(MAX_NAME_BYTES as u64))]
+    ServerNameTooLong(usize),
+}
+
+/// Why one entry of a tools array is not a usable tool (it is skipped), one line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SkipReason {
+    /// Not a JSON object.
+    #[error("not an object")]
+    NotObject,
+    /// A name longer than [`MAX_NAME_BYTES`] (its length in bytes).
+    #[error("name is {} long, over the {} any MCP tool name fits in", human_bytes(*.0 as u64), human_bytes(MAX_NAME_BYTES as u64))]
+    NameTooLong(usize),
+    /// `name` is the empty string.
+    #[error("empty name")]
+    EmptyName,
+    /// `name` is not a string.
+    #[error("name is not a string")]
+    NameNotString,
+    /// No `name`.
+    #[error("no name")]
+    NoName,
+    /// The named tool's `description` is not a string.
+    #[error("{0}: description is not a string")]
+    DescriptionNotString(String),
+    /// The named tool's `inputSchema` is not an object.
+    #[error("{0}: inputSchema is not an object")]
+    SchemaNotObject(String),
+}
+
 /// Loads `--tools` paths: a file must be readable (else an error); in a directory every
 /// `*.json` / `*.jsonl` file is tried and the bad ones are skipped with a warning.
 pub fn load_paths(paths: &[PathBuf]) -> Result<LoadedCaptures, InputError> {
@@ -125,15 +202,18 @@ pub fn load_file(path: &Path) -> Result<ServerCapture, InputError> {
         .and_then(|s| s.to_str())
         .unwrap_or("server");
     let mut capture =
-        parse_capture(&bytes, stem).map_err(|reason| InputError::new(path, reason))?;
+        parse_capture(&bytes, stem).map_err(|reason| InputError::new(path, reason.to_string()))?;
     capture.source = path.to_path_buf();
     Ok(capture)
 }
 
 /// Parses capture bytes; `default_server` names the server when the file does not.
-pub fn parse_capture(bytes: &[u8], default_server: &str) -> Result<ServerCapture, String> {
+pub fn parse_capture(
+    bytes: &[u8],
+    default_server: &str,
+) -> Result<ServerCapture, CaptureFileError> {
     if let Err(e) = std::str::from_utf8(bytes) {
-        return Err(format!("not valid UTF-8 (at byte {})", e.valid_up_to()));
+        return Err(CaptureFileError::NotUtf8(e.valid_up_to()));
     }
     let mut capture = ServerCapture {
         server: default_server.to_string(),
@@ -150,13 +230,9 @@ pub fn parse_capture(bytes: &[u8], default_server: &str) -> Result<ServerCapture
         .into_iter::<Value>()
         .enumerate()
     {
-        let document = document.map_err(|e| format!("invalid JSON: {e}"))?;
+        let document = document.map_err(|e| CaptureFileError::InvalidJson(e.to_string()))?;
         documents += 1;
-        let where_ = if index == 0 {
-            String::new()
-        } else {
-            format!(" (document {})", index + 1)
-        };
+        let at = DocumentAt(index);
         match document {
             Value::Array(items) => raw_tools.extend(items),
             Value::Object(mut object) => {
@@ -168,31 +244,30 @@ pub fn parse_capture(bytes: &[u8], default_server: &str) -> Result<ServerCapture
                         .get("message")
                         .and_then(Value::as_str)
                         .unwrap_or("no message");
-                    return Err(format!("JSON-RPC error response{where_}: {message}"));
+                    return Err(CaptureFileError::ErrorResponse {
+                        at,
+                        message: message.to_string(),
+                    });
                 }
                 let holder = match object.remove("result") {
                     Some(Value::Object(result)) => result,
-                    Some(_) => return Err(format!("\"result\" is not an object{where_}")),
+                    Some(_) => return Err(CaptureFileError::ResultNotObject(at)),
                     None => object,
                 };
                 match holder.get("tools") {
                     Some(Value::Array(items)) => raw_tools.extend(items.iter().cloned()),
-                    Some(_) => return Err(format!("\"tools\" is not an array{where_}")),
-                    None => return Err(format!("no tools array{where_}")),
+                    Some(_) => return Err(CaptureFileError::ToolsNotArray(at)),
+                    None => return Err(CaptureFileError::NoTools(at)),
                 }
             }
-            _ => return Err(format!("expected a tools array or object{where_}")),
+            _ => return Err(CaptureFileError::NotTools(at)),
         }
     }
     if documents == 0 {
-        return Err("empty file, expected a tools array".into());
+        return Err(CaptureFileError::Empty);
     }
     if capture.server.len() > MAX_NAME_BYTES {
-        return Err(format!(
-            "the server name is {} long, over the {} any MCP server name fits in",
-            human_bytes(capture.server.len() as u64),
-            human_bytes(MAX_NAME_BYTES as u64)
-        ));
+        return Err(CaptureFileError::ServerNameTooLong(capture.server.len()));
     }
     for (index, raw) in raw_tools.into_iter().enumerate() {
         match normalize_tool(raw) {
@@ -239,30 +314,26 @@ fn read_metadata(object: &Map<String, Value>, capture: &mut ServerCapture) {
 
 /// One entry of a tools array -> [`McpTool`]: MCP (`inputSchema`), OpenAI (`function`) or
 /// Anthropic (`input_schema`).
-fn normalize_tool(raw: Value) -> Result<McpTool, String> {
+fn normalize_tool(raw: Value) -> Result<McpTool, SkipReason> {
     let Value::Object(mut object) = raw else {
-        return Err("not an object".into());
+        return Err(SkipReason::NotObject);
     };
     if let Some(Value::Object(function)) = object.remove("function") {
         object = function;
     }
     let name = match object.remove("name") {
         Some(Value::String(name)) if name.len() > MAX_NAME_BYTES => {
-            return Err(format!(
-                "name is {} long, over the {} any MCP tool name fits in",
-                human_bytes(name.len() as u64),
-                human_bytes(MAX_NAME_BYTES as u64)
-            ))
+            return Err(SkipReason::NameTooLong(name.len()))
         }
         Some(Value::String(name)) if !name.is_empty() => name,
-        Some(Value::String(_)) => return Err("empty name".into()),
-        Some(_) => return Err("name is not a string".into()),
-        None => return Err("no name".into()),
+        Some(Value::String(_)) => return Err(SkipReason::EmptyName),
+        Some(_) => return Err(SkipReason::NameNotString),
+        None => return Err(SkipReason::NoName),
     };
     let description = match object.remove("description") {
         Some(Value::String(text)) => Some(text),
         None | Some(Value::Null) => None,
-        Some(_) => return Err(format!("{name}: description is not a string")),
+        Some(_) => return Err(SkipReason::DescriptionNotString(name)),
     };
     let schema = ["inputSchema", "input_schema", "parameters"]
         .iter()
@@ -270,7 +341,7 @@ fn normalize_tool(raw: Value) -> Result<McpTool, String> {
     let input_schema = match schema {
         None => None,
         Some(Value::Object(schema)) => Some(schema),
-        Some(_) => return Err(format!("{name}: inputSchema is not an object")),
+        Some(_) => return Err(SkipReason::SchemaNotObject(name)),
     };
     Ok(McpTool {
         name,
@@ -396,23 +467,28 @@ mod tests {
 
     #[test]
     fn bad_documents_are_errors() {
+        let error = |bytes: &[u8]| parse_capture(bytes, "s").unwrap_err();
         assert_eq!(
-            parse_capture(b"{\"server\":\"x\"}", "s").unwrap_err(),
-            "no tools array"
+            error(b"{\"server\":\"x\"}"),
+            CaptureFileError::NoTools(DocumentAt(0))
         );
-        assert!(parse_capture(b"{\"tools\":[", "s")
-            .unwrap_err()
-            .starts_with("invalid JSON"));
-        assert!(parse_capture(b"", "s").unwrap_err().contains("empty"));
-        assert!(parse_capture(b"\xff\xfe", "s")
-            .unwrap_err()
-            .contains("UTF-8"));
-        assert!(parse_capture(br#"{"error":{"message":"boom"}}"#, "s")
-            .unwrap_err()
-            .contains("boom"));
+        assert_eq!(
+            error(b"{\"tools\":[]}\n{\"tools\":3}").to_string(),
+            "\"tools\" is not an array (document 2)"
+        );
+        assert!(matches!(
+            error(b"{\"tools\":["),
+            CaptureFileError::InvalidJson(_)
+        ));
+        assert_eq!(error(b""), CaptureFileError::Empty);
+        assert_eq!(error(b"\xff\xfe"), CaptureFileError::NotUtf8(0));
+        assert_eq!(
+            error(br#"{"error":{"message":"boom"}}"#).to_string(),
+            "JSON-RPC error response: boom"
+        );
         let deep = "[".repeat(100_000);
-        assert!(parse_capture(deep.as_bytes(), "s")
-            .unwrap_err()
-            .contains("recursion"));
+        assert!(error(deep.as_bytes())
+            .to_string()
+            .contains("recursion limit"));
     }
 }
