@@ -14,7 +14,7 @@ use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::config::{Scalar, ToolSearchSettings};
 use super::profile::{Admission, SearchRules};
@@ -501,9 +501,9 @@ pub struct SearchIndex {
     weights: Vec<f64>,
     /// Per term, its largest weight: the most it adds to any document's score.
     max_weights: Vec<f64>,
-    /// Per posting of term `t`, positions in `t`'s range, heaviest weight first (ties in
-    /// catalog order).
-    by_weight: Vec<u32>,
+    /// Per term, positions in its range, heaviest weight first (ties in catalog order): sorted
+    /// the first time a search walks the term, so building the index never pays for it.
+    by_weight: Vec<OnceLock<Box<[u32]>>>,
     /// Per doc: lowercased name (substring fallback, exact names).
     lowercase_names: Vec<Arc<str>>,
     /// Docs sorted by lowercased name, for exact-name lookups.
@@ -550,25 +550,13 @@ impl SearchIndex {
         let n = documents.len() as f64;
         let mut weights = vec![0.0f64; total];
         let mut max_weights = vec![0.0f64; offsets.len() - 1];
-        let mut by_weight = vec![0u32; total];
         for term in 0..offsets.len() - 1 {
             let range = offsets[term] as usize..offsets[term + 1] as usize;
             let idf = idf(n, range.len() as f64);
-            for slot in range.clone() {
+            for slot in range {
                 let dl = f64::from(lengths[docs[slot] as usize]);
                 weights[slot] = term_weight(idf, f64::from(tfs[slot]), dl, avgdl);
                 max_weights[term] = max_weights[term].max(weights[slot]);
-            }
-            // Heaviest first, ties by position (= catalog order): one key per posting, the
-            // weight's bits inverted (weights are positive, so their bits order as they do).
-            let mut keys: Vec<u128> = weights[range.clone()]
-                .iter()
-                .enumerate()
-                .map(|(i, w)| (u128::from(!w.to_bits()) << 32) | i as u128)
-                .collect();
-            keys.sort_unstable();
-            for (slot, key) in by_weight[range].iter_mut().zip(keys) {
-                *slot = key as u32;
             }
         }
         let lowercase_names: Vec<Arc<str>> = documents
@@ -581,8 +569,8 @@ impl SearchIndex {
             offsets,
             docs,
             weights,
+            by_weight: (0..max_weights.len()).map(|_| OnceLock::new()).collect(),
             max_weights,
-            by_weight,
             lowercase_names,
             by_name,
             avgdl,
@@ -942,12 +930,11 @@ impl SearchIndex {
             for (i, walked_term) in walked.iter().enumerate() {
                 let term = walked_term.term as usize;
                 let start = self.offsets[term] as usize;
-                let end = self.offsets[term + 1] as usize;
                 // On the last term, with nothing else to add, a document not scored yet
                 // scores exactly its weight here: one that only ties the worst kept and comes
                 // later in the catalog cannot get in either, nor can any after it.
                 let exact_tail = rest[i + 1] == 0.0 && walked_term.count == 1.0;
-                for &position in &self.by_weight[start..end] {
+                for &position in self.impact_order(term).iter() {
                     let slot = start + position as usize;
                     let doc = self.docs[slot];
                     // A document not scored yet holds none of the earlier terms (their
@@ -972,6 +959,22 @@ impl SearchIndex {
             true
         });
         finished.then(|| best.into_sorted())
+    }
+
+    /// The positions of term `term`'s postings, heaviest weight first, ties in catalog order.
+    fn impact_order(&self, term: usize) -> &[u32] {
+        self.by_weight[term].get_or_init(|| {
+            let range = self.offsets[term] as usize..self.offsets[term + 1] as usize;
+            // One key per posting: the weight's bits inverted (weights are positive, so their
+            // bits order as they do), then the position.
+            let mut keys: Vec<u128> = self.weights[range]
+                .iter()
+                .enumerate()
+                .map(|(i, w)| (u128::from(!w.to_bits()) << 32) | i as u128)
+                .collect();
+            keys.sort_unstable();
+            keys.into_iter().map(|key| key as u32).collect()
+        })
     }
 
     /// A document's BM25 score for the query: the weights of its tokens, added in query order
