@@ -121,7 +121,11 @@ fn load_capture(bytes: &[u8]) -> Result<(), TestCaseError> {
                     profile: Some(profile),
                     ..Overrides::default()
                 };
-                let session = Session::new(&Config::default(), &[capture.clone()], &overrides);
+                let session = Session::new(
+                    &Config::default(),
+                    std::slice::from_ref(&capture),
+                    &overrides,
+                );
                 let _ = session.search("search the web for a page", 5);
                 let _ = lint(&session);
             }
