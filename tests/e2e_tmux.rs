@@ -153,12 +153,17 @@ fn tune_toggle_search_and_quit_in_a_real_terminal() {
 
 #[test]
 fn ctrl_c_restores_the_terminal() {
-    let tmux = Tmux::start("ctrlc", &shell_command(""), 80, 24);
+    let tmux = shell("ctrlc", 80, 24);
+    tmux.run(&format!(
+        "{}; echo EXIT=$?",
+        env!("CARGO_BIN_EXE_schematax")
+    ));
     tmux.wait_for(" ACTIVE ");
     tmux.keys(&["C-c"]);
     let screen = tmux.wait_for("EXIT=0");
     assert!(!screen.contains("Activation"), "{screen}");
     assert!(!screen.contains("Tuned"), "nothing was tuned: {screen}");
+    assert_terminal_restored(&tmux, "TTYC");
 }
 
 #[test]

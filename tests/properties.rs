@@ -2,17 +2,28 @@
 
 use proptest::prelude::*;
 use schematax::engine::inputs::Inputs;
+use schematax::engine::profile::Profile;
 use schematax::engine::search::Via;
 use schematax::engine::session::{Overrides, Session};
 use schematax::engine::tokens::{write_json_string, CharCounter};
 use schematax::text::{clip, sanitize, width};
 use std::sync::OnceLock;
 
-fn sample() -> &'static Session {
-    static SESSION: OnceLock<Session> = OnceLock::new();
-    SESSION.get_or_init(|| {
+/// The embedded sample's session under each profile.
+fn samples() -> &'static [Session] {
+    static SESSIONS: OnceLock<Vec<Session>> = OnceLock::new();
+    SESSIONS.get_or_init(|| {
         let inputs = Inputs::sample();
-        Session::new(&inputs.config, &inputs.captures, &Overrides::default())
+        Profile::ALL
+            .iter()
+            .map(|&profile| {
+                let overrides = Overrides {
+                    profile: Some(profile),
+                    ..Overrides::default()
+                };
+                Session::new(&inputs.config, &inputs.captures, &overrides)
+            })
+            .collect()
     })
 }
 
@@ -40,15 +51,21 @@ proptest! {
 
     #[test]
     fn search_hits_are_ranked_and_bounded(query in "[a-z_ ]{0,30}", limit in 1usize..25) {
-        let result = sample().search(&query, limit);
-        prop_assert!(result.hits.len() <= limit);
-        prop_assert_eq!(result.hits.is_empty(), result.via == Via::None);
-        for pair in result.hits.windows(2) {
-            prop_assert!(pair[0].score >= pair[1].score);
-            if pair[0].score == pair[1].score {
-                prop_assert!(pair[0].doc < pair[1].doc, "ties keep catalog order");
+        prop_assert_eq!(samples().len(), 2);
+        for session in samples() {
+            let result = session.search(&query, limit);
+            prop_assert!(result.hits.len() <= limit);
+            prop_assert_eq!(result.hits.is_empty(), result.via == Via::None);
+            for pair in result.hits.windows(2) {
+                prop_assert!(pair[0].score >= pair[1].score);
+                if pair[0].score == pair[1].score {
+                    prop_assert!(pair[0].doc < pair[1].doc, "ties keep catalog order");
+                }
             }
+            prop_assert!(result.hits.iter().all(|h| h.score > 0.0));
+            // A wider limit extends the list, never reorders it.
+            let wider = session.search(&query, limit + 5);
+            prop_assert_eq!(&wider.hits[..result.hits.len()], &result.hits[..]);
         }
-        prop_assert!(result.hits.iter().all(|h| h.score > 0.0));
     }
 }

@@ -493,6 +493,35 @@ fn eval_pane_updates_live() {
     assert_eq!(app.search.query, "scrape the content of a web page");
 }
 
+#[test]
+fn eval_pane_says_what_came_first_and_why() {
+    let mut app = app_with_queries();
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Tab);
+    }
+    assert_eq!(app.focus, Pane::Eval);
+    // Under the newer profile, a miss names the tool that came first, or why nothing did.
+    press_and_run(&mut app, KeyCode::Char('P'));
+    let text = screen(&app, 160, 60);
+    assert!(text.contains("came first instead / why"), "{text}");
+    let row = |needle: &str| {
+        text.lines()
+            .find(|l| l.contains(needle))
+            .unwrap_or_else(|| panic!("no row for {needle:?}:\n{text}"))
+            .to_string()
+    };
+    assert!(
+        row("crawl a whole site").contains("mcp__firecrawl__firecrawl_monitor_create"),
+        "{text}"
+    );
+    assert!(
+        row("find pizza restaurants near me").contains("lacks \"pizza\""),
+        "{text}"
+    );
+    // A hit within k leaves the column empty.
+    assert!(!row("fetch a url").contains("mcp__"), "{text}");
+}
+
 /// The app `schematax ARGS...` opens, built by the binary's own code.
 fn app_from_command_line(args: &[&str]) -> App {
     use clap::Parser;
