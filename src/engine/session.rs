@@ -9,7 +9,8 @@ use super::activation::{Activation, ContextLength, ContextSource};
 use super::bridge;
 use super::capture_file::ServerCapture;
 use super::catalog::{
-    entry, Catalog, Collision, NameGroups, Scope, Server, ToolEntry, ToolFilter, ToolRef,
+    entry, hermes_name, Catalog, Collision, NameGroups, Scope, Server, ToolEntry, ToolFilter,
+    ToolRef,
 };
 use super::config::{Config, Mode, Scalar, ToolSearchSettings};
 use super::listing::{short_description, CatalogListing, ListingGroup};
@@ -445,13 +446,21 @@ impl Session {
             return Lookup::Found(position);
         }
         let split = reference.split_once('/');
+        if let Some((server, tool)) = split {
+            // Hermes names are unique in the catalog, so `server/tool` is at most the one
+            // entry named for it: found by name, not by a scan.
+            let found = self
+                .position(&hermes_name(self.profile(), server, tool))
+                .filter(|&p| {
+                    let e = entry(&self.servers, self.catalog.tools[p]);
+                    e.server == server && e.raw_name == tool
+                });
+            return found.map_or(Lookup::Missing, Lookup::Found);
+        }
         let matches: Vec<usize> = self
             .catalog()
             .enumerate()
-            .filter(|(_, e)| match split {
-                Some((server, tool)) => e.server == server && e.raw_name == tool,
-                None => e.raw_name == reference,
-            })
+            .filter(|(_, e)| e.raw_name == reference)
             .map(|(position, _)| position)
             .collect();
         match matches.len() {
