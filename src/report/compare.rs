@@ -156,8 +156,11 @@ impl CompareReport {
             (
                 "activation".to_string(),
                 cell(&|p| {
-                    if p.active {
+                    // Seed has no tiers (its JSON says tier 1 for any active session).
+                    if p.active && p.listing_form.is_some() {
                         format!("ACTIVE, tier {}", p.tier)
+                    } else if p.active {
+                        "ACTIVE".to_string()
                     } else {
                         "INACTIVE".to_string()
                     }
