@@ -7,6 +7,8 @@
 //! Under `cargo test` (no `--bench`) each part runs once, without the real token counts, which
 //! the debug build would take long to make, and the render time is printed, not asserted.
 
+#[path = "../tests/chromium/mod.rs"]
+mod chromium;
 mod support;
 
 use criterion::Criterion;
@@ -20,7 +22,7 @@ use schematax::report::html::{PageParts, PageReport};
 use schematax::report::markup::Theme;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 const TOOLS: usize = 10_000;
@@ -82,36 +84,11 @@ impl Catalog {
     }
 }
 
-fn chromium() -> Option<PathBuf> {
-    let fixed = PathBuf::from("/usr/bin/chromium");
-    if fixed.is_file() {
-        return Some(fixed);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
-        .find(|candidate| candidate.is_file())
-}
-
 /// Wall time of one headless `--dump-dom` of `file` (network disabled, fresh profile).
 fn dump_dom_time(browser: &Path, file: &Path) -> Duration {
     let profile = tempfile::tempdir().expect("a temporary profile");
     let started = Instant::now();
-    let output = Command::new(browser)
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--host-resolver-rules=MAP * ~NOTFOUND",
-            "--dump-dom",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .arg(format!("file://{}", file.display()))
+    let output = chromium::command(browser, profile.path(), &["--dump-dom".to_string()], file)
         .stdin(Stdio::null())
         .stderr(Stdio::null())
         .output()
@@ -151,7 +128,7 @@ fn size_and_render(page: &str, runs: usize) {
     std::fs::create_dir_all(&dir).expect("target/browser can be made");
     let file = dir.join("report-10k.html");
     std::fs::write(&file, page).expect("the page is written");
-    let Some(browser) = chromium() else {
+    let Some(browser) = chromium::find() else {
         println!("report_html_10k: no chromium, render time not measured");
         return;
     };

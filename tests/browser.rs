@@ -7,33 +7,22 @@
 //! Without Chromium the test prints a note and passes, unless SCHEMATAX_REQUIRE_BROWSER is set
 //! (scripts/test installs Debian's `chromium` and sets it).
 
+mod chromium;
 mod common;
 
 use common::{assert_same_numbers, report_json, run_ok};
 use serde_json::Value;
 use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 /// How long one Chromium run may take on a busy machine.
 const BROWSER_TIMEOUT: Duration = Duration::from_secs(60);
 
-/// Chromium: /usr/bin/chromium, else `chromium` or `chromium-browser` on PATH.
-fn chromium() -> Option<PathBuf> {
-    let fixed = PathBuf::from("/usr/bin/chromium");
-    if fixed.is_file() {
-        return Some(fixed);
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
-        .find(|candidate| candidate.is_file())
-}
-
 /// Chromium, or `None` after a note when it is missing and not required.
 fn browser_or_skip() -> Option<PathBuf> {
-    let found = chromium();
+    let found = chromium::find();
     if found.is_none() {
         assert!(
             std::env::var_os("SCHEMATAX_REQUIRE_BROWSER").is_none(),
@@ -57,22 +46,8 @@ fn out_dir() -> PathBuf {
 /// name resolves to nothing) and `extra` flags; returns its stdout.
 fn run_browser(browser: &Path, extra: &[String], file: &Path) -> String {
     let profile = tempfile::tempdir().expect("a temporary profile");
-    let mut command = Command::new(browser);
+    let mut command = chromium::command(browser, profile.path(), extra, file);
     command
-        .args([
-            "--headless",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--disable-quic",
-            "--no-first-run",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--host-resolver-rules=MAP * ~NOTFOUND",
-        ])
-        .arg(format!("--user-data-dir={}", profile.path().display()))
-        .args(extra)
-        .arg(format!("file://{}", file.display()))
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null());
