@@ -77,7 +77,7 @@ pub fn seed_describe_payload(entry: &ToolEntry) -> Value {
     json!({
         "name": entry.name,
         "description": entry.description,
-        "parameters": Value::Object(entry.parameters.clone()),
+        "parameters": Value::Object(entry.parameters.parse()),
     })
 }
 
@@ -143,6 +143,7 @@ fn result_tool(entry: &ToolEntry, toolset: &str) -> Value {
     }
     let required: Vec<String> = entry
         .required_names()
+        .iter()
         .take(MAX_REQUIRED_NAMES)
         .map(|name| first_chars(name, REQUIRED_NAME_CHARS))
         .collect();
@@ -217,7 +218,7 @@ pub fn describe_results_payload<'a>(
             entry.name.clone(),
             json!({
                 "description": entry.description,
-                "parameters": Value::Object(entry.parameters.clone()),
+                "parameters": Value::Object(entry.parameters.parse()),
             }),
         );
     }

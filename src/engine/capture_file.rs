@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
 use super::error::{human_bytes, read_limited, InputError};
+use super::object_text::ObjectText;
 use super::tokens::{write_json_string, CharCounter};
 
 /// Largest capture file read (the same bound `schematax capture` puts on a response).
@@ -27,8 +28,9 @@ pub struct McpTool {
     pub name: String,
     /// The description, when the server gave a string.
     pub description: Option<String>,
-    /// The `inputSchema` object, when present.
-    pub input_schema: Option<Map<String, Value>>,
+    /// The `inputSchema` object, when present, as compact text: shared with the definitions
+    /// built from it, so a schema the profile's passes leave alone is held once.
+    pub input_schema: Option<ObjectText>,
     /// Characters (as measured in the definition) cut from strings over
     /// [`MAX_ANALYSED_STRING_BYTES`] at load: counted in the tool's size, not analysed.
     pub truncated_chars: u64,
@@ -249,13 +251,13 @@ pub fn parse_capture(
                         message: message.to_string(),
                     });
                 }
-                let holder = match object.remove("result") {
+                let mut holder = match object.remove("result") {
                     Some(Value::Object(result)) => result,
                     Some(_) => return Err(CaptureFileError::ResultNotObject(at)),
                     None => object,
                 };
-                match holder.get("tools") {
-                    Some(Value::Array(items)) => raw_tools.extend(items.iter().cloned()),
+                match holder.remove("tools") {
+                    Some(Value::Array(items)) => raw_tools.extend(items),
                     Some(_) => return Err(CaptureFileError::ToolsNotArray(at)),
                     None => return Err(CaptureFileError::NoTools(at)),
                 }
@@ -271,8 +273,8 @@ pub fn parse_capture(
     }
     for (index, raw) in raw_tools.into_iter().enumerate() {
         match normalize_tool(raw) {
-            Ok(mut tool) => {
-                let cut = cut_long_strings(&mut tool);
+            Ok(tool) => {
+                let cut = tool.truncated_chars;
                 if cut > 0 {
                     capture.skipped.push(format!(
                         "tool {:?}: text over {} cut for analysis ({} characters not searched, linted or tokenised; its size still counts in full)",
@@ -313,7 +315,8 @@ fn read_metadata(object: &Map<String, Value>, capture: &mut ServerCapture) {
 }
 
 /// One entry of a tools array -> [`McpTool`]: MCP (`inputSchema`), OpenAI (`function`) or
-/// Anthropic (`input_schema`).
+/// Anthropic (`input_schema`). Strings over [`MAX_ANALYSED_STRING_BYTES`] in the description and
+/// schema (keys included) are cut, and the characters cut recorded.
 fn normalize_tool(raw: Value) -> Result<McpTool, SkipReason> {
     let Value::Object(mut object) = raw else {
         return Err(SkipReason::NotObject);
@@ -330,8 +333,12 @@ fn normalize_tool(raw: Value) -> Result<McpTool, SkipReason> {
         Some(_) => return Err(SkipReason::NameNotString),
         None => return Err(SkipReason::NoName),
     };
+    let mut truncated_chars = 0;
     let description = match object.remove("description") {
-        Some(Value::String(text)) => Some(text),
+        Some(Value::String(mut text)) => {
+            truncated_chars += cut_string(&mut text);
+            Some(text)
+        }
         None | Some(Value::Null) => None,
         Some(_) => return Err(SkipReason::DescriptionNotString(name)),
     };
@@ -340,29 +347,18 @@ fn normalize_tool(raw: Value) -> Result<McpTool, SkipReason> {
         .find_map(|key| object.remove(*key).filter(|v| !v.is_null()));
     let input_schema = match schema {
         None => None,
-        Some(Value::Object(schema)) => Some(schema),
+        Some(Value::Object(mut schema)) => {
+            truncated_chars += cut_map(&mut schema);
+            Some(ObjectText::new(&schema))
+        }
         Some(_) => return Err(SkipReason::SchemaNotObject(name)),
     };
     Ok(McpTool {
         name,
         description,
         input_schema,
-        truncated_chars: 0,
+        truncated_chars,
     })
-}
-
-/// Cuts every string of the tool's description and schema (keys included) that is over
-/// [`MAX_ANALYSED_STRING_BYTES`], and records the characters cut; returns them.
-fn cut_long_strings(tool: &mut McpTool) -> u64 {
-    let mut cut = 0;
-    if let Some(description) = &mut tool.description {
-        cut += cut_string(description);
-    }
-    if let Some(schema) = &mut tool.input_schema {
-        cut += cut_map(schema);
-    }
-    tool.truncated_chars += cut;
-    cut
 }
 
 /// Cuts the long strings of a mapping, keys included (a cut key keeps its place).
@@ -449,6 +445,7 @@ mod tests {
             .input_schema
             .as_ref()
             .unwrap()
+            .parse()
             .contains_key("properties"));
         assert!(c.tools[1].input_schema.is_some());
     }

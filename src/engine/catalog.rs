@@ -7,9 +7,10 @@ use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 use super::capture_file::McpTool;
+use super::object_text::ObjectText;
 use super::profile::{CollisionPolicy, Profile};
 use super::schema::normalise;
-use super::tokens::{write_compact_object, write_json_string, CharCounter, JsonSink};
+use super::tokens::{write_json_string, CharCounter, JsonSink};
 
 /// The names Hermes reserves for its bridge tools: never deferred, never catalog entries.
 pub const BRIDGE_TOOL_NAMES: [&str; 3] = ["tool_search", "tool_describe", "tool_call"];
@@ -101,7 +102,7 @@ pub fn effective_description<'a>(
 pub fn write_definition<S: JsonSink>(
     name: &str,
     description: &str,
-    parameters: &Map<String, Value>,
+    parameters: &ObjectText,
     out: &mut S,
 ) {
     out.push_str(r#"{"type":"function","function":{"name":"#);
@@ -109,29 +110,39 @@ pub fn write_definition<S: JsonSink>(
     out.push_str(r#","description":"#);
     write_json_string(description, out);
     out.push_str(r#","parameters":"#);
-    write_compact_object(parameters, out);
+    out.push_str(parameters.as_str());
     out.push_str("}}");
 }
 
 /// The definition as schematax measured it before Hermes's schema passes: the captured
-/// `inputSchema` with `"properties": {}` added when missing.
-fn captured_parameters(tool: &McpTool) -> Map<String, Value> {
-    let mut schema = tool.input_schema.clone().unwrap_or_else(|| {
+/// `inputSchema` (given parsed) with `"properties": {}` added when missing, and its text: the
+/// captured text itself when nothing was added.
+fn captured_parameters(
+    tool: &McpTool,
+    parsed: Option<Map<String, Value>>,
+) -> (Map<String, Value>, ObjectText) {
+    let mut schema = parsed.unwrap_or_else(|| {
         let mut object = Map::new();
         object.insert("type".into(), Value::String("object".into()));
         object
     });
-    if !schema.contains_key("properties") {
-        schema.insert("properties".into(), Value::Object(Map::new()));
+    match &tool.input_schema {
+        Some(text) if schema.contains_key("properties") => (schema, text.clone()),
+        _ => {
+            schema
+                .entry("properties")
+                .or_insert_with(|| Value::Object(Map::new()));
+            let text = ObjectText::new(&schema);
+            (schema, text)
+        }
     }
-    schema
 }
 
 /// What Hermes's schema passes did to a captured schema.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SchemaChange {
     /// The captured `inputSchema` (`properties` filled in when missing, as a client would).
-    pub captured: Map<String, Value>,
+    pub captured: ObjectText,
     /// Characters of the definition with the captured schema.
     pub captured_chars: u64,
 }
@@ -149,8 +160,11 @@ pub struct ToolEntry {
     pub description: String,
     /// Whether the server gave no description of its own.
     pub has_own_description: bool,
-    /// The parameters sent: the captured `inputSchema` after the profile's schema passes.
-    pub parameters: Map<String, Value>,
+    /// The parameters sent: the captured `inputSchema` after the profile's schema passes
+    /// (the captured text itself, shared, when the passes left it as it was).
+    pub parameters: ObjectText,
+    /// Top-level parameter names, in schema order (what search indexes).
+    parameter_names: Box<[Box<str>]>,
     /// Unicode scalar values of the definition: exactly what is measured.
     pub chars: u64,
     /// The captured schema, when the passes changed it.
@@ -165,13 +179,22 @@ pub struct ToolEntry {
 impl ToolEntry {
     /// Builds the definition Hermes would send for `tool` of `server` under `profile`.
     pub fn new(profile: Profile, server: &str, tool: &McpTool) -> ToolEntry {
-        let parameters = normalise(tool.input_schema.as_ref(), &profile.spec().schema);
+        let parsed = tool.input_schema.as_ref().map(ObjectText::parse);
+        let normalised = normalise(parsed.as_ref(), &profile.spec().schema);
+        let (captured, captured_text) = captured_parameters(tool, parsed);
+        let unchanged = captured == normalised && same_order(&captured, &normalised);
+        let parameters = if unchanged {
+            captured_text.clone()
+        } else {
+            ObjectText::new(&normalised)
+        };
         let mut entry = ToolEntry {
             name: hermes_name(profile, server, &tool.name),
             raw_name: tool.name.clone(),
             server: server.to_string(),
             description: effective_description(profile, tool, server).into_owned(),
             has_own_description: tool.description.as_deref().is_some_and(|d| !d.is_empty()),
+            parameter_names: parameter_names(&normalised).map(Box::from).collect(),
             parameters,
             chars: 0,
             schema_change: None,
@@ -179,11 +202,10 @@ impl ToolEntry {
             truncated_chars: tool.truncated_chars,
         };
         entry.chars = entry.measure(&entry.parameters);
-        let captured = captured_parameters(tool);
-        if captured != entry.parameters || !same_order(&captured, &entry.parameters) {
-            let captured_chars = entry.measure(&captured);
+        if !unchanged {
+            let captured_chars = entry.measure(&captured_text);
             entry.schema_change = Some(Box::new(SchemaChange {
-                captured,
+                captured: captured_text,
                 captured_chars,
             }));
         }
@@ -191,7 +213,7 @@ impl ToolEntry {
     }
 
     /// Characters of this tool's definition with `parameters` (and the cut characters).
-    fn measure(&self, parameters: &Map<String, Value>) -> u64 {
+    fn measure(&self, parameters: &ObjectText) -> u64 {
         let mut counter = CharCounter::default();
         write_definition(&self.name, &self.description, parameters, &mut counter);
         counter.0 + self.truncated_chars
@@ -211,17 +233,21 @@ impl ToolEntry {
 
     /// Top-level parameter names, in schema order.
     pub fn parameter_names(&self) -> impl Iterator<Item = &str> {
-        parameter_names(&self.parameters)
+        self.parameter_names.iter().map(|name| &**name)
     }
 
     /// Names of the `required` list of the parameters, in order.
-    pub fn required_names(&self) -> impl Iterator<Item = &str> {
-        self.parameters
-            .get("required")
-            .and_then(Value::as_array)
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
+    pub fn required_names(&self) -> Vec<String> {
+        match self.parameters.parse().remove("required") {
+            Some(Value::Array(names)) => names
+                .into_iter()
+                .filter_map(|name| match name {
+                    Value::String(name) => Some(name),
+                    _ => None,
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
     }
 }
 
@@ -576,7 +602,7 @@ mod tests {
             "the stand-in is what a client sends"
         );
         let empty_schema = McpTool {
-            input_schema: Some(Map::new()),
+            input_schema: Some(ObjectText::new(&Map::new())),
             ..tool
         };
         let e = ToolEntry::new(SEED, "s", &empty_schema);

@@ -443,7 +443,8 @@ fn pass_findings(entry: &ToolEntry) -> Vec<Finding> {
     let Some(change) = &entry.schema_change else {
         return found;
     };
-    let before: Vec<&str> = super::catalog::parameter_names(&change.captured).collect();
+    let captured = change.captured.parse();
+    let before: Vec<&str> = super::catalog::parameter_names(&captured).collect();
     let after: Vec<&str> = entry.parameter_names().collect();
     let added: Vec<&str> = after
         .iter()
@@ -520,10 +521,8 @@ pub fn camel_to_snake(name: &str) -> Option<String> {
 /// Parameter and nesting rules.
 fn schema_findings(entry: &ToolEntry) -> Vec<Finding> {
     let mut found = Vec::new();
-    let properties = entry
-        .parameters
-        .get("properties")
-        .and_then(Value::as_object);
+    let parameters = entry.parameters.parse();
+    let properties = parameters.get("properties").and_then(Value::as_object);
     let mut no_description = Vec::new();
     let mut no_type = Vec::new();
     for (name, schema) in properties.into_iter().flatten() {

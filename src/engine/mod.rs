@@ -32,6 +32,7 @@ pub mod eval;
 pub mod inputs;
 pub mod lint;
 pub mod listing;
+pub mod object_text;
 pub mod profile;
 pub mod schema;
 pub mod search;

@@ -80,9 +80,9 @@ fn schema_diff(captured: &Value, sent: &Value) -> Vec<String> {
 /// The schema change of an entry, for output.
 pub fn schema_change(entry: &ToolEntry) -> Option<SchemaChangeRow> {
     let change = entry.schema_change.as_ref()?;
-    let captured = Value::Object(change.captured.clone());
+    let captured = Value::Object(change.captured.parse());
     Some(SchemaChangeRow {
-        diff: schema_diff(&captured, &Value::Object(entry.parameters.clone())),
+        diff: schema_diff(&captured, &Value::Object(entry.parameters.parse())),
         captured_parameters: captured,
         captured_chars: change.captured_chars,
         chars_delta: entry.chars as i64 - change.captured_chars as i64,

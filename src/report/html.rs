@@ -834,10 +834,7 @@ fn top_tools(session: &Session) -> Vec<ServerTools> {
                         tool: entry.raw_name.clone(),
                         name: entry.name.clone(),
                         summary: crate::text::first_sentence(&entry.description).to_string(),
-                        parameters: match entry.parameters.get("properties") {
-                            Some(serde_json::Value::Object(p)) => p.keys().cloned().collect(),
-                            _ => Vec::new(),
-                        },
+                        parameters: entry.parameter_names().map(String::from).collect(),
                         chars: entry.chars,
                         estimate_tokens: estimate_tokens(entry.chars),
                         o200k_tokens: session.token_count(s, t).map(|c| c.o200k),
