@@ -49,7 +49,7 @@ fn write_catalog(size: usize) -> (PathBuf, u64) {
         let tools: Vec<Value> = capture
             .tools
             .iter()
-            .map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema}))
+            .map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema.as_ref().map(|s| s.parse())}))
             .collect();
         let text = serde_json::to_vec(&json!({"server": capture.server, "tools": tools}))
             .expect("capture serialises");
