@@ -713,11 +713,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 .map(|c| (c.server.clone(), c.source.display().to_string()))
                 .collect();
             let report = LintReport::build(
-                &findings,
+                findings,
                 session.total_available(),
                 session.profile(),
                 sources,
             );
+            // The report holds all it prints: the catalog's memory is given back before the
+            // output is written.
+            drop((session, inputs));
             emit(&report.render(format), output.as_deref())?;
             let level = fail_on.map(|f| match f {
                 FailOn::Error => Severity::Error,

@@ -159,7 +159,7 @@ impl PageReport {
             .map(|c| (c.server.clone(), c.source.display().to_string()))
             .collect();
         let lint = LintReport::build(
-            &findings,
+            findings,
             session.total_available(),
             session.profile(),
             sources,
