@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
-use super::{is_focused, lower_block};
+use super::{is_focused, lower_block, visible_rows};
 use crate::engine::eval::Metrics;
 use crate::engine::profile::Profile;
 use crate::text::{clip, sanitize};
@@ -103,21 +103,29 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         summary,
     );
 
-    let rows = mine.queries.iter().zip(&theirs.queries).map(|(q, o)| {
-        let (rank, color) = rank_cell(q.rank, k);
-        let (other_rank, other_color) = rank_cell(o.rank, k);
-        let instead = match (&q.not_admitted, q.rank) {
-            (_, Some(r)) if r <= k => String::new(),
-            (Some(why), _) if q.hits.is_empty() => format!("expected tool {why}"),
-            _ => q.hits.first().cloned().unwrap_or_default(),
-        };
-        Row::new(vec![
-            Cell::from(Line::from(rank).right_aligned()).style(Style::new().fg(color)),
-            Cell::from(Line::from(other_rank).right_aligned()).style(Style::new().fg(other_color)),
-            Cell::from(sanitize(&q.query).into_owned()),
-            Cell::from(sanitize(&instead).into_owned()).style(Style::new().fg(Color::DarkGray)),
-        ])
-    });
+    let selected = is_focused(app, Pane::Eval).then_some(eval.selected);
+    // Below the header row.
+    let lines = queries_area.height.saturating_sub(1);
+    let window = visible_rows(mine.queries.len(), selected, lines, 1);
+    let shown = mine.queries[window.clone()].iter();
+    let rows = shown
+        .zip(theirs.queries.iter().skip(window.start))
+        .map(|(q, o)| {
+            let (rank, color) = rank_cell(q.rank, k);
+            let (other_rank, other_color) = rank_cell(o.rank, k);
+            let instead = match (&q.not_admitted, q.rank) {
+                (_, Some(r)) if r <= k => String::new(),
+                (Some(why), _) if q.hits.is_empty() => format!("expected tool {why}"),
+                _ => q.hits.first().cloned().unwrap_or_default(),
+            };
+            Row::new(vec![
+                Cell::from(Line::from(rank).right_aligned()).style(Style::new().fg(color)),
+                Cell::from(Line::from(other_rank).right_aligned())
+                    .style(Style::new().fg(other_color)),
+                Cell::from(sanitize(&q.query).into_owned()),
+                Cell::from(sanitize(&instead).into_owned()).style(Style::new().fg(Color::DarkGray)),
+            ])
+        });
     let widths = [
         Constraint::Length(4),
         Constraint::Length(5),
@@ -136,7 +144,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         .header(header)
         .column_spacing(1)
         .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED));
-    let selected = is_focused(app, Pane::Eval).then_some(eval.selected);
+    let selected = selected.and_then(|s| s.checked_sub(window.start));
     frame.render_stateful_widget(
         table,
         queries_area,

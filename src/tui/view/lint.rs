@@ -6,7 +6,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
-use super::{is_focused, lower_block};
+use super::{is_focused, lower_block, visible_rows};
 use crate::engine::lint::Severity;
 use crate::text::{clip, sanitize};
 use crate::tui::app::{App, Pane};
@@ -35,7 +35,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     }
     // Two lines a finding: level, rule and tool; then the message.
     let width = inner.width as usize;
-    let rows = lint.findings.iter().map(|f| {
+    let selected = is_focused(app, Pane::Lint).then_some(lint.selected);
+    let window = visible_rows(lint.findings.len(), selected, inner.height, 2);
+    let rows = lint.findings[window.clone()].iter().map(|f| {
         let color = match f.rule.severity {
             Severity::Error => Color::Red,
             Severity::Warning => Color::Yellow,
@@ -63,7 +65,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     });
     let table = Table::new(rows, [Constraint::Fill(1)])
         .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED));
-    let selected = is_focused(app, Pane::Lint).then_some(lint.selected);
+    let selected = selected.and_then(|s| s.checked_sub(window.start));
     frame.render_stateful_widget(
         table,
         inner,

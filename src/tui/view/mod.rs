@@ -73,6 +73,29 @@ pub fn render(app: &App, frame: &mut Frame) {
     overlay::render(app, frame, area);
 }
 
+/// The rows of a long table that show in `lines` lines (`row_height` lines each) with the
+/// `selected` row in view, as ratatui scrolls a table drawn from its top (a last row cut short
+/// included): the panes build only these rows, so a list of 100,000 costs what a screenful does.
+fn visible_rows(
+    len: usize,
+    selected: Option<usize>,
+    lines: u16,
+    row_height: u16,
+) -> std::ops::Range<usize> {
+    let row_height = usize::from(row_height.max(1));
+    let fits = (usize::from(lines) / row_height).max(1);
+    let start = match selected.map(|s| s.min(len.saturating_sub(1))) {
+        Some(s) if s >= fits => s + 1 - fits,
+        _ => 0,
+    }
+    .min(len);
+    let mut end = (start + fits).min(len);
+    if (end - start) * row_height < usize::from(lines) && end < len {
+        end += 1;
+    }
+    start..end
+}
+
 /// A pane's frame, highlighted when focused.
 fn pane_block(title: &str, focused: bool) -> Block<'static> {
     let title = Span::styled(
@@ -226,4 +249,62 @@ fn render_too_small(frame: &mut Frame, area: Rect) {
         area.width, area.height
     );
     frame.render_widget(Paragraph::new(text).wrap(Wrap { trim: true }), area);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ratatui::backend::TestBackend;
+    use ratatui::widgets::{Row, Table, TableState};
+    use ratatui::Terminal;
+
+    /// Draws `len` numbered rows of `row_height` lines under a header, all of them and then
+    /// only the window [`visible_rows`] picks, and checks the two screens are the same.
+    fn same_screen(len: usize, selected: Option<usize>, height: u16, row_height: u16) {
+        let mut terminal = Terminal::new(TestBackend::new(12, height)).unwrap();
+        let mut screens = Vec::new();
+        for windowed in [false, true] {
+            terminal
+                .draw(|frame| {
+                    let area = frame.area();
+                    let window = if windowed {
+                        visible_rows(len, selected, area.height - 1, row_height)
+                    } else {
+                        0..len
+                    };
+                    let rows = window
+                        .clone()
+                        .map(|i| Row::new(vec![format!("row {i}")]).height(row_height));
+                    let table = Table::new(rows, [Constraint::Fill(1)])
+                        .header(Row::new(vec!["head"]))
+                        .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED));
+                    let selected = selected.and_then(|s| s.checked_sub(window.start));
+                    frame.render_stateful_widget(
+                        table,
+                        area,
+                        &mut TableState::default().with_selected(selected),
+                    );
+                })
+                .unwrap();
+            screens.push(terminal.backend().buffer().clone());
+        }
+        assert_eq!(
+            screens[0], screens[1],
+            "{len} rows of {row_height}, selected {selected:?}, {height} lines"
+        );
+    }
+
+    #[test]
+    fn a_window_of_rows_draws_what_the_whole_table_draws() {
+        for len in [0, 1, 5, 9, 10, 11, 40] {
+            for height in [3, 6, 10, 11] {
+                for row_height in [1, 2] {
+                    for selected in [None, Some(0), Some(4), Some(9), Some(10), Some(39)] {
+                        let selected = selected.filter(|&s| s < len);
+                        same_screen(len, selected, height, row_height);
+                    }
+                }
+            }
+        }
+    }
 }

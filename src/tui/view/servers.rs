@@ -6,7 +6,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
-use super::{is_focused, pane_block};
+use super::{is_focused, pane_block, visible_rows};
 use crate::engine::tokens::estimate_tokens;
 use crate::report::thousands;
 use crate::text::sanitize;
@@ -39,7 +39,11 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     } else {
         0
     };
-    let rows = app.server_order().into_iter().map(|s| {
+    // Inside the borders, below the header row.
+    let lines = block.inner(area).height.saturating_sub(1);
+    let order = app.server_order();
+    let window = visible_rows(order.len(), Some(app.servers.selected), lines, 1);
+    let rows = order[window.clone()].iter().map(|&s| {
         let server = &servers[s];
         let on = app.session.is_connected(s);
         let cost = costs[s];
@@ -116,6 +120,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         .column_spacing(1)
         .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED))
         .block(block);
-    let mut state = TableState::default().with_selected(Some(app.servers.selected));
+    let selected = app.servers.selected.checked_sub(window.start);
+    let mut state = TableState::default().with_selected(selected);
     frame.render_stateful_widget(table, area, &mut state);
 }
