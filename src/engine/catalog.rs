@@ -314,6 +314,8 @@ pub struct Server {
     pub tools: Vec<ToolEntry>,
     /// How many listed tools include/exclude removed.
     pub filtered_out: usize,
+    /// Characters of all its tools' definitions (in the catalog or not).
+    pub chars: u64,
 }
 
 impl Server {
@@ -329,6 +331,7 @@ impl Server {
             name: name.to_string(),
             toolset: toolset_name(name),
             filtered_out: tools.len() - kept.len(),
+            chars: kept.iter().map(|t| t.chars).sum(),
             tools: kept,
         }
     }

@@ -155,6 +155,9 @@ pub struct Session {
     /// Real token counts per server and tool, when counted.
     token_counts: Vec<Vec<Option<TokenCount>>>,
     catalog: Catalog,
+    /// Per server: its catalog tools' count, size and token counts (kept with the catalog, so
+    /// a frame or a threshold step does not walk 100,000 tools).
+    costs: Vec<ServerCost>,
     /// Shared, so a clone for a background worker is cheap.
     index: Arc<SearchIndex>,
     listing: Arc<CatalogListing>,
@@ -270,6 +273,7 @@ impl Session {
             scope: overrides.scope.clone(),
             token_counts,
             catalog: Catalog::default(),
+            costs: Vec::new(),
             index: Arc::default(),
             listing: Arc::default(),
             notes,
@@ -295,6 +299,7 @@ impl Session {
             .iter()
             .map(|&r| &corpus.documents[r.server][r.tool]);
         self.index = Arc::new(SearchIndex::build(&corpus.vocabulary, documents));
+        self.costs = self.catalog_costs();
         self.listing = Arc::new(if self.profile.spec().bridge == BridgeRule::WithListing {
             self.listing_groups()
         } else {
@@ -490,7 +495,7 @@ impl Session {
         settings: &ToolSearchSettings,
         context: ContextLength,
     ) -> Activation {
-        let chars = self.catalog().map(|e| e.chars).sum();
+        let chars = self.costs.iter().map(|c| c.chars).sum();
         Activation::evaluate(
             self.profile,
             settings,
@@ -523,6 +528,11 @@ impl Session {
 
     /// The catalog cost of each server (index-aligned with [`Session::servers`]).
     pub fn server_costs(&self) -> Vec<ServerCost> {
+        self.costs.clone()
+    }
+
+    /// [`Session::server_costs`] counted from the catalog.
+    fn catalog_costs(&self) -> Vec<ServerCost> {
         let mut costs = vec![ServerCost::default(); self.servers.len()];
         let mut counted: Vec<Option<TokenCount>> =
             vec![Some(TokenCount::default()); self.servers.len()];
@@ -557,6 +567,7 @@ impl Session {
                 *slot = Some(count);
             }
         }
+        self.costs = self.catalog_costs();
     }
 
     /// Whether every tool has its real token counts.

@@ -447,11 +447,7 @@ impl Derived {
         warnings.extend(session.collisions().iter().map(ToString::to_string));
         Derived {
             counted: costs.iter().map(|c| c.counted).sum(),
-            full_chars: session
-                .servers()
-                .iter()
-                .map(|s| s.tools.iter().map(|t| t.chars).sum())
-                .collect(),
+            full_chars: session.servers().iter().map(|s| s.chars).collect(),
             form_budgets: session.listing().form_budgets(),
             activation,
             costs,
