@@ -847,3 +847,53 @@ fn a_tool_detail_shows_what_hermes_changed() {
     );
     assert!(text.contains("+      \"nullable\": true"), "{text}");
 }
+
+#[test]
+fn a_large_catalog_is_rebuilt_on_a_worker_after_a_toggle() {
+    let mut app = sample_app();
+    app.rebuild_on_worker_above = 0;
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Down);
+    }
+    let server = app.selected_server().unwrap();
+    let effects = press(&mut app, KeyCode::Char(' '));
+    assert!(
+        matches!(effects.as_slice(), [Effect::Rebuild { .. }]),
+        "{effects:?}"
+    );
+    // The switch shows at once; the catalog is the old one until the worker answers.
+    assert!(!app.session.is_connected(server));
+    assert!(app.session.activation().active);
+    let text = screen(&app, 100, 30);
+    assert!(text.contains("○ fetch"), "{text}");
+    assert!(text.contains("re-indexing the catalog..."), "{text}");
+    run_effects(&mut app, effects);
+    assert!(!app.rebuild.is_stale());
+    assert!(!app.session.activation().active);
+    assert!(!app.lint.is_stale(), "the new catalog is linted");
+    assert_eq!(app.lint.findings.len(), 49);
+    let text = screen(&app, 100, 30);
+    assert!(!text.contains("re-indexing"), "{text}");
+    assert!(text.contains(" INACTIVE "), "{text}");
+}
+
+#[test]
+fn a_rebuild_overtaken_by_another_toggle_is_dropped() {
+    let mut app = sample_app();
+    app.rebuild_on_worker_above = 0;
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Down);
+    }
+    let server = app.selected_server().unwrap();
+    let off = press(&mut app, KeyCode::Char(' '));
+    let on = press(&mut app, KeyCode::Char(' '));
+    assert!(app.session.is_connected(server));
+    // The answer for "off" arrives after "on" was asked for: it is not installed.
+    run_effects(&mut app, off);
+    assert!(app.rebuild.is_stale());
+    assert!(app.session.activation().active);
+    run_effects(&mut app, on);
+    assert!(!app.rebuild.is_stale());
+    assert!(app.session.activation().active);
+    assert_eq!(app.lint.findings.len(), 49);
+}

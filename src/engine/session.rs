@@ -155,6 +155,9 @@ pub struct Session {
     /// Real token counts per server and tool, when counted.
     token_counts: Vec<Vec<Option<TokenCount>>>,
     catalog: Catalog,
+    /// The connections the catalog was built for (`connected` runs ahead while a rebuild is
+    /// on a worker).
+    catalog_connected: Vec<bool>,
     /// Per server: its catalog tools' count, size and token counts (kept with the catalog, so
     /// a frame or a threshold step does not walk 100,000 tools).
     costs: Vec<ServerCost>,
@@ -273,6 +276,7 @@ impl Session {
             scope: overrides.scope.clone(),
             token_counts,
             catalog: Catalog::default(),
+            catalog_connected: Vec::new(),
             costs: Vec::new(),
             index: Arc::default(),
             listing: Arc::default(),
@@ -285,51 +289,50 @@ impl Session {
     /// Rebuilds the catalog, index and listing from the current servers and scope (done on
     /// every change).
     pub fn rebuild(&mut self) {
-        let corpus = &self.corpus;
-        self.catalog = Catalog::build(
-            self.profile,
-            &self.servers,
-            &corpus.groups,
-            &self.connected,
-            &self.scope,
-        );
-        let documents = self
-            .catalog
-            .tools
-            .iter()
-            .map(|&r| &corpus.documents[r.server][r.tool]);
-        self.index = Arc::new(SearchIndex::build(&corpus.vocabulary, documents));
-        self.costs = self.catalog_costs();
-        self.listing = Arc::new(if self.profile.spec().bridge == BridgeRule::WithListing {
-            self.listing_groups()
-        } else {
-            CatalogListing::default()
-        });
+        let built = self.catalog_build().build();
+        self.install(built);
     }
 
-    /// The catalog's tools grouped by server label, with their short descriptions.
-    fn listing_groups(&self) -> CatalogListing {
-        let mut by_server: Vec<Vec<ToolRef>> = vec![Vec::new(); self.servers.len()];
-        for &r in &self.catalog.tools {
-            by_server[r.server].push(r);
+    /// What rebuilding the catalog needs, to build it away from the session (on a worker).
+    pub fn catalog_build(&self) -> CatalogBuild {
+        CatalogBuild {
+            profile: self.profile,
+            servers: Arc::clone(&self.servers),
+            corpus: Arc::clone(&self.corpus),
+            connected: self.connected.clone(),
+            scope: self.scope.clone(),
         }
-        let groups = by_server
-            .iter()
-            .enumerate()
-            .filter(|(_, refs)| !refs.is_empty())
-            .map(|(server, refs)| {
-                ListingGroup::from_shorts(
-                    &self.servers[server].name,
-                    refs.iter().map(|r| {
-                        (
-                            entry(&self.servers, *r).name.as_str(),
-                            self.corpus.short_descriptions[r.server][r.tool].as_str(),
-                        )
-                    }),
-                )
-            })
-            .collect();
-        CatalogListing::new(groups)
+    }
+
+    /// Puts in place a catalog built for this session's servers, as connected and scoped now;
+    /// returns false, changing nothing, when it was built for other servers or the connections
+    /// or scope have changed since.
+    pub fn install(&mut self, built: BuiltCatalog) -> bool {
+        let current = Arc::ptr_eq(&built.servers, &self.servers)
+            && built.connected == self.connected
+            && built.scope == self.scope;
+        if current {
+            self.catalog = built.catalog;
+            self.catalog_connected = built.connected;
+            self.index = built.index;
+            self.listing = built.listing;
+            self.costs = self.catalog_costs();
+        }
+        current
+    }
+
+    /// Connects or disconnects a server and leaves the catalog as it was, to be rebuilt by
+    /// [`CatalogBuild::build`] and [`Session::install`] (or [`Session::rebuild`]): until then
+    /// [`Session::is_connected`] tells the new state and the catalog the old one.
+    pub fn set_connected_later(&mut self, server: usize, connected: bool) {
+        if let Some(slot) = self.connected.get_mut(server) {
+            *slot = connected;
+        }
+    }
+
+    /// Whether the catalog is built for the servers as connected now.
+    pub fn catalog_is_current(&self) -> bool {
+        self.catalog_connected == self.connected
     }
 
     /// The engine profile.
@@ -731,6 +734,85 @@ impl Session {
                 None => Err(bridge::describe_results_payload([], &[name.to_string()])),
             },
         }
+    }
+}
+
+/// The inputs of a catalog rebuild, detached from the session (see [`Session::catalog_build`]).
+#[derive(Debug, Clone)]
+pub struct CatalogBuild {
+    profile: Profile,
+    servers: Arc<Vec<Server>>,
+    corpus: Arc<Corpus>,
+    connected: Vec<bool>,
+    scope: Scope,
+}
+
+/// A rebuilt catalog with its index and listing, and what it was built for.
+#[derive(Debug)]
+pub struct BuiltCatalog {
+    servers: Arc<Vec<Server>>,
+    connected: Vec<bool>,
+    scope: Scope,
+    catalog: Catalog,
+    index: Arc<SearchIndex>,
+    listing: Arc<CatalogListing>,
+}
+
+impl CatalogBuild {
+    /// Builds the catalog, its search index and (newer profile) its listing: the slow part of
+    /// a change of servers, safe to run on a worker.
+    pub fn build(self) -> BuiltCatalog {
+        let corpus = &self.corpus;
+        let catalog = Catalog::build(
+            self.profile,
+            &self.servers,
+            &corpus.groups,
+            &self.connected,
+            &self.scope,
+        );
+        let documents = catalog
+            .tools
+            .iter()
+            .map(|&r| &corpus.documents[r.server][r.tool]);
+        let index = Arc::new(SearchIndex::build(&corpus.vocabulary, documents));
+        let listing = Arc::new(if self.profile.spec().bridge == BridgeRule::WithListing {
+            self.listing_groups(&catalog)
+        } else {
+            CatalogListing::default()
+        });
+        BuiltCatalog {
+            servers: self.servers,
+            connected: self.connected,
+            scope: self.scope,
+            catalog,
+            index,
+            listing,
+        }
+    }
+
+    /// The catalog's tools grouped by server label, with their short descriptions.
+    fn listing_groups(&self, catalog: &Catalog) -> CatalogListing {
+        let mut by_server: Vec<Vec<ToolRef>> = vec![Vec::new(); self.servers.len()];
+        for &r in &catalog.tools {
+            by_server[r.server].push(r);
+        }
+        let groups = by_server
+            .iter()
+            .enumerate()
+            .filter(|(_, refs)| !refs.is_empty())
+            .map(|(server, refs)| {
+                ListingGroup::from_shorts(
+                    &self.servers[server].name,
+                    refs.iter().map(|r| {
+                        (
+                            entry(&self.servers, *r).name.as_str(),
+                            self.corpus.short_descriptions[r.server][r.tool].as_str(),
+                        )
+                    }),
+                )
+            })
+            .collect();
+        CatalogListing::new(groups)
     }
 }
 

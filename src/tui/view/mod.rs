@@ -172,10 +172,17 @@ fn render_header(app: &App, frame: &mut Frame, area: Rect) {
         Some(next) => format!("{} -> {next}...", app.session.profile()),
         None => app.session.profile().to_string(),
     };
+    let catalog = if app.rebuild.is_stale() {
+        "re-indexing the catalog...".to_string()
+    } else {
+        format!(
+            "{} tools in catalog",
+            thousands(app.session.total_available() as u64)
+        )
+    };
     let text = format!(
-        " schematax │ {} │ {profile} │ {on}/{servers} servers on │ {} tools in catalog │ {counts}",
+        " schematax │ {} │ {profile} │ {on}/{servers} servers on │ {catalog} │ {counts}",
         app.inputs.config_label,
-        thousands(app.session.total_available() as u64)
     );
     let warnings = match app.derived.warnings.len() {
         0 => String::new(),
