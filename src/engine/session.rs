@@ -155,9 +155,6 @@ pub struct Session {
     /// Real token counts per server and tool, when counted.
     token_counts: Vec<Vec<Option<TokenCount>>>,
     catalog: Catalog,
-    /// The connections the catalog was built for (`connected` runs ahead while a rebuild is
-    /// on a worker).
-    catalog_connected: Vec<bool>,
     /// Per server: its catalog tools' count, size and token counts (kept with the catalog, so
     /// a frame or a threshold step does not walk 100,000 tools).
     costs: Vec<ServerCost>,
@@ -276,7 +273,6 @@ impl Session {
             scope: overrides.scope.clone(),
             token_counts,
             catalog: Catalog::default(),
-            catalog_connected: Vec::new(),
             costs: Vec::new(),
             index: Arc::default(),
             listing: Arc::default(),
@@ -313,7 +309,6 @@ impl Session {
             && built.scope == self.scope;
         if current {
             self.catalog = built.catalog;
-            self.catalog_connected = built.connected;
             self.index = built.index;
             self.listing = built.listing;
             self.costs = self.catalog_costs();
@@ -328,11 +323,6 @@ impl Session {
         if let Some(slot) = self.connected.get_mut(server) {
             *slot = connected;
         }
-    }
-
-    /// Whether the catalog is built for the servers as connected now.
-    pub fn catalog_is_current(&self) -> bool {
-        self.catalog_connected == self.connected
     }
 
     /// The engine profile.
