@@ -897,3 +897,25 @@ fn a_rebuild_overtaken_by_another_toggle_is_dropped() {
     assert!(app.session.activation().active);
     assert_eq!(app.lint.findings.len(), 49);
 }
+
+#[test]
+fn a_profile_switch_overtakes_a_rebuild_on_its_way() {
+    let mut app = sample_app();
+    app.rebuild_on_worker_above = 0;
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Down);
+    }
+    let server = app.selected_server().unwrap();
+    let rebuild = press(&mut app, KeyCode::Char(' '));
+    let switch = press(&mut app, KeyCode::Char('P'));
+    run_effects(&mut app, switch);
+    // The new profile's session is built with the server already off: nothing is pending.
+    assert_eq!(app.session.profile(), Profile::Hermes202609);
+    assert!(!app.rebuild.is_stale());
+    assert!(!app.session.is_connected(server));
+    let catalog = app.session.total_available();
+    // The old session's rebuild arrives late and is not installed in the new one.
+    run_effects(&mut app, rebuild);
+    assert_eq!(app.session.total_available(), catalog);
+    assert!(!screen(&app, 100, 30).contains("re-indexing"));
+}
