@@ -3,12 +3,15 @@
 //! limit rule.
 //!
 //! The index keeps, per term, its documents and each one's BM25 weight, computed once per
-//! catalog, the term's largest weight, and its documents by weight. A search walks its terms
-//! from the weightiest, each term's documents from the heaviest, scores each new document in
-//! full and keeps the best `limit` in a bounded heap; it stops as soon as no document it has
-//! not seen could beat the heap's worst (MaxScore-style pruning, exact: a skipped document's
-//! score is strictly lower). Scores are the sums Hermes computes, token by token in query
-//! order, so they are the same to the last bit whatever the pruning skipped.
+//! catalog, the term's largest weight and its documents by weight; and, per document, its
+//! terms, so a document's weight for a term is a short lookup. A query of one term walks
+//! that term's documents heaviest first. A longer query is ranked with MaxScore-style
+//! pruning: the terms that can still make a document win (for the newer profile, the gate)
+//! name the candidates, their weights are added up over the postings, and candidates are
+//! scored in full, highest bound first, until no bound left can beat the worst of the best
+//! `limit` kept. The pruning is exact: a skipped document's score is strictly lower. Scores
+//! are the sums Hermes computes, token by token in query order, so they are the same to the
+//! last bit whatever the pruning skipped.
 
 use rustc_hash::FxHashMap;
 use std::cell::RefCell;
@@ -231,7 +234,9 @@ pub struct Vocabulary {
 /// lowercased name.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct TermCounts {
-    terms: Vec<(u32, u32)>,
+    /// Shared with every index built over the tool, which scores a document by looking its
+    /// terms up here.
+    terms: Arc<[(u32, u32)]>,
     length: u32,
     lowercase_name: Arc<str>,
 }
@@ -325,7 +330,8 @@ impl Vocabulary {
         let terms = ids
             .chunk_by(|a, b| a == b)
             .map(|run| (run[0], run.len() as u32))
-            .collect();
+            .collect::<Vec<_>>()
+            .into();
         TermCounts {
             terms,
             length,
@@ -387,17 +393,18 @@ struct WalkedTerm {
     bound: f64,
 }
 
-/// How many postings adding up costs against scoring one document in full per query token:
-/// a walk that would score more than `postings / (WALK_COST * tokens)` documents gives way to
-/// adding up every posting.
-const WALK_COST: usize = 4;
-
 /// Slack on the pruning bounds, so that a bound summed in another order than the score can
 /// never prune a document that would tie or win.
 const BOUND_SLACK: f64 = 1e-9;
 
-/// The flag of a document that holds the gate token, beside its count of distinct terms.
+/// The flag of a document that holds the gate token (or, in a seed search, an essential
+/// term), beside its count of distinct terms.
 const HOLDS_GATE: u32 = 1 << 31;
+
+/// A light term is added up over its postings, rather than looked up in each candidate, when
+/// it has at most this many times the essential terms' postings: adding up a posting costs
+/// a fraction of looking a term up in a document.
+const ADD_UP_FACTOR: usize = 4;
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
@@ -426,6 +433,14 @@ impl PartialOrd for Ranked {
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
+}
+
+/// A document to consider: the most it can score, and how many of the query's distinct terms
+/// it is known to hold. Ordered by the bound.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Candidate {
+    bound: Ranked,
+    held: u32,
 }
 
 /// The best `limit` candidates offered so far, the worst on top.
@@ -501,6 +516,13 @@ pub struct SearchIndex {
     weights: Vec<f64>,
     /// Per term, its largest weight: the most it adds to any document's score.
     max_weights: Vec<f64>,
+    /// Per term, its inverse document frequency.
+    idfs: Vec<f64>,
+    /// Per doc, its `(term, tf)` pairs sorted by term: a document's weight for a term is
+    /// looked up here, a few cache lines, instead of in the term's long postings.
+    forward: Vec<Arc<[(u32, u32)]>>,
+    /// Per doc, its length in tokens (BM25's `dl`).
+    lengths: Vec<u32>,
     /// Per term, positions in its range, heaviest weight first (ties in catalog order): sorted
     /// the first time a search walks the term, so building the index never pays for it.
     by_weight: Vec<OnceLock<Box<[u32]>>>,
@@ -521,7 +543,7 @@ impl SearchIndex {
         let documents: Vec<&TermCounts> = documents.into_iter().collect();
         let mut offsets = vec![0u32; vocabulary.len() + 1];
         for counts in &documents {
-            for &(term, _) in &counts.terms {
+            for &(term, _) in counts.terms.iter() {
                 offsets[term as usize + 1] += 1;
             }
         }
@@ -533,7 +555,7 @@ impl SearchIndex {
         let mut docs = vec![0u32; total];
         let mut tfs = vec![0u32; total];
         for (doc, counts) in documents.iter().enumerate() {
-            for &(term, tf) in &counts.terms {
+            for &(term, tf) in counts.terms.iter() {
                 let slot = &mut cursor[term as usize];
                 docs[*slot as usize] = doc as u32;
                 tfs[*slot as usize] = tf;
@@ -550,9 +572,11 @@ impl SearchIndex {
         let n = documents.len() as f64;
         let mut weights = vec![0.0f64; total];
         let mut max_weights = vec![0.0f64; offsets.len() - 1];
+        let mut idfs = vec![0.0f64; offsets.len() - 1];
         for term in 0..offsets.len() - 1 {
             let range = offsets[term] as usize..offsets[term + 1] as usize;
             let idf = idf(n, range.len() as f64);
+            idfs[term] = idf;
             for slot in range {
                 let dl = f64::from(lengths[docs[slot] as usize]);
                 weights[slot] = term_weight(idf, f64::from(tfs[slot]), dl, avgdl);
@@ -563,6 +587,7 @@ impl SearchIndex {
             .iter()
             .map(|c| Arc::clone(&c.lowercase_name))
             .collect();
+        let forward = documents.iter().map(|c| Arc::clone(&c.terms)).collect();
         let mut by_name: Vec<u32> = (0..documents.len() as u32).collect();
         by_name.sort_by(|&a, &b| lowercase_names[a as usize].cmp(&lowercase_names[b as usize]));
         SearchIndex {
@@ -571,6 +596,9 @@ impl SearchIndex {
             weights,
             by_weight: (0..max_weights.len()).map(|_| OnceLock::new()).collect(),
             max_weights,
+            idfs,
+            forward,
+            lengths,
             lowercase_names,
             by_name,
             avgdl,
@@ -605,10 +633,18 @@ impl SearchIndex {
         }
     }
 
-    /// The weight of a term in a document (0 when absent).
+    /// The weight of a term in a document (None when absent): the same expression, on the
+    /// same values, as the weight in the term's postings, so the same to the last bit.
     fn weight(&self, term: Option<u32>, doc: u32) -> Option<f64> {
-        let (docs, weights) = self.postings(term);
-        docs.binary_search(&doc).ok().map(|at| weights[at])
+        let term = term?;
+        let terms = &self.forward[doc as usize];
+        let at = terms.binary_search_by_key(&term, |&(t, _)| t).ok()?;
+        Some(term_weight(
+            self.idfs[term as usize],
+            f64::from(terms[at].1),
+            f64::from(self.lengths[doc as usize]),
+            self.avgdl,
+        ))
     }
 
     /// Documents containing the token (lowercased, and stemmed as the profile does).
@@ -655,11 +691,11 @@ impl SearchIndex {
 
     /// Adds every query token's weights into the thread's accumulator and calls `finish` with
     /// the touched documents, their scores, and for each how many distinct query terms it holds
-    /// (with [`HOLDS_GATE`] set when it holds `gate`).
+    /// (with [`HOLDS_GATE`] set when it holds one of the `flagged` terms).
     fn accumulate<R>(
         &self,
         tokens: &[QueryToken],
-        gate: Option<u32>,
+        flagged: &[u32],
         finish: impl FnOnce(&[u32], &[f64], &[u32]) -> R,
     ) -> R {
         let mut seen = rustc_hash::FxHashSet::default();
@@ -681,10 +717,12 @@ impl SearchIndex {
             touched.clear();
             for (token, &first) in tokens.iter().zip(&first_time) {
                 let (docs, weights) = self.postings(token.term);
-                let mark = match (first, token.term == gate && gate.is_some()) {
-                    (false, _) => 0,
-                    (true, false) => 1,
-                    (true, true) => 1 | HOLDS_GATE,
+                // A repeated token adds its weight again, but is not a new term.
+                let count = u32::from(first);
+                let flag = if token.term.is_some_and(|term| flagged.contains(&term)) {
+                    HOLDS_GATE
+                } else {
+                    0
                 };
                 for (&doc, &weight) in docs.iter().zip(weights) {
                     let slot = doc as usize;
@@ -692,7 +730,7 @@ impl SearchIndex {
                         touched.push(doc);
                     }
                     scores[slot] += weight;
-                    matched[slot] += mark;
+                    matched[slot] = (matched[slot] + count) | flag;
                 }
             }
             let result = finish(touched, scores, matched);
@@ -712,33 +750,15 @@ impl SearchIndex {
         limit: usize,
     ) -> SearchResult {
         let walked = self.walked_terms(tokens);
-        let postings: usize = walked
-            .iter()
-            .map(|t| self.postings(Some(t.term)).0.len())
-            .sum();
-        let budget = postings / (WALK_COST * tokens.len());
-        let walked = (budget > limit)
-            .then(|| {
-                self.walk(&walked, 0.0, TopK::new(limit), budget, |doc| {
-                    let score = self.score(doc, tokens);
-                    (score > 0.0).then_some(score)
-                })
+        let best = if walked.len() > 1 {
+            self.max_score(tokens, &walked, limit)
+        } else {
+            // One term: its documents heaviest first, until the rest cannot get in.
+            self.walk(&walked, TopK::new(limit), |doc| {
+                let score = self.score(doc, tokens);
+                (score > 0.0).then_some(score)
             })
-            .flatten();
-        let best = walked.unwrap_or_else(|| {
-            self.accumulate(tokens, None, |touched, scores, _| {
-                top_k(
-                    touched
-                        .iter()
-                        .map(|&doc| Ranked {
-                            score: scores[doc as usize],
-                            doc,
-                        })
-                        .filter(|r| r.score > 0.0),
-                    limit,
-                )
-            })
-        });
+        };
         if best.is_empty() {
             let needle = query.trim().to_lowercase();
             let hits: Vec<Hit> = self
@@ -769,6 +789,148 @@ impl SearchIndex {
             via: Via::Bm25,
             hits: self.hits(best, tokens, &[]),
             gate: None,
+        }
+    }
+
+    /// Seed's best `limit` documents for a query of several terms (MaxScore-style, exact).
+    /// The heaviest term's heaviest documents are scored first, to set a bar. Terms are then
+    /// taken lightest first: while the bounds of the lightest add up to less than the bar, a
+    /// document holding only those cannot get in; the others are the essential terms, and the
+    /// candidates are the documents holding one of them (see [`SearchIndex::rank_candidates`]).
+    fn max_score(&self, tokens: &[QueryToken], walked: &[WalkedTerm], limit: usize) -> Vec<Ranked> {
+        let mut best = TopK::new(limit);
+        SEEN.with(|cell| {
+            let mut seen = cell.borrow_mut();
+            seen.start(self.len());
+            let heaviest = walked[0].term as usize;
+            let start = self.offsets[heaviest] as usize;
+            for &position in self.impact_order(heaviest).iter().take(limit) {
+                let doc = self.docs[start + position as usize];
+                seen.first_time(doc);
+                self.offer_scored(&mut best, doc, tokens);
+            }
+            let lightest_first: Vec<WalkedTerm> = walked.iter().rev().copied().collect();
+            let mut light_bounds = 0.0;
+            let essential = lightest_first
+                .iter()
+                .position(|term| {
+                    light_bounds += term.bound;
+                    !best.shuts_out(light_bounds)
+                })
+                .unwrap_or(lightest_first.len());
+            let (light, essential) = lightest_first.split_at(essential);
+            self.rank_candidates(tokens, &mut best, &mut seen, essential, light, |_, _| true);
+        });
+        best.into_sorted()
+    }
+
+    /// Offers to `best`, exactly, every document that holds one of the `essential` terms, is
+    /// admitted by `admits` (given the document and how many of the query's distinct terms it
+    /// holds; more never admits less) and can beat the worst kept; documents `seen` already
+    /// are not offered again. `light` are the query's other terms, lightest first.
+    ///
+    /// The weights of the essential terms, and of the heaviest light term when it has few
+    /// documents, are added up over their postings. Each document holding an essential term
+    /// gets a bound: that sum plus the bounds of the light terms not added up. Documents are
+    /// then taken highest bound first, their remaining light terms looked up one by one,
+    /// heaviest first, while they can still get in, and scored in full, until no bound left
+    /// can beat the worst kept.
+    fn rank_candidates(
+        &self,
+        tokens: &[QueryToken],
+        best: &mut TopK,
+        seen: &mut Seen,
+        essential: &[WalkedTerm],
+        light: &[WalkedTerm],
+        admits: impl Fn(u32, usize) -> bool,
+    ) {
+        let document_frequency = |term: &WalkedTerm| self.postings(Some(term.term)).0.len();
+        let essential_postings: usize = essential.iter().map(document_frequency).sum();
+        // The heaviest light term is looked up in nearly every candidate: added up instead
+        // when that is cheaper.
+        let add_heaviest = light
+            .last()
+            .is_some_and(|t| document_frequency(t) <= essential_postings * ADD_UP_FACTOR);
+        let (looked_up, added) = light.split_at(light.len() - usize::from(add_heaviest));
+        // `below[i]`: the most the looked-up terms before `i` can add.
+        let mut below = vec![0.0f64; looked_up.len() + 1];
+        for (i, term) in looked_up.iter().enumerate() {
+            below[i + 1] = below[i] + term.bound;
+        }
+        let unknown = below[looked_up.len()];
+        let summed_tokens: Vec<QueryToken> = tokens
+            .iter()
+            .filter(|t| {
+                t.term
+                    .is_some_and(|term| essential.iter().chain(added).any(|w| w.term == term))
+            })
+            .cloned()
+            .collect();
+        let essential_terms: Vec<u32> = essential.iter().map(|t| t.term).collect();
+        // Looks up the light terms of a candidate while it can still get in, then admits and
+        // scores it.
+        let consider = |best: &mut TopK, candidate: Candidate| {
+            let partial = candidate.bound.score - unknown;
+            let doc = candidate.bound.doc;
+            let mut added_weight = 0.0;
+            let mut held = candidate.held as usize;
+            for i in (0..looked_up.len()).rev() {
+                let term = &looked_up[i];
+                if let Some(weight) = self.weight(Some(term.term), doc) {
+                    added_weight += weight * term.count;
+                    held += 1;
+                }
+                if best.shuts_out(partial + added_weight + below[i]) {
+                    return;
+                }
+            }
+            if admits(doc, held) {
+                self.offer_scored(best, doc, tokens);
+            }
+        };
+        let candidates: Vec<Candidate> = self.accumulate(
+            &summed_tokens,
+            &essential_terms,
+            |touched, partial, marks| {
+                let bounds = touched
+                    .iter()
+                    .filter(|&&doc| marks[doc as usize] & HOLDS_GATE != 0)
+                    .map(|&doc| Candidate {
+                        bound: Ranked {
+                            score: partial[doc as usize] + unknown,
+                            doc,
+                        },
+                        held: marks[doc as usize] & !HOLDS_GATE,
+                    })
+                    .filter(|c| admits(c.bound.doc, c.held as usize + looked_up.len()));
+                // The best bounds, taken first, raise the bar before the rest is sifted.
+                let first = top_k(bounds.clone().map(|c| c.bound), best.limit);
+                for bound in first {
+                    if seen.first_time(bound.doc) {
+                        let held = marks[bound.doc as usize] & !HOLDS_GATE;
+                        consider(best, Candidate { bound, held });
+                    }
+                }
+                bounds.filter(|c| !best.shuts_out(c.bound.score)).collect()
+            },
+        );
+        // Highest bound first; a heap, as only the first few are usually taken.
+        let mut candidates = BinaryHeap::from(candidates);
+        while let Some(candidate) = candidates.pop() {
+            if best.shuts_out(candidate.bound.score) {
+                break;
+            }
+            if seen.first_time(candidate.bound.doc) {
+                consider(best, candidate);
+            }
+        }
+    }
+
+    /// Scores `doc` in full and offers it to `best` when it scores above 0.
+    fn offer_scored(&self, best: &mut TopK, doc: u32, tokens: &[QueryToken]) {
+        let score = self.score(doc, tokens);
+        if score > 0.0 {
+            best.offer(Ranked { score, doc });
         }
     }
 
@@ -827,52 +989,38 @@ impl SearchIndex {
         let (gate, gate_term) = self.gate(vocabulary, tokens, coverage_from);
         let exact = self.exact_names(query);
         let answerable = self.walked_terms(tokens);
-        let postings: usize = answerable
-            .iter()
-            .map(|t| self.postings(Some(t.term)).0.len())
-            .sum();
-        let admitted_only = |doc: u32, held: usize| !exact.contains(&doc) && held >= gate.required;
-        let gate_postings = self.postings(gate_term).0.len();
-        let best = if answerable.len() == 1 || gate_postings * WALK_COST * tokens.len() <= postings
-        {
-            // Few documents hold the gate, or the gate is the only word (and the walk stops
-            // after `limit` of them): score those alone, heaviest in it first.
-            let mut best = TopK::new(limit);
-            for &doc in &exact {
-                best.offer(Ranked {
-                    score: f64::INFINITY,
-                    doc,
-                });
-            }
-            let (gate_walk, others): (Vec<WalkedTerm>, Vec<WalkedTerm>) =
-                answerable.iter().partition(|t| Some(t.term) == gate_term);
-            let others_bound: f64 = others.iter().map(|t| t.bound).sum();
-            self.walk(&gate_walk, others_bound, best, usize::MAX, |doc| {
-                let held = answerable
-                    .iter()
-                    .filter(|t| self.weight(Some(t.term), doc).is_some())
-                    .count();
-                admitted_only(doc, held).then(|| self.score(doc, tokens))
+        let admitted = |doc: u32, held: usize| !exact.contains(&doc) && held >= gate.required;
+        let mut best = TopK::new(limit);
+        for &doc in &exact {
+            best.offer(Ranked {
+                score: f64::INFINITY,
+                doc,
+            });
+        }
+        let (gate_walk, others): (Vec<WalkedTerm>, Vec<WalkedTerm>) =
+            answerable.iter().partition(|t| Some(t.term) == gate_term);
+        let best = if others.is_empty() {
+            // The gate is the only word: its documents heaviest first, until the rest cannot
+            // get in.
+            self.walk(&gate_walk, best, |doc| {
+                admitted(doc, 1).then(|| self.score(doc, tokens))
             })
-            .expect("an unlimited walk finishes")
         } else {
-            self.accumulate(tokens, gate_term, |touched, scores, matched| {
-                let admitted = touched.iter().filter(|&&doc| {
-                    let held = matched[doc as usize];
-                    held & HOLDS_GATE != 0 && admitted_only(doc, (held & !HOLDS_GATE) as usize)
-                });
-                let exact_hits = exact.iter().map(|&doc| Ranked {
-                    score: f64::INFINITY,
-                    doc,
-                });
-                top_k(
-                    exact_hits.chain(admitted.map(|&doc| Ranked {
-                        score: scores[doc as usize],
-                        doc,
-                    })),
-                    limit,
-                )
-            })
+            // Every hit holds the gate: its documents are the candidates.
+            SEEN.with(|cell| {
+                let mut seen = cell.borrow_mut();
+                seen.start(self.len());
+                let lightest_first: Vec<WalkedTerm> = others.iter().rev().copied().collect();
+                self.rank_candidates(
+                    tokens,
+                    &mut best,
+                    &mut seen,
+                    &gate_walk,
+                    &lightest_first,
+                    admitted,
+                );
+            });
+            best.into_sorted()
         };
         let via = match best.first() {
             None => Via::None,
@@ -905,60 +1053,34 @@ impl SearchIndex {
         walked
     }
 
-    /// Offers to `best` the documents of the `walked` terms that `score_of` scores, walking
-    /// each term's documents heaviest first, and stops as soon as no document not yet scored
-    /// can beat the worst kept: its score is at most what the walked terms can still add plus
-    /// `others_bound` (the most any term not walked adds). Gives up (None) after scoring
-    /// `budget` documents, when adding up every posting is the cheaper way.
+    /// The best documents of a query of one term (`walked[0]`, maybe repeated): `best` with
+    /// the term's documents that `score_of` scores offered to it, heaviest in the term first,
+    /// until no document left can beat the worst kept. A document not scored yet scores
+    /// exactly its weight times the term's count, so one that only ties the worst kept and
+    /// comes later in the catalog cannot get in either.
     fn walk(
         &self,
         walked: &[WalkedTerm],
-        others_bound: f64,
         mut best: TopK,
-        budget: usize,
         mut score_of: impl FnMut(u32) -> Option<f64>,
-    ) -> Option<Vec<Ranked>> {
-        // What the terms from `i` on can add to a document scored for none of them.
-        let mut rest: Vec<f64> = vec![others_bound; walked.len() + 1];
-        for i in (0..walked.len()).rev() {
-            rest[i] = rest[i + 1] + walked[i].bound;
-        }
-        let finished = SEEN.with(|cell| {
-            let mut seen = cell.borrow_mut();
-            seen.start(self.len());
-            let mut scored = 0usize;
-            for (i, walked_term) in walked.iter().enumerate() {
-                let term = walked_term.term as usize;
-                let start = self.offsets[term] as usize;
-                // On the last term, with nothing else to add, a document not scored yet
-                // scores exactly its weight here: one that only ties the worst kept and comes
-                // later in the catalog cannot get in either, nor can any after it.
-                let exact_tail = rest[i + 1] == 0.0 && walked_term.count == 1.0;
-                for &position in self.impact_order(term).iter() {
-                    let slot = start + position as usize;
-                    let doc = self.docs[slot];
-                    // A document not scored yet holds none of the earlier terms (their
-                    // documents were all scored), at most this weight of this term, and at
-                    // most the bounds of the later ones. Once that cannot beat the worst kept,
-                    // nothing left can: the later terms add no more than this one's rest.
-                    let bound = self.weights[slot] * walked_term.count + rest[i + 1];
-                    if best.shuts_out(bound) || (exact_tail && best.loses_tie(bound, doc)) {
-                        return true;
-                    }
-                    if seen.first_time(doc) {
-                        scored += 1;
-                        if scored > budget {
-                            return false;
-                        }
-                        if let Some(score) = score_of(doc) {
-                            best.offer(Ranked { score, doc });
-                        }
-                    }
-                }
+    ) -> Vec<Ranked> {
+        let Some(walked_term) = walked.first() else {
+            return best.into_sorted();
+        };
+        let term = walked_term.term as usize;
+        let start = self.offsets[term] as usize;
+        for &position in self.impact_order(term).iter() {
+            let slot = start + position as usize;
+            let doc = self.docs[slot];
+            let bound = self.weights[slot] * walked_term.count;
+            if best.shuts_out(bound) || best.loses_tie(bound, doc) {
+                break;
             }
-            true
-        });
-        finished.then(|| best.into_sorted())
+            if let Some(score) = score_of(doc) {
+                best.offer(Ranked { score, doc });
+            }
+        }
+        best.into_sorted()
     }
 
     /// The positions of term `term`'s postings, heaviest weight first, ties in catalog order.
@@ -1029,7 +1151,7 @@ impl SearchIndex {
         }
         let (gate, gate_term) = self.gate(vocabulary, &tokens, coverage_from);
         let exact = self.exact_names(query);
-        let best = self.accumulate(&tokens, gate_term, |touched, scores, matched| {
+        let best = self.accumulate(&tokens, gate_term.as_slice(), |touched, scores, matched| {
             let rejected = touched.iter().filter(|&&doc| {
                 let held = matched[doc as usize];
                 !exact.contains(&doc)
