@@ -6,6 +6,7 @@
 //! OpenAI function definitions; Anthropic tool definitions. The server name is the file's
 //! `server` field, else the file stem.
 
+use rayon::prelude::*;
 use serde_json::{Map, Value};
 use std::path::{Path, PathBuf};
 
@@ -167,8 +168,11 @@ pub fn load_paths(paths: &[PathBuf]) -> Result<LoadedCaptures, InputError> {
                     path.display()
                 ));
             }
-            for file in files {
-                match load_file(&file) {
+            // Read and parsed on every core; added in file-name order.
+            let results: Vec<Result<ServerCapture, InputError>> =
+                files.par_iter().map(|file| load_file(file)).collect();
+            for result in results {
+                match result {
                     Ok(capture) => add_capture(&mut loaded, capture),
                     Err(error) => loaded.warnings.push(format!("skipped {error}")),
                 }
