@@ -30,6 +30,7 @@ use crate::report::sweep::SweepReport;
 use crate::report::Format;
 use crate::report::ReportFormat;
 use crate::signals::Signal;
+use crate::tui::Outcome;
 
 /// Exit code of bad usage or unreadable input.
 pub const EXIT_USAGE: u8 = 2;
@@ -528,6 +529,22 @@ pub fn build_app(args: &TuiArgs) -> Result<crate::tui::app::App, CliError> {
     Ok(app)
 }
 
+/// The inputs a command reads, as the person named them: the config and `--tools` paths, or
+/// the embedded sample.
+fn describe_inputs(input: &InputArgs) -> String {
+    let paths: Vec<String> = input
+        .config
+        .iter()
+        .chain(&input.session.tools)
+        .map(|p| p.display().to_string())
+        .collect();
+    if paths.is_empty() {
+        "the embedded sample".to_string()
+    } else {
+        paths.join(", ")
+    }
+}
+
 /// Where the view's `R` captures from and to: the enabled servers of a config file on disk,
 /// into the `tools/` folder beside it (or the first folder given with `--tools`), reading the
 /// session's own capture paths again afterwards. None without a config file, without enabled
@@ -568,12 +585,17 @@ fn load_queries(path: Option<&Path>) -> Result<Option<QuerySet>, CliError> {
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     match cli.command.unwrap_or(Command::Tui(cli.tui)) {
         Command::Tui(args) => {
-            let app = build_app(&args)?;
-            let app = crate::tui::run(app);
+            let inputs = describe_inputs(&args.input);
+            let outcome = crate::tui::run(inputs, move || build_app(&args));
             // Servers of a re-capture still running when the view closed are stopped, and
             // its half-written files removed.
             crate::capture::cleanup::abort();
-            let app = app?;
+            let app = match outcome? {
+                Outcome::Ran(app) => app,
+                Outcome::Failed(error) => return Err(error),
+                Outcome::Cancelled(Some(signal)) => return Ok(ExitCode::from(signal.exit_code())),
+                Outcome::Cancelled(None) => return Ok(ExitCode::SUCCESS),
+            };
             if app.ended_by == Some(Signal::Hangup) {
                 // The terminal is gone: nobody is left to read anything.
                 return Ok(ExitCode::from(Signal::Hangup.exit_code()));

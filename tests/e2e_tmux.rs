@@ -343,3 +343,61 @@ fn recapture_in_a_real_terminal() {
     tmux.keys(&["q"]);
     tmux.wait_for("EXIT=0");
 }
+
+/// Writes `copies` renamed copies of the repository's captures into `dir`, one file each: a
+/// catalog big enough that the debug binary takes a while to load it.
+fn write_big_catalog(dir: &std::path::Path, copies: usize) {
+    let captures = schematax::engine::capture_file::load_paths(&[std::path::PathBuf::from(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/captures"),
+    )])
+    .unwrap()
+    .captures;
+    for copy in 0..copies {
+        for capture in &captures {
+            let tools: Vec<serde_json::Value> = capture
+                .tools
+                .iter()
+                .map(|t| {
+                    serde_json::json!({
+                        "name": t.name,
+                        "description": t.description,
+                        "inputSchema": t.input_schema.as_ref().map(|s| s.parse()),
+                    })
+                })
+                .collect();
+            let server = format!("{}-{copy}", capture.server);
+            let text = serde_json::json!({"server": server, "tools": tools}).to_string();
+            std::fs::write(dir.join(format!("{server}.json")), text).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_slow_load_opens_on_a_loading_screen_that_quits_and_that_gives_way_to_the_view() {
+    let dir = tempfile::tempdir().unwrap();
+    write_big_catalog(dir.path(), 25);
+    let tools = dir.path().display().to_string();
+    // Quit while loading: the terminal comes back as it was, with exit code 0.
+    let tmux = shell("loading-quit", 100, 30);
+    tmux.run(&format!(
+        "{} --tools {tools}; echo EXIT=$?",
+        env!("CARGO_BIN_EXE_schematax")
+    ));
+    let screen = tmux.wait_for("Loading");
+    assert!(screen.contains(&tools), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXIT=0");
+    assert_terminal_restored(&tmux, "TTYLOADQ");
+    // Left alone, the loading screen gives way to the whole view.
+    let tmux = Tmux::start(
+        "loading-view",
+        &shell_command(&format!("--tools {tools}")),
+        120,
+        40,
+    );
+    tmux.wait_for("Loading");
+    let screen = tmux.wait_for(" ACTIVE ");
+    assert!(screen.contains("tools in catalog"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXIT=0");
+}

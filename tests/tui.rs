@@ -919,3 +919,102 @@ fn a_profile_switch_overtakes_a_rebuild_on_its_way() {
     assert_eq!(app.session.total_available(), catalog);
     assert!(!screen(&app, 100, 30).contains("re-indexing"));
 }
+
+/// The terminal's screen as text, one line per row.
+fn terminal_text(terminal: &Terminal<TestBackend>) -> String {
+    let buffer = terminal.backend().buffer();
+    let area = buffer.area;
+    (0..area.height)
+        .map(|y| {
+            (0..area.width)
+                .map(|x| buffer[(x, y)].symbol().to_string())
+                .collect::<String>()
+                .trim_end()
+                .to_string()
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn the_loading_screen_shows_the_inputs_until_the_app_is_ready() {
+    use schematax::tui::{loading_loop, Loaded};
+    let (built_sender, built) = std::sync::mpsc::channel::<Result<App, String>>();
+    let (_sender, receiver) = std::sync::mpsc::channel();
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    let mut suspends = CountSuspends::default();
+    // Nothing built yet: one tick draws the loading screen, then the app arrives.
+    let builder = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(150));
+        built_sender.send(Ok(sample_app())).unwrap();
+    });
+    let started = std::time::Instant::now();
+    let loaded = loading_loop(
+        &mut terminal,
+        "big/hermes.yaml, big/tools",
+        started,
+        &built,
+        &receiver,
+        &mut suspends,
+    )
+    .unwrap();
+    builder.join().unwrap();
+    let text = terminal_text(&terminal);
+    assert!(text.contains("Loading"), "{text}");
+    assert!(text.contains("big/hermes.yaml, big/tools"), "{text}");
+    assert!(text.contains("q quit"), "{text}");
+    match loaded {
+        Loaded::Ready(app) => assert!(app.session.total_available() > 0),
+        _ => panic!("the app should be ready"),
+    }
+}
+
+#[test]
+fn the_loading_screen_quits_on_a_key_or_a_signal_and_reports_a_failed_load() {
+    use schematax::tui::{loading_loop, Loaded};
+    let run = |msgs: Vec<Msg>, build: Option<Result<App, String>>| {
+        let (built_sender, built) = std::sync::mpsc::channel::<Result<App, String>>();
+        if let Some(result) = build {
+            built_sender.send(result).unwrap();
+        }
+        let (sender, receiver) = std::sync::mpsc::channel();
+        for msg in msgs {
+            sender.send(msg).unwrap();
+        }
+        let mut terminal = Terminal::new(TestBackend::new(40, 10)).unwrap();
+        let mut suspends = CountSuspends::default();
+        let loaded = loading_loop(
+            &mut terminal,
+            "tools",
+            std::time::Instant::now(),
+            &built,
+            &receiver,
+            &mut suspends,
+        )
+        .unwrap();
+        // Keep the builder's end of the channel until the loop is done.
+        drop(built_sender);
+        (loaded, suspends.0)
+    };
+    let ctrl = |c: char| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
+    for quit in [
+        key('q'),
+        Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
+        ctrl('c'),
+    ] {
+        let (loaded, _) = run(vec![key('x'), quit], None);
+        assert!(matches!(loaded, Loaded::Cancelled(None)));
+    }
+    let (loaded, suspends) = run(
+        vec![
+            ctrl('z'),
+            Msg::Signal(Signal::Suspend),
+            Msg::Signal(Signal::Terminate),
+        ],
+        None,
+    );
+    assert!(matches!(loaded, Loaded::Cancelled(Some(Signal::Terminate))));
+    assert_eq!(suspends, 2, "Ctrl-Z and SIGTSTP both suspend");
+    let (loaded, _) = run(Vec::new(), Some(Err("tools/x.json: not JSON".into())));
+    assert!(matches!(loaded, Loaded::Failed(e) if e == "tools/x.json: not JSON"));
+}

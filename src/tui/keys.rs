@@ -607,6 +607,15 @@ pub const KEYMAP: &[Binding] = &[
     ),
 ];
 
+/// What a key does on the loading screen: quit (the view's quit keys, or Esc), suspend, or
+/// nothing.
+pub fn loading_action(event: &KeyEvent) -> Option<Action> {
+    if event.code == KeyCode::Esc {
+        return Some(Action::Quit);
+    }
+    action_for(KeyContext::Servers, event).filter(|a| matches!(a, Action::Quit | Action::Suspend))
+}
+
 /// The action `event` asks for in `context`: the context's own bindings first, then the global
 /// ones (overlays and typing are modal: only their own bindings apply).
 pub fn action_for(context: KeyContext, event: &KeyEvent) -> Option<Action> {

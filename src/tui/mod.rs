@@ -15,7 +15,8 @@ use ratatui::crossterm::terminal::{
 use ratatui::Terminal;
 use std::io::{IsTerminal, Stdout};
 use std::mem::ManuallyDrop;
-use std::sync::mpsc::{channel, Receiver, Sender};
+use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
 
 use crate::signals::Signal;
 use app::{App, Effect, Msg};
@@ -42,19 +43,56 @@ pub enum TerminalError {
     Io(#[from] std::io::Error),
 }
 
-/// Opens the TUI on `app` in the real terminal, and restores the terminal however it ends
-/// (quit, error, panic, SIGINT, SIGTERM, SIGHUP; Ctrl-Z gives it back until `fg`). Returns
-/// the final state; its `ended_by` says which signal ended it, if one did.
-pub fn run(app: App) -> Result<App, TerminalError> {
+/// How long the view waits for its app before it opens on the loading screen: a quick load,
+/// or an error in the inputs, never flashes the screen.
+pub const LOADING_DELAY: Duration = Duration::from_millis(100);
+
+/// How often the loading screen looks for the app and redraws its clock.
+const LOADING_TICK: Duration = Duration::from_millis(40);
+
+/// What opening the view came to.
+pub enum Outcome<E> {
+    /// The view ran; its final state (`ended_by` says which signal ended it, if one did).
+    Ran(Box<App>),
+    /// The app could not be built; the view closed before it showed anything but the
+    /// loading screen.
+    Failed(E),
+    /// The person quit on the loading screen, or a signal ended it (which one).
+    Cancelled(Option<Signal>),
+}
+
+/// Opens the TUI in the real terminal on the app `build` makes on a worker, and restores the
+/// terminal however it ends (quit, error, panic, SIGINT, SIGTERM, SIGHUP; Ctrl-Z gives it
+/// back until `fg`). When the app takes longer than [`LOADING_DELAY`], the view opens at
+/// once on a loading screen naming `inputs`, which can be quit before the app is ready.
+pub fn run<E: Send + 'static>(
+    inputs: String,
+    build: impl FnOnce() -> Result<App, E> + Send + 'static,
+) -> Result<Outcome<E>, TerminalError> {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        return Err(TerminalError::NotATerminal);
+        // Bad inputs are the first thing to hear about, terminal or not.
+        return match build() {
+            Err(error) => Ok(Outcome::Failed(error)),
+            Ok(_) => Err(TerminalError::NotATerminal),
+        };
     }
+    let started = Instant::now();
     let (sender, receiver) = channel();
     let signals = sender.clone();
     crate::signals::watch(&SIGNALS, move |signal| {
         let _ = signals.send(Msg::Signal(signal));
     })
     .map_err(TerminalError::Signals)?;
+    let (built_sender, built) = channel();
+    let builder = std::thread::spawn(move || {
+        let _ = built_sender.send(build());
+    });
+    let ready = match built.recv_timeout(LOADING_DELAY) {
+        Ok(Ok(app)) => Some(app),
+        Ok(Err(error)) => return Ok(Outcome::Failed(error)),
+        Err(RecvTimeoutError::Timeout) => None,
+        Err(RecvTimeoutError::Disconnected) => resume_builder_panic(builder),
+    };
     restore_on_panic();
     let result = enter().and_then(|()| {
         // `leave` restores the terminal; ratatui's own restore on drop would report a terminal
@@ -62,10 +100,93 @@ pub fn run(app: App) -> Result<App, TerminalError> {
         let mut terminal =
             ManuallyDrop::new(Terminal::new(CrosstermBackend::new(std::io::stdout()))?);
         spawn_input_reader(sender.clone());
+        let app = match ready {
+            Some(app) => app,
+            None => {
+                let loading = loading_loop(
+                    &mut *terminal,
+                    &inputs,
+                    started,
+                    &built,
+                    &receiver,
+                    &mut JobControl,
+                )?;
+                match loading {
+                    Loaded::Ready(app) => *app,
+                    Loaded::Failed(error) => return Ok(Outcome::Failed(error)),
+                    Loaded::Cancelled(signal) => return Ok(Outcome::Cancelled(signal)),
+                    Loaded::Lost => return Ok(Outcome::Cancelled(None)),
+                }
+            }
+        };
         event_loop(&mut terminal, app, &sender, &receiver, &mut JobControl)
+            .map(|app| Outcome::Ran(Box::new(app)))
     });
     leave();
+    if builder.is_finished() && matches!(result, Ok(Outcome::Cancelled(None))) {
+        // The builder may have died: its panic is the real story.
+        if let Err(panic) = builder.join() {
+            std::panic::resume_unwind(panic);
+        }
+    }
     Ok(result?)
+}
+
+/// Re-raises the panic of a builder that ended without an app.
+fn resume_builder_panic(builder: std::thread::JoinHandle<()>) -> ! {
+    match builder.join() {
+        Err(panic) => std::panic::resume_unwind(panic),
+        Ok(()) => unreachable!("a builder that returned has sent its app"),
+    }
+}
+
+/// What the loading screen ended with.
+pub enum Loaded<E> {
+    /// The app is ready.
+    Ready(Box<App>),
+    /// Building it failed.
+    Failed(E),
+    /// A quit key, or a signal (which one), ended the view first.
+    Cancelled(Option<Signal>),
+    /// The builder went away without an answer (it panicked).
+    Lost,
+}
+
+/// Draws the loading screen until `built` answers, handling quit keys, signals and resizes
+/// meanwhile; Ctrl-Z and SIGTSTP suspend through `suspend`.
+pub fn loading_loop<B: Backend, E>(
+    terminal: &mut Terminal<B>,
+    inputs: &str,
+    started: Instant,
+    built: &Receiver<Result<App, E>>,
+    receiver: &Receiver<Msg>,
+    suspend: &mut impl Suspend<B>,
+) -> Result<Loaded<E>, B::Error> {
+    loop {
+        let loading = view::loading::Loading {
+            inputs: inputs.to_string(),
+            elapsed: started.elapsed(),
+        };
+        terminal.draw(|frame| view::loading::render(&loading, frame))?;
+        match built.recv_timeout(LOADING_TICK) {
+            Ok(Ok(app)) => return Ok(Loaded::Ready(Box::new(app))),
+            Ok(Err(error)) => return Ok(Loaded::Failed(error)),
+            Err(RecvTimeoutError::Disconnected) => return Ok(Loaded::Lost),
+            Err(RecvTimeoutError::Timeout) => {}
+        }
+        for msg in receiver.try_iter() {
+            match msg {
+                Msg::Key(key) => match keys::loading_action(&key) {
+                    Some(keys::Action::Quit) => return Ok(Loaded::Cancelled(None)),
+                    Some(keys::Action::Suspend) => suspend.suspend(terminal)?,
+                    _ => {}
+                },
+                Msg::Signal(Signal::Suspend) => suspend.suspend(terminal)?,
+                Msg::Signal(signal) => return Ok(Loaded::Cancelled(Some(signal))),
+                _ => {}
+            }
+        }
+    }
 }
 
 /// Raw mode and the alternate screen: all the view changes in the terminal besides the

@@ -12,6 +12,7 @@
 mod activation;
 mod eval;
 mod lint;
+pub mod loading;
 mod map;
 mod overlay;
 mod search;
