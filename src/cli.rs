@@ -743,7 +743,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             // The report holds all it prints: the catalog's memory is given back before the
             // output is written.
             drop((session, inputs));
-            emit(&report.render(format), output.as_deref())?;
+            emit_with(output.as_deref(), |out| report.write(format, out))?;
             let level = fail_on.map(|f| match f {
                 FailOn::Error => Severity::Error,
                 FailOn::Warning => Severity::Warning,
@@ -911,6 +911,15 @@ fn run_capture(args: &CaptureArgs) -> Result<ExitCode, CliError> {
 /// Writes to `output` (atomically: a temporary file renamed over it) or to stdout, where a
 /// closed pipe (`| head`) ends quietly.
 pub fn emit(text: &str, output: Option<&Path>) -> Result<ExitCode, CliError> {
+    emit_with(output, |out| out.write_all(text.as_bytes()))
+}
+
+/// Like [`emit`], with the text written by `write` as it is made, through a buffer: a large
+/// report is never held whole in memory.
+pub fn emit_with(
+    output: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<ExitCode, CliError> {
     let failed = |target: &Path, e: std::io::Error| CliError::Output {
         target: target.display().to_string(),
         reason: crate::engine::error::one_line(&e.to_string()),
@@ -926,7 +935,12 @@ pub fn emit(text: &str, output: Option<&Path>) -> Result<ExitCode, CliError> {
                 .map_or("output".into(), |n| n.to_string_lossy()),
             std::process::id()
         ));
-        return std::fs::write(&temp, text)
+        let written = std::fs::File::create(&temp).and_then(|file| {
+            let mut out = std::io::BufWriter::new(file);
+            write(&mut out)?;
+            out.into_inner().map_err(|e| e.into_error())?.sync_all()
+        });
+        return written
             .and_then(|_| std::fs::rename(&temp, path))
             .map(|_| ExitCode::SUCCESS)
             .map_err(|e| {
@@ -934,11 +948,8 @@ pub fn emit(text: &str, output: Option<&Path>) -> Result<ExitCode, CliError> {
                 failed(path, e)
             });
     }
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|_| stdout.flush())
-    {
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    match write(&mut stdout).and_then(|_| stdout.flush()) {
         Ok(()) => Ok(ExitCode::SUCCESS),
         Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
         Err(e) => Err(failed(Path::new("stdout"), e)),

@@ -639,12 +639,17 @@ impl SearchIndex {
         let term = term?;
         let terms = &self.forward[doc as usize];
         let at = terms.binary_search_by_key(&term, |&(t, _)| t).ok()?;
-        Some(term_weight(
+        Some(self.weight_of(term, doc, terms[at].1))
+    }
+
+    /// The weight of `term`, found `tf` times in `doc`.
+    fn weight_of(&self, term: u32, doc: u32, tf: u32) -> f64 {
+        term_weight(
             self.idfs[term as usize],
-            f64::from(terms[at].1),
+            f64::from(tf),
             f64::from(self.lengths[doc as usize]),
             self.avgdl,
-        ))
+        )
     }
 
     /// Documents containing the token (lowercased, and stemmed as the profile does).
@@ -1221,14 +1226,19 @@ impl SearchIndex {
     /// BM25 score of document `doc` for a query given as term counts (a term counted `n` times
     /// contributes `n` times), as a search for that text would score it.
     pub fn score_terms(&self, query: &TermCounts, doc: usize) -> f64 {
-        query
-            .terms
-            .iter()
-            .filter_map(|&(term, count)| {
-                self.weight(Some(term), doc as u32)
-                    .map(|w| f64::from(count) * w)
-            })
-            .sum()
+        // Both term lists are sorted: one pass through them side by side.
+        let terms = &self.forward[doc];
+        let mut at = 0;
+        let mut score = 0.0;
+        for &(term, count) in query.terms.iter() {
+            while at < terms.len() && terms[at].0 < term {
+                at += 1;
+            }
+            if let Some(&(held, tf)) = terms.get(at).filter(|(held, _)| *held == term) {
+                score += f64::from(count) * self.weight_of(held, doc as u32, tf);
+            }
+        }
+        score
     }
 }
 

@@ -140,8 +140,20 @@ impl LintReport {
         table
     }
 
-    /// Renders in `format`.
-    pub fn render(&self, format: LintFormat) -> String {
+    /// Writes the report in `format` as it is made: JSON and SARIF go straight to `out`, so
+    /// the text of a large report is never held whole.
+    pub fn write(&self, format: LintFormat, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match format {
+            LintFormat::Json => super::write_json(self, out),
+            LintFormat::Sarif => super::write_json(&self.sarif(), out),
+            LintFormat::Table | LintFormat::Markdown => {
+                out.write_all(self.render(format).as_bytes())
+            }
+        }
+    }
+
+    /// The report as text in `format`.
+    fn render(&self, format: LintFormat) -> String {
         match format {
             LintFormat::Json => super::to_json(self),
             LintFormat::Sarif => super::to_json(&self.sarif()),

@@ -61,13 +61,18 @@ impl ReportFormat {
 /// terminal control ever reaches the screen raw.
 pub fn to_json<T: Serialize>(model: &T) -> String {
     let mut out = Vec::new();
-    let mut serializer = serde_json::Serializer::with_formatter(&mut out, SafeFormatter::default());
+    write_json(model, &mut out).expect("report models serialise");
+    String::from_utf8(out).expect("JSON is UTF-8")
+}
+
+/// Writes `model` as [`to_json`] would make it, as it goes.
+pub fn write_json<T: Serialize>(model: &T, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    let mut serializer =
+        serde_json::Serializer::with_formatter(&mut *out, SafeFormatter::default());
     model
         .serialize(&mut serializer)
-        .expect("report models serialise");
-    let mut text = String::from_utf8(out).expect("JSON is UTF-8");
-    text.push('\n');
-    text
+        .map_err(std::io::Error::from)?;
+    out.write_all(b"\n")
 }
 
 /// serde_json's pretty formatter, with terminal-unsafe characters escaped.
