@@ -26,9 +26,9 @@ pub enum LintFormat {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct FindingRow {
     /// Rule id.
-    pub rule: String,
+    pub rule: &'static str,
     /// `error`, `warning` or `info`.
-    pub severity: String,
+    pub severity: &'static str,
     /// Server key.
     pub server: String,
     /// Raw MCP tool name.
@@ -89,8 +89,8 @@ impl LintReport {
             findings: findings
                 .into_iter()
                 .map(|f| FindingRow {
-                    rule: f.rule.id.to_string(),
-                    severity: f.rule.severity.to_string(),
+                    rule: f.rule.id,
+                    severity: f.rule.severity.as_str(),
                     server: f.server,
                     tool: f.tool,
                     name: f.name,
@@ -135,7 +135,7 @@ impl LintReport {
         ])
         .clip_column("message", 400);
         for f in &self.findings {
-            table.row([&f.severity, &f.rule, &f.server, &f.tool, &f.message]);
+            table.row([f.severity, f.rule, &f.server, &f.tool, &f.message]);
         }
         table
     }
