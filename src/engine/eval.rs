@@ -7,7 +7,7 @@ use std::path::Path;
 
 use super::config::parse_yaml_document;
 use super::error::{read_limited, InputError};
-use super::search::Admitted;
+use super::search::{Admitted, SearchResult};
 use super::session::{Lookup, Session};
 use super::yaml::{Yaml, YamlError};
 
@@ -194,72 +194,27 @@ pub fn resolve(session: &Session, name: &str, server: Option<&str>) -> Vec<usize
 pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> Evaluation {
     let depth = session.settings().max_search_limit as usize;
     let k = k.clamp(1, depth);
-    let results: Vec<(QueryOutcome, Vec<String>)> = set
-        .queries
+    // Each distinct query text is searched once, for all the queries that share it; the
+    // groups run in parallel, and each result is dropped once its queries are scored.
+    let mut by_text: Vec<usize> = (0..set.queries.len()).collect();
+    by_text.sort_by(|&a, &b| set.queries[a].query.cmp(&set.queries[b].query));
+    let groups: Vec<&[usize]> = by_text
+        .chunk_by(|&a, &b| set.queries[a].query == set.queries[b].query)
+        .collect();
+    let mut scored: Vec<(usize, (QueryOutcome, Vec<String>))> = groups
         .par_iter()
-        .map(|query| {
-            let server = query.server.as_deref();
-            let mut accepted: Vec<usize> = Vec::new();
-            let mut missing = Vec::new();
-            let names = query
-                .expected
+        .flat_map_iter(|group| {
+            let result = session.search(&set.queries[group[0]].query, depth);
+            group
                 .iter()
-                .chain(if lenient { &query.also_ok[..] } else { &[] });
-            for name in names {
-                let found = resolve(session, name, server);
-                if found.is_empty() {
-                    missing.push(format!(
-                        "query {}: expected tool {name:?} is not in this session's catalog",
-                        query.id
-                    ));
-                }
-                accepted.extend(found);
-            }
-            let result = session.search(&query.query, depth);
-            let rank = result
-                .hits
-                .iter()
-                .position(|h| accepted.contains(&h.doc))
-                .map(|p| p + 1);
-            let not_admitted = match (rank, accepted.first(), &result.gate) {
-                (None, Some(&first), Some(_)) => {
-                    Some(session.admission(&query.query, first)).filter(|a| *a != Admitted::Yes)
-                }
-                _ => None,
-            };
-            let expected_tools = accepted
-                .iter()
-                .map(|&doc| {
-                    let (entry, _) = session.catalog_entry(doc);
-                    format!("{}/{}", entry.server, entry.raw_name)
-                })
-                .collect();
-            let group = match (server, accepted.first()) {
-                (Some(server), _) => server.to_string(),
-                (None, Some(&first)) => session.catalog_entry(first).0.server.clone(),
-                (None, None) => "(not in catalog)".to_string(),
-            };
-            let outcome = QueryOutcome {
-                id: query.id.clone(),
-                query: query.query.clone(),
-                expected: query.expected.clone(),
-                group,
-                rank,
-                hits: result
-                    .hits
-                    .iter()
-                    .take(k)
-                    .map(|h| session.catalog_entry(h.doc).0.name.clone())
-                    .collect(),
-                style: query.style.clone(),
-                expected_tools,
-                not_admitted,
-            };
-            (outcome, missing)
+                .map(|&i| (i, outcome_of(session, &set.queries[i], &result, k, lenient)))
+                .collect::<Vec<_>>()
         })
         .collect();
+    scored.sort_unstable_by_key(|(i, _)| *i);
+    let results = scored.into_iter().map(|(_, outcome)| outcome);
     let mut warnings = set.warnings.clone();
-    let mut outcomes = Vec::with_capacity(results.len());
+    let mut outcomes = Vec::with_capacity(set.queries.len());
     for (outcome, missing) in results {
         warnings.extend(missing);
         outcomes.push(outcome);
@@ -284,6 +239,74 @@ pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> E
         queries: outcomes,
         warnings,
     }
+}
+
+/// How one query fared, given the result of its search, and the expected names that are not
+/// in the catalog.
+fn outcome_of(
+    session: &Session,
+    query: &EvalQuery,
+    result: &SearchResult,
+    k: usize,
+    lenient: bool,
+) -> (QueryOutcome, Vec<String>) {
+    let server = query.server.as_deref();
+    let mut accepted: Vec<usize> = Vec::new();
+    let mut missing = Vec::new();
+    let names = query
+        .expected
+        .iter()
+        .chain(if lenient { &query.also_ok[..] } else { &[] });
+    for name in names {
+        let found = resolve(session, name, server);
+        if found.is_empty() {
+            missing.push(format!(
+                "query {}: expected tool {name:?} is not in this session's catalog",
+                query.id
+            ));
+        }
+        accepted.extend(found);
+    }
+    let rank = result
+        .hits
+        .iter()
+        .position(|h| accepted.contains(&h.doc))
+        .map(|p| p + 1);
+    let not_admitted = match (rank, accepted.first(), &result.gate) {
+        (None, Some(&first), Some(_)) => {
+            Some(session.admission(&query.query, first)).filter(|a| *a != Admitted::Yes)
+        }
+        _ => None,
+    };
+    let expected_tools = accepted
+        .iter()
+        .map(|&doc| {
+            let (entry, _) = session.catalog_entry(doc);
+            format!("{}/{}", entry.server, entry.raw_name)
+        })
+        .collect();
+    let group = match (server, accepted.first()) {
+        (Some(server), _) => server.to_string(),
+        (None, Some(&first)) => session.catalog_entry(first).0.server.clone(),
+        (None, None) => "(not in catalog)".to_string(),
+    };
+    let outcome = QueryOutcome {
+        id: query.id.clone(),
+        query: query.query.clone(),
+        expected: query.expected.clone(),
+        group,
+        rank,
+        hits: result
+            .hits
+            .iter()
+            .take(k)
+            .map(|h| session.catalog_entry(h.doc).0.name.clone())
+            .collect(),
+        style: query.style.clone(),
+        expected_tools,
+        not_admitted,
+    };
+    (outcome, missing)
 }
 
 fn metrics<'a>(outcomes: impl Iterator<Item = &'a QueryOutcome>, k: usize) -> Metrics {
@@ -366,6 +389,26 @@ mod tests {
         ));
         let deep = format!("queries: {}1{}", "[".repeat(100_000), "]".repeat(100_000));
         assert!(QuerySet::parse(deep.as_bytes()).is_err());
+    }
+
+    #[test]
+    fn repeated_query_texts_are_searched_once_and_scored_each_in_its_place() {
+        let s = session();
+        let yaml = "queries:\n  - query: create an issue\n    expected: [github/create_issue]\n  - query: post to slack\n    expected: [post_message]\n  - query: create an issue\n    expected: [gitlab/create_issue]\n  - query: create an issue\n    expected: [nowhere]\n";
+        let together = evaluate(&s, &set(yaml), 1, false);
+        let queries = set(yaml).queries;
+        assert_eq!(together.queries.len(), queries.len());
+        for (query, outcome) in queries.into_iter().zip(&together.queries) {
+            let alone = QuerySet {
+                queries: vec![query],
+                warnings: Vec::new(),
+            };
+            assert_eq!(&evaluate(&s, &alone, 1, false).queries[0], outcome);
+        }
+        assert_eq!(together.queries[0].rank, Some(2));
+        assert_eq!(together.queries[2].rank, Some(1));
+        assert_eq!(together.queries[3].rank, None);
+        assert_eq!(together.warnings.len(), 1, "{:?}", together.warnings);
     }
 
     #[test]
