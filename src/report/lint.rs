@@ -208,7 +208,7 @@ impl LintReport {
                 json!({
                     "ruleId": f.rule,
                     "ruleIndex": RULES.iter().position(|r| r.id == f.rule).unwrap_or(0),
-                    "level": level(&f.severity),
+                    "level": level(f.severity),
                     "message": {"text": format!("{}/{}: {}", f.server, f.tool, f.message)},
                     "locations": [location],
                 })
