@@ -401,10 +401,14 @@ const BOUND_SLACK: f64 = 1e-9;
 /// term), beside its count of distinct terms.
 const HOLDS_GATE: u32 = 1 << 31;
 
-/// A light term is added up over its postings, rather than looked up in each candidate, when
-/// it has at most this many times the essential terms' postings: adding up a posting costs
-/// a fraction of looking a term up in a document.
-const ADD_UP_FACTOR: usize = 4;
+/// The light terms, heaviest first, are added up over their postings rather than looked up in
+/// each candidate while their postings come to at most this many per candidate: adding up a
+/// posting costs a fraction of looking a term up in a document.
+const ADD_UP_FACTOR: usize = 8;
+
+/// How many of a seed query's heaviest terms, and of its rarest, pick the documents scored
+/// first, to set the bar the pruning starts from.
+const SEEDING_TERMS: usize = 2;
 
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
@@ -504,6 +508,22 @@ fn top_k(candidates: impl Iterator<Item = Ranked>, limit: usize) -> Vec<Ranked> 
     let mut best = TopK::new(limit);
     candidates.for_each(|c| best.offer(c));
     best.into_sorted()
+}
+
+/// The `limit` candidates of the highest bounds, highest first.
+fn top_k_candidates(candidates: impl Iterator<Item = Candidate>, limit: usize) -> Vec<Candidate> {
+    let mut best: BinaryHeap<std::cmp::Reverse<Candidate>> = BinaryHeap::with_capacity(limit + 1);
+    for candidate in candidates {
+        if best.len() < limit {
+            best.push(std::cmp::Reverse(candidate));
+        } else if best.peek().is_some_and(|worst| candidate > worst.0) {
+            best.pop();
+            best.push(std::cmp::Reverse(candidate));
+        }
+    }
+    let mut best: Vec<Candidate> = best.into_iter().map(|c| c.0).collect();
+    best.sort_unstable_by(|a, b| b.cmp(a));
+    best
 }
 
 /// A BM25 index over a catalog, in catalog order: per term, its documents and their weights.
@@ -701,7 +721,7 @@ impl SearchIndex {
         &self,
         tokens: &[QueryToken],
         flagged: &[u32],
-        finish: impl FnOnce(&[u32], &[f64], &[u32]) -> R,
+        finish: impl FnOnce(&[u32], &mut [f64], &mut [u32]) -> R,
     ) -> R {
         let mut seen = rustc_hash::FxHashSet::default();
         let first_time: Vec<bool> = tokens
@@ -739,6 +759,7 @@ impl SearchIndex {
                 }
             }
             let result = finish(touched, scores, matched);
+            // `finish` changes only the touched documents' slots: they are all cleared here.
             for &doc in touched.iter() {
                 scores[doc as usize] = 0.0;
                 matched[doc as usize] = 0;
@@ -798,7 +819,8 @@ impl SearchIndex {
     }
 
     /// Seed's best `limit` documents for a query of several terms (MaxScore-style, exact).
-    /// The heaviest term's heaviest documents are scored first, to set a bar. Terms are then
+    /// The heaviest documents of the heaviest terms, and the documents holding most of the
+    /// rarest terms, are scored first, to set a bar. Terms are then
     /// taken lightest first: while the bounds of the lightest add up to less than the bar, a
     /// document holding only those cannot get in; the others are the essential terms, and the
     /// candidates are the documents holding one of them (see [`SearchIndex::rank_candidates`]).
@@ -807,12 +829,40 @@ impl SearchIndex {
         SEEN.with(|cell| {
             let mut seen = cell.borrow_mut();
             seen.start(self.len());
-            let heaviest = walked[0].term as usize;
-            let start = self.offsets[heaviest] as usize;
-            for &position in self.impact_order(heaviest).iter().take(limit) {
-                let doc = self.docs[start + position as usize];
-                seen.first_time(doc);
-                self.offer_scored(&mut best, doc, tokens);
+            for heavy in walked.iter().take(SEEDING_TERMS) {
+                let term = heavy.term as usize;
+                let start = self.offsets[term] as usize;
+                for &position in self.impact_order(term).iter().take(limit) {
+                    let doc = self.docs[start + position as usize];
+                    if seen.first_time(doc) {
+                        self.offer_scored(&mut best, doc, tokens);
+                    }
+                }
+            }
+            let mut rarest: Vec<&WalkedTerm> = walked.iter().collect();
+            rarest.sort_by_key(|t| (self.postings(Some(t.term)).0.len(), t.term));
+            let rare_tokens: Vec<QueryToken> = tokens
+                .iter()
+                .filter(|t| {
+                    t.term.is_some_and(|term| {
+                        rarest.iter().take(SEEDING_TERMS).any(|w| w.term == term)
+                    })
+                })
+                .cloned()
+                .collect();
+            let likely = self.accumulate(&rare_tokens, &[], |touched, partial, _| {
+                top_k(
+                    touched.iter().map(|&doc| Ranked {
+                        score: partial[doc as usize],
+                        doc,
+                    }),
+                    limit,
+                )
+            });
+            for candidate in likely {
+                if seen.first_time(candidate.doc) {
+                    self.offer_scored(&mut best, candidate.doc, tokens);
+                }
             }
             let lightest_first: Vec<WalkedTerm> = walked.iter().rev().copied().collect();
             let mut light_bounds = 0.0;
@@ -834,9 +884,11 @@ impl SearchIndex {
     /// holds; more never admits less) and can beat the worst kept; documents `seen` already
     /// are not offered again. `light` are the query's other terms, lightest first.
     ///
-    /// The weights of the essential terms, and of the heaviest light term when it has few
-    /// documents, are added up over their postings. Each document holding an essential term
-    /// gets a bound: that sum plus the bounds of the light terms not added up. Documents are
+    /// The weights of the essential terms are added up over their postings; the documents
+    /// holding one are the candidates. The heaviest light terms are then added up too, for
+    /// the candidates only, while that is cheaper than looking them up (see
+    /// [`ADD_UP_FACTOR`]). Each candidate gets a bound: its sum plus the bounds of the light
+    /// terms not added up. Documents are
     /// then taken highest bound first, their remaining light terms looked up one by one,
     /// heaviest first, while they can still get in, and scored in full, until no bound left
     /// can beat the worst kept.
@@ -849,29 +901,66 @@ impl SearchIndex {
         light: &[WalkedTerm],
         admits: impl Fn(u32, usize) -> bool,
     ) {
-        let document_frequency = |term: &WalkedTerm| self.postings(Some(term.term)).0.len();
-        let essential_postings: usize = essential.iter().map(document_frequency).sum();
-        // The heaviest light term is looked up in nearly every candidate: added up instead
-        // when that is cheaper.
-        let add_heaviest = light
-            .last()
-            .is_some_and(|t| document_frequency(t) <= essential_postings * ADD_UP_FACTOR);
-        let (looked_up, added) = light.split_at(light.len() - usize::from(add_heaviest));
+        let essential_tokens: Vec<QueryToken> = tokens
+            .iter()
+            .filter(|t| {
+                t.term
+                    .is_some_and(|term| essential.iter().any(|w| w.term == term))
+            })
+            .cloned()
+            .collect();
+        let essential_terms: Vec<u32> = essential.iter().map(|t| t.term).collect();
+        // The candidates with the weights of the terms added up so far, and how many of the
+        // query's terms each holds; and how many light terms, heaviest first, were added up.
+        let (pool, added) = self.accumulate(
+            &essential_tokens,
+            &essential_terms,
+            |touched, partial, marks| {
+                let pool: Vec<u32> = touched
+                    .iter()
+                    .copied()
+                    .filter(|&doc| marks[doc as usize] & HOLDS_GATE != 0)
+                    .filter(|&doc| {
+                        let held = (marks[doc as usize] & !HOLDS_GATE) as usize;
+                        admits(doc, held + light.len())
+                    })
+                    .collect();
+                // A light term is looked up in nearly every candidate: the heaviest are added
+                // up over their postings instead while that costs less than the lookups.
+                let mut budget = pool.len() * ADD_UP_FACTOR;
+                let mut added = 0;
+                for term in light.iter().rev() {
+                    let (docs, weights) = self.postings(Some(term.term));
+                    if docs.len() > budget {
+                        break;
+                    }
+                    budget -= docs.len();
+                    added += 1;
+                    for (&doc, &weight) in docs.iter().zip(weights) {
+                        let mark = &mut marks[doc as usize];
+                        if *mark & HOLDS_GATE != 0 {
+                            partial[doc as usize] += weight * term.count;
+                            *mark += 1;
+                        }
+                    }
+                }
+                let pool: Vec<(u32, f64, u32)> = pool
+                    .into_iter()
+                    .map(|doc| {
+                        let held = marks[doc as usize] & !HOLDS_GATE;
+                        (doc, partial[doc as usize], held)
+                    })
+                    .collect();
+                (pool, added)
+            },
+        );
+        let looked_up = &light[..light.len() - added];
         // `below[i]`: the most the looked-up terms before `i` can add.
         let mut below = vec![0.0f64; looked_up.len() + 1];
         for (i, term) in looked_up.iter().enumerate() {
             below[i + 1] = below[i] + term.bound;
         }
         let unknown = below[looked_up.len()];
-        let summed_tokens: Vec<QueryToken> = tokens
-            .iter()
-            .filter(|t| {
-                t.term
-                    .is_some_and(|term| essential.iter().chain(added).any(|w| w.term == term))
-            })
-            .cloned()
-            .collect();
-        let essential_terms: Vec<u32> = essential.iter().map(|t| t.term).collect();
         // Looks up the light terms of a candidate while it can still get in, then admits and
         // scores it.
         let consider = |best: &mut TopK, candidate: Candidate| {
@@ -893,32 +982,24 @@ impl SearchIndex {
                 self.offer_scored(best, doc, tokens);
             }
         };
-        let candidates: Vec<Candidate> = self.accumulate(
-            &summed_tokens,
-            &essential_terms,
-            |touched, partial, marks| {
-                let bounds = touched
-                    .iter()
-                    .filter(|&&doc| marks[doc as usize] & HOLDS_GATE != 0)
-                    .map(|&doc| Candidate {
-                        bound: Ranked {
-                            score: partial[doc as usize] + unknown,
-                            doc,
-                        },
-                        held: marks[doc as usize] & !HOLDS_GATE,
-                    })
-                    .filter(|c| admits(c.bound.doc, c.held as usize + looked_up.len()));
-                // The best bounds, taken first, raise the bar before the rest is sifted.
-                let first = top_k(bounds.clone().map(|c| c.bound), best.limit);
-                for bound in first {
-                    if seen.first_time(bound.doc) {
-                        let held = marks[bound.doc as usize] & !HOLDS_GATE;
-                        consider(best, Candidate { bound, held });
-                    }
-                }
-                bounds.filter(|c| !best.shuts_out(c.bound.score)).collect()
-            },
-        );
+        let bounds = pool
+            .iter()
+            .map(|&(doc, partial, held)| Candidate {
+                bound: Ranked {
+                    score: partial + unknown,
+                    doc,
+                },
+                held,
+            })
+            .filter(|c| admits(c.bound.doc, c.held as usize + looked_up.len()));
+        // The best bounds, taken first, raise the bar before the rest is sifted.
+        for candidate in top_k_candidates(bounds.clone(), best.limit) {
+            if seen.first_time(candidate.bound.doc) {
+                consider(best, candidate);
+            }
+        }
+        let candidates: Vec<Candidate> =
+            bounds.filter(|c| !best.shuts_out(c.bound.score)).collect();
         // Highest bound first; a heap, as only the first few are usually taken.
         let mut candidates = BinaryHeap::from(candidates);
         while let Some(candidate) = candidates.pop() {
