@@ -765,15 +765,19 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let set = QuerySet::load(&queries)?;
             let k = limit.unwrap_or(session.settings().search_default_limit as usize);
             let evaluation = evaluate(&session, &set, k, lenient);
-            emit(
-                &EvalReport::build(&evaluation, session.profile()).render(output.format),
-                output.output.as_deref(),
-            )?;
+            let report = EvalReport::build(&evaluation, session.profile());
+            let overall = evaluation.overall;
+            // The report holds all it prints: the catalog's memory is given back before the
+            // output is made.
+            drop((session, set, evaluation));
+            emit_with(output.output.as_deref(), |out| {
+                report.write(output.format, out)
+            })?;
             Ok(match min_recall {
-                Some(min) if evaluation.overall.recall_at_k < min => {
+                Some(min) if overall.recall_at_k < min => {
                     eprintln!(
                         "schematax: recall@{} {:.3} is below --min-recall {min}",
-                        evaluation.overall.k, evaluation.overall.recall_at_k
+                        overall.k, overall.recall_at_k
                     );
                     ExitCode::from(EXIT_FAILURE)
                 }

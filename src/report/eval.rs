@@ -121,8 +121,17 @@ impl EvalReport {
         (queries, servers)
     }
 
-    /// Renders in `format`.
-    pub fn render(&self, format: Format) -> String {
+    /// Writes the report in `format` as it is made: JSON goes straight to `out`, so the text of
+    /// a large evaluation is never held whole.
+    pub fn write(&self, format: Format, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        match format {
+            Format::Json => super::write_json(self, out),
+            Format::Table | Format::Markdown => out.write_all(self.render(format).as_bytes()),
+        }
+    }
+
+    /// The report as text in `format`.
+    fn render(&self, format: Format) -> String {
         let headline = format!(
             "schematax eval: {} queries, recall@1 {:.3}, recall@{} {:.3}, MRR {:.3} (profile {})",
             self.overall.queries,
