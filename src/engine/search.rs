@@ -571,17 +571,6 @@ impl SearchIndex {
             offsets[t] += offsets[t - 1];
         }
         let total = *offsets.last().unwrap_or(&0) as usize;
-        let mut cursor = offsets.clone();
-        let mut docs = vec![0u32; total];
-        let mut tfs = vec![0u32; total];
-        for (doc, counts) in documents.iter().enumerate() {
-            for &(term, tf) in counts.terms.iter() {
-                let slot = &mut cursor[term as usize];
-                docs[*slot as usize] = doc as u32;
-                tfs[*slot as usize] = tf;
-                *slot += 1;
-            }
-        }
         let lengths: Vec<u32> = documents.iter().map(|c| c.length).collect();
         let sum: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
         let avgdl = if lengths.is_empty() {
@@ -590,17 +579,26 @@ impl SearchIndex {
             sum as f64 / lengths.len() as f64
         };
         let n = documents.len() as f64;
+        let idfs: Vec<f64> = offsets
+            .windows(2)
+            .map(|range| idf(n, f64::from(range[1] - range[0])))
+            .collect();
+        // One pass in catalog order: each document's postings go to their terms' ranges, with
+        // their weights.
+        let mut cursor = offsets.clone();
+        let mut docs = vec![0u32; total];
         let mut weights = vec![0.0f64; total];
-        let mut max_weights = vec![0.0f64; offsets.len() - 1];
-        let mut idfs = vec![0.0f64; offsets.len() - 1];
-        for term in 0..offsets.len() - 1 {
-            let range = offsets[term] as usize..offsets[term + 1] as usize;
-            let idf = idf(n, range.len() as f64);
-            idfs[term] = idf;
-            for slot in range {
-                let dl = f64::from(lengths[docs[slot] as usize]);
-                weights[slot] = term_weight(idf, f64::from(tfs[slot]), dl, avgdl);
-                max_weights[term] = max_weights[term].max(weights[slot]);
+        let mut max_weights = vec![0.0f64; idfs.len()];
+        for (doc, counts) in documents.iter().enumerate() {
+            let dl = f64::from(counts.length);
+            for &(term, tf) in counts.terms.iter() {
+                let term = term as usize;
+                let slot = cursor[term] as usize;
+                cursor[term] += 1;
+                let weight = term_weight(idfs[term], f64::from(tf), dl, avgdl);
+                docs[slot] = doc as u32;
+                weights[slot] = weight;
+                max_weights[term] = max_weights[term].max(weight);
             }
         }
         let lowercase_names: Vec<Arc<str>> = documents
