@@ -4,7 +4,7 @@
 //! search < 0.5 ms; the newer profile's search within 2x of the seed's, and its assembly
 //! (listing included) under 20 ms; chars/4 estimate <= 10 ms; both tokenizer counts of
 //! tests/data/captures (loading included) < 300 ms; lint of the catalog and eval of one query
-//! per tool in seconds (at 100,000 tools see `benches/process.rs`).
+//! per tool in seconds (whole processes: `benches/process.rs`).
 
 mod support;
 
@@ -100,26 +100,43 @@ fn tokenizers(c: &mut Criterion) {
     group.finish();
 }
 
-/// Lint and eval at 10,000 tools; at 100,000 one run takes seconds, so `benches/process.rs`
-/// times them as whole processes instead.
+/// Lint and eval of the catalogs (10 samples each: at 100,000 tools one lint takes seconds).
+/// The catalogs' copies share their first sentences, which `evaluate` searches once each; so
+/// eval is also measured on 10,000 distinct queries (a tool's first sentence and its server),
+/// where every query is a search of its own.
 fn lint_and_eval(c: &mut Criterion) {
-    for size in [10_000] {
+    for &size in sizes() {
         let captures = support::catalog_of(size);
         let mut group = c.benchmark_group(format!("quality_{}k", size / 1000));
         group.sample_size(10);
         for profile in [Profile::Seed, Profile::Hermes202609] {
             let session = session_of(&captures, profile);
+            let query_of = |e: &schematax::engine::catalog::ToolEntry, text: String| EvalQuery {
+                id: e.name.clone(),
+                query: text,
+                server: None,
+                expected: vec![e.name.clone()],
+                also_ok: Vec::new(),
+                style: "natural".into(),
+            };
             // One query per tool: its own first sentence, expecting the tool itself.
             let queries = QuerySet {
                 queries: session
                     .catalog()
-                    .map(|e| EvalQuery {
-                        id: e.name.clone(),
-                        query: first_sentence(&e.description).to_string(),
-                        server: None,
-                        expected: vec![e.name.clone()],
-                        also_ok: Vec::new(),
-                        style: "natural".into(),
+                    .map(|e| query_of(e, first_sentence(&e.description).to_string()))
+                    .collect(),
+                warnings: Vec::new(),
+            };
+            let step = (size / 10_000).max(1);
+            let distinct = QuerySet {
+                queries: session
+                    .catalog()
+                    .step_by(step)
+                    .map(|e| {
+                        query_of(
+                            e,
+                            format!("{} {}", first_sentence(&e.description), e.server),
+                        )
                     })
                     .collect(),
                 warnings: Vec::new(),
@@ -130,6 +147,9 @@ fn lint_and_eval(c: &mut Criterion) {
             });
             group.bench_function(BenchmarkId::new("eval_one_query_per_tool", name), |b| {
                 b.iter(|| evaluate(&session, &queries, 5, false))
+            });
+            group.bench_function(BenchmarkId::new("eval_10k_distinct_queries", name), |b| {
+                b.iter(|| evaluate(&session, &distinct, 5, false))
             });
         }
         group.finish();

@@ -970,7 +970,7 @@ fn the_loading_screen_shows_the_inputs_until_the_app_is_ready() {
 }
 
 #[test]
-fn the_loading_screen_quits_on_a_key_or_a_signal_and_reports_a_failed_load() {
+fn the_loading_screen_quits_on_a_key_or_a_signal_and_reports_a_failed_or_lost_load() {
     use schematax::tui::{loading_loop, Loaded};
     let run = |msgs: Vec<Msg>, build: Option<Result<App, String>>| {
         let (built_sender, built) = std::sync::mpsc::channel::<Result<App, String>>();
@@ -1017,4 +1017,19 @@ fn the_loading_screen_quits_on_a_key_or_a_signal_and_reports_a_failed_load() {
     assert_eq!(suspends, 2, "Ctrl-Z and SIGTSTP both suspend");
     let (loaded, _) = run(Vec::new(), Some(Err("tools/x.json: not JSON".into())));
     assert!(matches!(loaded, Loaded::Failed(e) if e == "tools/x.json: not JSON"));
+    // A builder that goes away without an answer (it panicked) is reported as lost.
+    let (built_sender, built) = std::sync::mpsc::channel::<Result<App, String>>();
+    drop(built_sender);
+    let (_sender, receiver) = std::sync::mpsc::channel();
+    let mut terminal = Terminal::new(TestBackend::new(40, 10)).unwrap();
+    let loaded = loading_loop(
+        &mut terminal,
+        "tools",
+        std::time::Instant::now(),
+        &built,
+        &receiver,
+        &mut CountSuspends::default(),
+    )
+    .unwrap();
+    assert!(matches!(loaded, Loaded::Lost));
 }

@@ -1139,9 +1139,11 @@ impl SearchIndex {
 
     /// The best documents of a query of one term (`walked[0]`, maybe repeated): `best` with
     /// the term's documents that `score_of` scores offered to it, heaviest in the term first,
-    /// until no document left can beat the worst kept. A document not scored yet scores
-    /// exactly its weight times the term's count, so one that only ties the worst kept and
-    /// comes later in the catalog cannot get in either.
+    /// until no document left can beat the worst kept. When the query has the term once, a
+    /// document not scored yet scores exactly its weight, and the documents left weigh no more
+    /// (equal weights in catalog order): once one only ties the worst kept and comes later in
+    /// the catalog, none after it can get in either. (A repeated term's score is a sum that
+    /// two different weights can round to alike, so then only a lower bound stops the walk.)
     fn walk(
         &self,
         walked: &[WalkedTerm],
@@ -1153,11 +1155,12 @@ impl SearchIndex {
         };
         let term = walked_term.term as usize;
         let start = self.offsets[term] as usize;
+        let exact = walked_term.count == 1.0;
         for &position in self.impact_order(term).iter() {
             let slot = start + position as usize;
             let doc = self.docs[slot];
             let bound = self.weights[slot] * walked_term.count;
-            if best.shuts_out(bound) || best.loses_tie(bound, doc) {
+            if best.shuts_out(bound) || (exact && best.loses_tie(bound, doc)) {
                 break;
             }
             if let Some(score) = score_of(doc) {
@@ -1303,7 +1306,8 @@ impl SearchIndex {
     }
 
     /// BM25 score of document `doc` for a query given as term counts (a term counted `n` times
-    /// contributes `n` times), as a search for that text would score it.
+    /// contributes `n` times its weight): what a search for that text would score it, summed
+    /// in term order rather than token order, so equal to it within rounding.
     pub fn score_terms(&self, query: &TermCounts, doc: usize) -> f64 {
         // Both term lists are sorted: one pass through them side by side.
         let terms = &self.forward[doc];
@@ -1557,6 +1561,26 @@ mod tests {
             }
         }
         assert!(compared > 2000, "only {compared} searches compared");
+    }
+
+    #[test]
+    fn a_repeated_term_keeps_ties_in_catalog_order() {
+        // Six times 0.x added up: the two x documents' weights differ by an ulp and their
+        // sums are equal, so the earlier one must come first at any limit.
+        let filler = ["y"; 29].join(" ");
+        let texts = ["x x", "x x x z z", filler.as_str()];
+        let mut vocabulary = Vocabulary::new(SEED.search);
+        let counts: Vec<TermCounts> = texts
+            .iter()
+            .map(|t| vocabulary.count_terms("", std::iter::once(*t)))
+            .collect();
+        let index = SearchIndex::build(&vocabulary, &counts);
+        let query = "x x x x x x";
+        let all = index.search(&vocabulary, query, 3);
+        assert_eq!(all.hits.len(), 2);
+        assert_eq!(all.hits[0].score, all.hits[1].score, "the sums tie");
+        assert_eq!(all.hits[0].doc, 0);
+        assert_eq!(index.search(&vocabulary, query, 1).hits[0].doc, 0);
     }
 
     #[test]

@@ -124,14 +124,6 @@ impl EvalReport {
     /// Writes the report in `format` as it is made: JSON goes straight to `out`, so the text of
     /// a large evaluation is never held whole.
     pub fn write(&self, format: Format, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        match format {
-            Format::Json => super::write_json(self, out),
-            Format::Table | Format::Markdown => out.write_all(self.render(format).as_bytes()),
-        }
-    }
-
-    /// The report as text in `format`.
-    fn render(&self, format: Format) -> String {
         let headline = format!(
             "schematax eval: {} queries, recall@1 {:.3}, recall@{} {:.3}, MRR {:.3} (profile {})",
             self.overall.queries,
@@ -142,27 +134,28 @@ impl EvalReport {
             self.profile
         );
         match format {
-            Format::Json => super::to_json(self),
+            Format::Json => super::write_json(self, out),
             Format::Table => {
                 let (queries, servers) = self.tables();
-                let mut out = format!("{headline}\n\n{}\n{}", queries.to_text(), servers.to_text());
+                let mut text =
+                    format!("{headline}\n\n{}\n{}", queries.to_text(), servers.to_text());
                 for warning in &self.warnings {
-                    out.push_str(&format!("warning: {}\n", crate::text::sanitize(warning)));
+                    text.push_str(&format!("warning: {}\n", crate::text::sanitize(warning)));
                 }
-                out
+                out.write_all(text.as_bytes())
             }
             Format::Markdown => {
                 let (queries, servers) = self.tables();
-                let mut out = format!(
+                let mut text = format!(
                     "# {}\n\n{}\n{}",
                     escape_markdown(&headline),
                     queries.to_markdown(),
                     servers.to_markdown()
                 );
                 for warning in &self.warnings {
-                    out.push_str(&format!("\n- {}", escape_markdown(warning)));
+                    text.push_str(&format!("\n- {}", escape_markdown(warning)));
                 }
-                out
+                out.write_all(text.as_bytes())
             }
         }
     }

@@ -146,34 +146,23 @@ impl LintReport {
         match format {
             LintFormat::Json => super::write_json(self, out),
             LintFormat::Sarif => super::write_json(&self.sarif(), out),
-            LintFormat::Table | LintFormat::Markdown => {
-                out.write_all(self.render(format).as_bytes())
-            }
-        }
-    }
-
-    /// The report as text in `format`.
-    fn render(&self, format: LintFormat) -> String {
-        match format {
-            LintFormat::Json => super::to_json(self),
-            LintFormat::Sarif => super::to_json(&self.sarif()),
             LintFormat::Table => {
-                let mut out = format!("{}\n\n", self.headline());
+                let mut text = format!("{}\n\n", self.headline());
                 if self.findings.is_empty() {
-                    out.push_str("No findings.\n");
+                    text.push_str("No findings.\n");
                 } else {
-                    out.push_str(&self.table().to_text());
+                    text.push_str(&self.table().to_text());
                 }
-                out
+                out.write_all(text.as_bytes())
             }
             LintFormat::Markdown => {
-                let mut out = format!("# {}\n\n", escape_markdown(&self.headline()));
+                let mut text = format!("# {}\n\n", escape_markdown(&self.headline()));
                 if self.findings.is_empty() {
-                    out.push_str("No findings.\n");
+                    text.push_str("No findings.\n");
                 } else {
-                    out.push_str(&self.table().to_markdown());
+                    text.push_str(&self.table().to_markdown());
                 }
-                out
+                out.write_all(text.as_bytes())
             }
         }
     }

@@ -113,26 +113,25 @@ pub fn run<E: Send + 'static>(
                 )?;
                 match loading {
                     Loaded::Ready(app) => *app,
-                    Loaded::Failed(error) => return Ok(Outcome::Failed(error)),
-                    Loaded::Cancelled(signal) => return Ok(Outcome::Cancelled(signal)),
-                    Loaded::Lost => return Ok(Outcome::Cancelled(None)),
+                    Loaded::Failed(error) => return Ok(Some(Outcome::Failed(error))),
+                    Loaded::Cancelled(signal) => return Ok(Some(Outcome::Cancelled(signal))),
+                    Loaded::Lost => return Ok(None),
                 }
             }
         };
         event_loop(&mut terminal, app, &sender, &receiver, &mut JobControl)
-            .map(|app| Outcome::Ran(Box::new(app)))
+            .map(|app| Some(Outcome::Ran(Box::new(app))))
     });
     leave();
-    if builder.is_finished() && matches!(result, Ok(Outcome::Cancelled(None))) {
-        // The builder may have died: its panic is the real story.
-        if let Err(panic) = builder.join() {
-            std::panic::resume_unwind(panic);
-        }
+    match result? {
+        Some(outcome) => Ok(outcome),
+        // The builder died without an app: its panic is the real story.
+        None => resume_builder_panic(builder),
     }
-    Ok(result?)
 }
 
-/// Re-raises the panic of a builder that ended without an app.
+/// Re-raises the panic of a builder that ended without an app (waiting for it to finish
+/// unwinding).
 fn resume_builder_panic(builder: std::thread::JoinHandle<()>) -> ! {
     match builder.join() {
         Err(panic) => std::panic::resume_unwind(panic),
