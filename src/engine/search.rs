@@ -726,6 +726,9 @@ impl SearchIndex {
             .iter()
             .map(|t| t.term.is_some_and(|term| seen.insert(term)))
             .collect();
+        // Sorted, so a query of thousands of words costs no quadratic lookups.
+        let mut flagged = flagged.to_vec();
+        flagged.sort_unstable();
         SCRATCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
             let Scratch {
@@ -742,7 +745,10 @@ impl SearchIndex {
                 let (docs, weights) = self.postings(token.term);
                 // A repeated token adds its weight again, but is not a new term.
                 let count = u32::from(first);
-                let flag = if token.term.is_some_and(|term| flagged.contains(&term)) {
+                let flag = if token
+                    .term
+                    .is_some_and(|term| flagged.binary_search(&term).is_ok())
+                {
                     HOLDS_GATE
                 } else {
                     0
@@ -899,15 +905,16 @@ impl SearchIndex {
         light: &[WalkedTerm],
         admits: impl Fn(u32, usize) -> bool,
     ) {
+        let mut essential_terms: Vec<u32> = essential.iter().map(|t| t.term).collect();
+        essential_terms.sort_unstable();
         let essential_tokens: Vec<QueryToken> = tokens
             .iter()
             .filter(|t| {
                 t.term
-                    .is_some_and(|term| essential.iter().any(|w| w.term == term))
+                    .is_some_and(|term| essential_terms.binary_search(&term).is_ok())
             })
             .cloned()
             .collect();
-        let essential_terms: Vec<u32> = essential.iter().map(|t| t.term).collect();
         // The candidates with the weights of the terms added up so far, and how many of the
         // query's terms each holds; and how many light terms, heaviest first, were added up.
         let (pool, added) = self.accumulate(
