@@ -51,17 +51,23 @@ impl Tmux {
     }
 
     /// Waits until the screen shows `needle` (30 s at most: a busy 2-core machine is slow,
-    /// and time is not what these tests measure).
+    /// and time is not what these tests measure). A frame is drawn top to bottom, so the
+    /// screen returned may not show yet what lies below the needle: see [`Tmux::wait_for_all`].
     fn wait_for(&self, needle: &str) -> String {
+        self.wait_for_all(&[needle])
+    }
+
+    /// Waits until one screen shows every one of `needles`.
+    fn wait_for_all(&self, needles: &[&str]) -> String {
         let start = Instant::now();
         loop {
             let screen = self.screen();
-            if screen.contains(needle) {
+            if needles.iter().all(|needle| screen.contains(needle)) {
                 return screen;
             }
             assert!(
                 start.elapsed() < Duration::from_secs(30),
-                "timed out waiting for {needle:?}; screen:\n{screen}"
+                "timed out waiting for {needles:?}; screen:\n{screen}"
             );
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -300,10 +306,9 @@ fn profile_switch_and_config_warnings_in_a_real_terminal() {
         120,
         40,
     );
-    let screen = tmux.wait_for(" ACTIVE ");
-    assert!(screen.contains("│ seed │"), "{screen}");
     // The misspelt section is on screen, not only on stderr after quitting.
-    assert!(screen.contains("tool_serach"), "{screen}");
+    let screen = tmux.wait_for_all(&[" ACTIVE ", "tool_serach"]);
+    assert!(screen.contains("│ seed │"), "{screen}");
     tmux.keys(&["w"]);
     tmux.wait_for("did you mean");
     tmux.keys(&["Escape"]);
@@ -383,7 +388,8 @@ fn a_slow_load_opens_on_a_loading_screen_that_quits_and_that_gives_way_to_the_vi
         "{} --tools {tools}; echo EXIT=$?",
         env!("CARGO_BIN_EXE_schematax")
     ));
-    let screen = tmux.wait_for("Loading");
+    // The whole loading screen: its first line and its last.
+    let screen = tmux.wait_for_all(&["Loading", "q quit"]);
     assert!(screen.contains(&tools), "{screen}");
     tmux.keys(&["q"]);
     tmux.wait_for("EXIT=0");
