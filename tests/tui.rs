@@ -972,11 +972,19 @@ fn the_loading_screen_shows_the_inputs_until_the_app_is_ready() {
 #[test]
 fn the_loading_screen_quits_on_a_key_or_a_signal_and_reports_a_failed_or_lost_load() {
     use schematax::tui::{loading_loop, Loaded};
-    let run = |msgs: Vec<Msg>, build: Option<Result<App, String>>| {
+    // The loop on `msgs`, with the builder's answer `build` (None: still building) and the
+    // builder gone away after it when `builder_ends`.
+    let run = |msgs: Vec<Msg>, build: Option<Result<App, String>>, builder_ends: bool| {
         let (built_sender, built) = std::sync::mpsc::channel::<Result<App, String>>();
         if let Some(result) = build {
             built_sender.send(result).unwrap();
         }
+        let builder = if builder_ends {
+            drop(built_sender);
+            None
+        } else {
+            Some(built_sender)
+        };
         let (sender, receiver) = std::sync::mpsc::channel();
         for msg in msgs {
             sender.send(msg).unwrap();
@@ -992,8 +1000,8 @@ fn the_loading_screen_quits_on_a_key_or_a_signal_and_reports_a_failed_or_lost_lo
             &mut suspends,
         )
         .unwrap();
-        // Keep the builder's end of the channel until the loop is done.
-        drop(built_sender);
+        // A builder still at work keeps its end of the channel until the loop is done.
+        drop(builder);
         (loaded, suspends.0)
     };
     let ctrl = |c: char| Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::CONTROL));
@@ -1002,7 +1010,7 @@ fn the_loading_screen_quits_on_a_key_or_a_signal_and_reports_a_failed_or_lost_lo
         Msg::Key(KeyEvent::new(KeyCode::Esc, KeyModifiers::NONE)),
         ctrl('c'),
     ] {
-        let (loaded, _) = run(vec![key('x'), quit], None);
+        let (loaded, _) = run(vec![key('x'), quit], None, false);
         assert!(matches!(loaded, Loaded::Cancelled(None)));
     }
     let (loaded, suspends) = run(
@@ -1012,24 +1020,13 @@ fn the_loading_screen_quits_on_a_key_or_a_signal_and_reports_a_failed_or_lost_lo
             Msg::Signal(Signal::Terminate),
         ],
         None,
+        false,
     );
     assert!(matches!(loaded, Loaded::Cancelled(Some(Signal::Terminate))));
     assert_eq!(suspends, 2, "Ctrl-Z and SIGTSTP both suspend");
-    let (loaded, _) = run(Vec::new(), Some(Err("tools/x.json: not JSON".into())));
+    let (loaded, _) = run(Vec::new(), Some(Err("tools/x.json: not JSON".into())), true);
     assert!(matches!(loaded, Loaded::Failed(e) if e == "tools/x.json: not JSON"));
     // A builder that goes away without an answer (it panicked) is reported as lost.
-    let (built_sender, built) = std::sync::mpsc::channel::<Result<App, String>>();
-    drop(built_sender);
-    let (_sender, receiver) = std::sync::mpsc::channel();
-    let mut terminal = Terminal::new(TestBackend::new(40, 10)).unwrap();
-    let loaded = loading_loop(
-        &mut terminal,
-        "tools",
-        std::time::Instant::now(),
-        &built,
-        &receiver,
-        &mut CountSuspends::default(),
-    )
-    .unwrap();
+    let (loaded, _) = run(Vec::new(), None, true);
     assert!(matches!(loaded, Loaded::Lost));
 }
