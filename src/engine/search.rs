@@ -447,15 +447,15 @@ struct Candidate {
     held: u32,
 }
 
-/// The best `limit` candidates offered so far, the worst on top.
-struct TopK {
-    heap: BinaryHeap<std::cmp::Reverse<Ranked>>,
+/// The best `limit` candidates offered so far ("greater" is better), the worst on top.
+struct TopK<T = Ranked> {
+    heap: BinaryHeap<std::cmp::Reverse<T>>,
     limit: usize,
 }
 
-impl TopK {
+impl<T: Ord> TopK<T> {
     /// An empty selection of at most `limit`.
-    fn new(limit: usize) -> TopK {
+    fn new(limit: usize) -> TopK<T> {
         TopK {
             heap: BinaryHeap::with_capacity(limit + 1),
             limit,
@@ -463,7 +463,7 @@ impl TopK {
     }
 
     /// Keeps `candidate` if it is among the best `limit` so far.
-    fn offer(&mut self, candidate: Ranked) {
+    fn offer(&mut self, candidate: T) {
         if self.heap.len() < self.limit {
             self.heap.push(std::cmp::Reverse(candidate));
         } else if self.heap.peek().is_some_and(|worst| candidate > worst.0) {
@@ -472,6 +472,15 @@ impl TopK {
         }
     }
 
+    /// The selection, best first.
+    fn into_sorted(self) -> Vec<T> {
+        let mut best: Vec<T> = self.heap.into_iter().map(|r| r.0).collect();
+        best.sort_by(|a, b| b.cmp(a));
+        best
+    }
+}
+
+impl TopK {
     /// The score a new candidate must beat, once the selection is full.
     fn bar(&self) -> Option<f64> {
         if self.heap.len() < self.limit {
@@ -494,36 +503,13 @@ impl TopK {
                 .peek()
                 .is_some_and(|worst| Ranked { score, doc } < worst.0)
     }
-
-    /// The selection, best first; ties keep catalog order.
-    fn into_sorted(self) -> Vec<Ranked> {
-        let mut best: Vec<Ranked> = self.heap.into_iter().map(|r| r.0).collect();
-        best.sort_by(|a, b| b.cmp(a));
-        best
-    }
 }
 
-/// The best `limit` of `candidates`, best first; ties keep catalog order.
-fn top_k(candidates: impl Iterator<Item = Ranked>, limit: usize) -> Vec<Ranked> {
+/// The best `limit` of `candidates`, best first (for documents, ties keep catalog order).
+fn top_k<T: Ord>(candidates: impl Iterator<Item = T>, limit: usize) -> Vec<T> {
     let mut best = TopK::new(limit);
     candidates.for_each(|c| best.offer(c));
     best.into_sorted()
-}
-
-/// The `limit` candidates of the highest bounds, highest first.
-fn top_k_candidates(candidates: impl Iterator<Item = Candidate>, limit: usize) -> Vec<Candidate> {
-    let mut best: BinaryHeap<std::cmp::Reverse<Candidate>> = BinaryHeap::with_capacity(limit + 1);
-    for candidate in candidates {
-        if best.len() < limit {
-            best.push(std::cmp::Reverse(candidate));
-        } else if best.peek().is_some_and(|worst| candidate > worst.0) {
-            best.pop();
-            best.push(std::cmp::Reverse(candidate));
-        }
-    }
-    let mut best: Vec<Candidate> = best.into_iter().map(|c| c.0).collect();
-    best.sort_unstable_by(|a, b| b.cmp(a));
-    best
 }
 
 /// A BM25 index over a catalog, in catalog order: per term, its documents and their weights.
@@ -998,7 +984,7 @@ impl SearchIndex {
             })
             .filter(|c| admits(c.bound.doc, c.held as usize + looked_up.len()));
         // The best bounds, taken first, raise the bar before the rest is sifted.
-        for candidate in top_k_candidates(bounds.clone(), best.limit) {
+        for candidate in top_k(bounds.clone(), best.limit) {
             if seen.first_time(candidate.bound.doc) {
                 consider(best, candidate);
             }
