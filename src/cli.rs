@@ -724,25 +724,22 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             limit,
         } => {
             let (inputs, session) = input.session()?;
-            let mut findings = crate::engine::lint::lint(&session);
-            if let Some(set) = load_queries(queries.as_deref())? {
-                let k = limit.unwrap_or(session.settings().search_default_limit as usize);
-                findings.extend(crate::engine::lint::query_findings(&session, &set, k));
-            }
+            let set = load_queries(queries.as_deref())?;
             let sources = inputs
                 .captures
                 .iter()
                 .map(|c| (c.server.clone(), c.source.display().to_string()))
                 .collect();
-            let report = LintReport::build(
-                findings,
-                session.total_available(),
-                session.profile(),
-                sources,
-            );
-            // The report holds all it prints: the catalog's memory is given back before the
-            // output is written.
-            drop((session, inputs));
+            // The session holds all the rules read: the captures' parsed JSON is given back
+            // before the lint starts.
+            drop(inputs);
+            let mut findings = crate::engine::lint::lint(&session);
+            if let Some(set) = set {
+                let k = limit.unwrap_or(session.settings().search_default_limit as usize);
+                findings.add_queries(&set, k);
+            }
+            drop(session);
+            let report = LintReport::build(findings, sources);
             emit_with(output.as_deref(), |out| report.write(format, out))?;
             let level = fail_on.map(|f| match f {
                 FailOn::Error => Severity::Error,

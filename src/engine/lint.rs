@@ -8,7 +8,8 @@ use std::fmt;
 
 use super::catalog::ToolEntry;
 use super::eval::{resolve, QuerySet};
-use super::search::{raw_tokens, Admitted, SearchResult};
+use super::profile::Profile;
+use super::search::{raw_tokens, Admitted, Hit};
 use super::session::Session;
 
 /// How bad a finding is.
@@ -197,9 +198,56 @@ pub const MAX_SCHEMA_DEPTH: usize = 3;
 /// Relative BM25 score, both ways, from which two tools are near-duplicates.
 pub const NEAR_DUPLICATE_SIMILARITY: f64 = 0.8;
 
-/// One finding about one tool.
+/// One finding about one tool, held compactly: the rule, the tool and the few facts its
+/// message needs. A lint of 100,000 tools has hundreds of thousands of them, so names and
+/// messages are written only when [`Findings`] is read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
+    /// The rule.
+    pub rule: &'static Rule,
+    subject: Subject,
+    detail: Detail,
+}
+
+/// What a finding is about.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Subject {
+    /// The catalog entry at this position.
+    Tool(u32),
+    /// The session's name collision at this index.
+    Collision(u32),
+}
+
+/// What a finding's message needs beyond its tool and rule.
+#[derive(Debug, Clone, PartialEq)]
+enum Detail {
+    /// Nothing: the tool's own data makes the message.
+    Tool,
+    /// The catalog positions a search for the tool's own words returned instead of it.
+    Outranked(Box<[u32]>),
+    /// The near-identical tool of another server, and how alike they are (0 to 1).
+    Twin { other: u32, similarity: f64 },
+    /// A message made when found, from what the session does not keep (a query of a queries
+    /// file), with the catalog positions of the tools involved.
+    Written {
+        message: Box<str>,
+        related: Box<[u32]>,
+    },
+}
+
+impl Finding {
+    fn about_tool(rule: &'static Rule, doc: usize, detail: Detail) -> Finding {
+        Finding {
+            rule,
+            subject: Subject::Tool(doc as u32),
+            detail,
+        }
+    }
+}
+
+/// One finding written out.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FindingText {
     /// The rule.
     pub rule: Rule,
     /// Server key.
@@ -214,66 +262,146 @@ pub struct Finding {
     pub related: Vec<String>,
 }
 
-impl Finding {
-    fn new(rule: Rule, entry: &ToolEntry, message: String) -> Finding {
-        Finding {
-            rule,
+/// The findings of one lint, most severe first, then by server, tool and rule, with the
+/// session they are about (a clone sharing its tool data), which writes them out.
+#[derive(Debug, Clone)]
+pub struct Findings {
+    session: Session,
+    list: Vec<Finding>,
+}
+
+impl Findings {
+    /// How many there are.
+    pub fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The findings in order, compact.
+    pub fn iter(&self) -> std::slice::Iter<'_, Finding> {
+        self.list.iter()
+    }
+
+    /// The finding at `index`, written out.
+    pub fn text(&self, index: usize) -> Option<FindingText> {
+        self.list.get(index).map(|finding| self.describe(finding))
+    }
+
+    /// Every finding written out, one at a time, in order.
+    pub fn texts(&self) -> impl Iterator<Item = FindingText> + '_ {
+        self.list.iter().map(|finding| self.describe(finding))
+    }
+
+    /// The number of tools linted.
+    pub fn tools(&self) -> usize {
+        self.session.total_available()
+    }
+
+    /// The profile the findability rules ran under.
+    pub fn profile(&self) -> Profile {
+        self.session.profile()
+    }
+
+    /// Adds the findings of a queries file: each expected tool a query fails to bring into
+    /// the top `k`, with why (under the newer profile: the rarest word it lacks, or the words
+    /// it lacks). They follow the lint's findings, in the same order among themselves.
+    pub fn add_queries(&mut self, set: &QuerySet, k: usize) {
+        let mut found = query_findings(&self.session, set, k);
+        sort_findings(&self.session, &mut found);
+        self.list.append(&mut found);
+    }
+
+    /// Writes out a finding of this lint.
+    pub fn describe(&self, finding: &Finding) -> FindingText {
+        let session = &self.session;
+        let name_of = |doc: &u32| session.catalog_entry(*doc as usize).0.name.clone();
+        let doc = match finding.subject {
+            Subject::Tool(doc) => doc,
+            Subject::Collision(index) => {
+                let collision = &session.collisions()[index as usize];
+                return FindingText {
+                    rule: *finding.rule,
+                    server: collision.server.clone(),
+                    tool: collision.tool.clone(),
+                    name: String::new(),
+                    message: format!("{collision}: rename the tool or the server key"),
+                    related: vec![collision.name.clone()],
+                };
+            }
+        };
+        let (entry, _) = session.catalog_entry(doc as usize);
+        let limit = session.settings().search_default_limit;
+        let (message, related) = match &finding.detail {
+            Detail::Tool => (tool_message(entry, finding.rule), Vec::new()),
+            Detail::Outranked(docs) => {
+                let above: Vec<String> = docs.iter().map(name_of).collect();
+                (outranked_message(finding.rule, entry, limit, &above), above)
+            }
+            Detail::Twin { other, similarity } => {
+                let (other, _) = session.catalog_entry(*other as usize);
+                (
+                    format!(
+                        "its search text matches {} (server {}) at {:.0}% similarity: the model may pick either; tell them apart in the descriptions",
+                        other.name,
+                        other.server,
+                        similarity * 100.0
+                    ),
+                    vec![other.name.clone()],
+                )
+            }
+            Detail::Written { message, related } => {
+                (message.to_string(), related.iter().map(name_of).collect())
+            }
+        };
+        FindingText {
+            rule: *finding.rule,
             server: entry.server.clone(),
             tool: entry.raw_name.clone(),
             name: entry.name.clone(),
             message,
-            related: Vec::new(),
+            related,
         }
     }
 }
 
 /// Lints every tool of the session's catalog (and the tools that lost a name collision).
-/// Findings come sorted by severity, then server, then tool.
-pub fn lint(session: &Session) -> Vec<Finding> {
+pub fn lint(session: &Session) -> Findings {
     let limit = session.settings().search_default_limit as usize;
     let costly_from = costly_threshold(session);
     let searches = Searches::run(session, limit);
-    let mut findings: Vec<Finding> = (0..session.total_available())
+    let mut list: Vec<Finding> = (0..session.total_available())
         .into_par_iter()
         .flat_map_iter(|doc| {
             let (entry, _) = session.catalog_entry(doc);
-            let mut found = text_findings(entry);
-            found.extend(schema_findings(entry));
-            found.extend(pass_findings(entry));
-            if costly_from.is_some_and(|from| entry.chars >= from) {
-                found.push(Finding::new(
-                    COSTLY_TOOL,
-                    entry,
-                    format!(
-                        "its definition costs {} tokens by chars/4, in the costliest tenth of the catalog: trim the description or schema",
-                        crate::text::thousands(super::tokens::estimate_tokens(entry.chars))
-                    ),
-                ));
-            }
-            found.extend(findability_findings(session, &searches, doc, limit));
+            let mut found = Vec::new();
+            let costly = costly_from.is_some_and(|from| entry.chars >= from);
+            tool_rules(entry, costly, &mut |rule, _| {
+                found.push(Finding::about_tool(rule, doc, Detail::Tool))
+            });
+            findability_findings(session, &searches, doc, &mut found);
             found
         })
         .collect();
-    for collision in session.collisions() {
-        findings.push(Finding {
-            rule: NAME_COLLISION,
-            server: collision.server.clone(),
-            tool: collision.tool.clone(),
-            name: String::new(),
-            message: format!("{collision}: rename the tool or the server key"),
-            related: vec![collision.name.clone()],
-        });
+    drop(searches);
+    list.extend((0..session.collisions().len()).map(|index| Finding {
+        rule: &NAME_COLLISION,
+        subject: Subject::Collision(index as u32),
+        detail: Detail::Tool,
+    }));
+    sort_findings(session, &mut list);
+    Findings {
+        session: session.clone(),
+        list,
     }
-    sort_findings(&mut findings);
-    findings
 }
 
-/// Findings of a queries file: each expected tool a query fails to bring into the top `k`,
-/// with why (under the newer profile: the rarest word it lacks, or the words it lacks).
-pub fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Finding> {
+fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Finding> {
     let k = k.clamp(1, session.settings().max_search_limit as usize);
-    let mut findings: Vec<Finding> = set
-        .queries
+    set.queries
         .par_iter()
         .flat_map_iter(|query| {
             let result = session.search(&query.query, k);
@@ -287,8 +415,12 @@ pub fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Findin
             if found {
                 return out;
             }
+            let above: Vec<&str> = result
+                .hits
+                .iter()
+                .map(|h| session.catalog_entry(h.doc).0.name.as_str())
+                .collect();
             for doc in expected {
-                let (entry, _) = session.catalog_entry(doc);
                 let why = match session.admission(&query.query, doc) {
                     Admitted::MissingGate { word } => format!(
                         "its rarest word \"{word}\" is not in the tool's text, so the newer engine never admits it: add that word to the description"
@@ -297,39 +429,43 @@ pub fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Findin
                         "the tool holds {held} of the query's words and needs {required}: use the words people search with"
                     ),
                     Admitted::NoTokens => "the query has no searchable words".to_string(),
-                    Admitted::Yes => match hit_names(session, &result) {
-                        above if above.is_empty() => "nothing ranks for it".to_string(),
-                        above => format!("outranked by {}", above.join(", ")),
-                    },
+                    Admitted::Yes if above.is_empty() => "nothing ranks for it".to_string(),
+                    Admitted::Yes => format!("outranked by {}", above.join(", ")),
                 };
-                let mut finding = Finding::new(
-                    UNREACHABLE,
-                    entry,
-                    format!(
-                        "query {} \"{}\" does not return it in the top {k}: {why}",
-                        query.id, query.query
-                    ),
+                let message = format!(
+                    "query {} \"{}\" does not return it in the top {k}: {why}",
+                    query.id, query.query
                 );
-                finding.related = hit_names(session, &result);
-                out.push(finding);
+                out.push(Finding::about_tool(
+                    &UNREACHABLE,
+                    doc,
+                    Detail::Written {
+                        message: message.into(),
+                        related: hit_docs(&result.hits),
+                    },
+                ));
             }
             out
         })
-        .collect();
-    sort_findings(&mut findings);
-    findings
+        .collect()
 }
 
-/// Most severe first, then by server, tool and rule.
-fn sort_findings(findings: &mut [Finding]) {
-    findings.sort_by(|a, b| {
-        (a.rule.severity, &a.server, &a.tool, a.rule.id).cmp(&(
-            b.rule.severity,
-            &b.server,
-            &b.tool,
-            b.rule.id,
-        ))
-    });
+/// Most severe first, then by server, tool and rule; findings alike keep their order.
+fn sort_findings(session: &Session, findings: &mut [Finding]) {
+    let key = |finding: &Finding| {
+        let (server, tool) = match finding.subject {
+            Subject::Tool(doc) => {
+                let (entry, _) = session.catalog_entry(doc as usize);
+                (entry.server.as_str(), entry.raw_name.as_str())
+            }
+            Subject::Collision(index) => {
+                let collision = &session.collisions()[index as usize];
+                (collision.server.as_str(), collision.tool.as_str())
+            }
+        };
+        (finding.rule.severity, server, tool, finding.rule.id)
+    };
+    findings.par_sort_by(|a, b| key(a).cmp(&key(b)));
 }
 
 /// The definition size from which a tool is in the costliest tenth (catalogs of 10+ tools).
@@ -342,48 +478,74 @@ fn costly_threshold(session: &Session) -> Option<u64> {
     Some(chars[chars.len() / 10 - 1])
 }
 
+/// Receives each rule a tool breaks, with its message, which is formatted only if wanted.
+type Reporter<'a> = dyn FnMut(&'static Rule, fmt::Arguments<'_>) + 'a;
+
+/// Every rule that reads one tool alone; `costly` says whether the tool is in the catalog's
+/// costliest tenth.
+fn tool_rules(entry: &ToolEntry, costly: bool, report: &mut Reporter) {
+    text_rules(entry, report);
+    schema_rules(entry, report);
+    pass_rules(entry, report);
+    if costly {
+        report(
+            &COSTLY_TOOL,
+            format_args!(
+                "its definition costs {} tokens by chars/4, in the costliest tenth of the catalog: trim the description or schema",
+                crate::text::thousands(super::tokens::estimate_tokens(entry.chars))
+            ),
+        );
+    }
+}
+
+/// The message of a one-tool rule the tool breaks.
+fn tool_message(entry: &ToolEntry, rule: &Rule) -> String {
+    let mut message = String::new();
+    tool_rules(entry, *rule == COSTLY_TOOL, &mut |broken, text| {
+        if broken == rule && message.is_empty() {
+            message = text.to_string();
+        }
+    });
+    message
+}
+
 /// Description, name and word rules.
-fn text_findings(entry: &ToolEntry) -> Vec<Finding> {
-    let mut found = Vec::new();
+fn text_rules(entry: &ToolEntry, report: &mut Reporter) {
     if !entry.has_own_description {
-        found.push(Finding::new(
-            NO_DESCRIPTION,
-            entry,
-            format!(
+        report(
+            &NO_DESCRIPTION,
+            format_args!(
                 "Hermes sends \"{}\", which says nothing of what it does: add a description",
                 entry.description
             ),
-        ));
+        );
     } else if entry.description.trim().chars().count() < MIN_DESCRIPTION_CHARS {
-        found.push(Finding::new(
-            SHORT_DESCRIPTION,
-            entry,
-            format!(
+        report(
+            &SHORT_DESCRIPTION,
+            format_args!(
                 "description \"{}\" is under {MIN_DESCRIPTION_CHARS} characters: say what it does and on what, in the words users search with",
                 entry.description.trim()
             ),
-        ));
+        );
     }
     if entry.description.len() > MAX_DESCRIPTION_BYTES {
-        found.push(Finding::new(
-            LONG_DESCRIPTION,
-            entry,
-            format!(
+        report(
+            &LONG_DESCRIPTION,
+            format_args!(
                 "description is {} bytes, over the {MAX_DESCRIPTION_BYTES} some clients keep: put the essentials first and move details to parameter descriptions",
                 entry.description.len()
             ),
-        ));
+        );
     }
     if let Some(snake) = camel_to_snake(&entry.raw_name) {
-        found.push(Finding::new(
-            CAMEL_CASE,
-            entry,
-            format!(
+        report(
+            &CAMEL_CASE,
+            format_args!(
                 "\"{}\" is one search token (\"{}\"): a query for its words does not match it; name it {snake}",
                 entry.raw_name,
                 entry.raw_name.to_ascii_lowercase()
             ),
-        ));
+        );
     }
     let mut odd: Vec<&str> = Vec::new();
     for text in [entry.raw_name.as_str(), entry.description.as_str()]
@@ -400,48 +562,43 @@ fn text_findings(entry: &ToolEntry) -> Vec<Finding> {
     }
     if !odd.is_empty() {
         let shown: Vec<String> = odd.iter().take(3).map(|w| format!("\"{w}\"")).collect();
-        found.push(Finding::new(
-            NON_ASCII,
-            entry,
-            format!(
+        report(
+            &NON_ASCII,
+            format_args!(
                 "{} word{} with non-ASCII letters ({}{}): search only keeps ASCII letters and digits, so they are split or dropped",
                 odd.len(),
                 if odd.len() == 1 { "" } else { "s" },
                 shown.join(", "),
                 if odd.len() > 3 { ", ..." } else { "" }
             ),
-        ));
+        );
     }
     let hermes_chars = entry.name.chars().count();
     if hermes_chars > MAX_NAME_CHARS {
-        found.push(Finding::new(
-            LONG_NAME,
-            entry,
-            format!(
+        report(
+            &LONG_NAME,
+            format_args!(
                 "Hermes name {} is {hermes_chars} characters; providers reject function names over {MAX_NAME_CHARS}: shorten the tool name or the server key",
                 entry.name
             ),
-        ));
+        );
     }
-    found
 }
 
 /// What Hermes's schema passes do to the tool: no schema at all, changed search words, a
 /// changed definition.
-fn pass_findings(entry: &ToolEntry) -> Vec<Finding> {
-    let mut found = Vec::new();
+fn pass_rules(entry: &ToolEntry, report: &mut Reporter) {
     if entry.missing_input_schema {
-        found.push(Finding::new(
-            NO_INPUT_SCHEMA,
-            entry,
-            format!(
+        report(
+            &NO_INPUT_SCHEMA,
+            format_args!(
                 "it has no inputSchema: Hermes's MCP client (mcp 1.26) rejects the whole tool list, so none of {}'s tools reach the model; add \"inputSchema\": {{\"type\": \"object\"}}",
                 entry.server
             ),
-        ));
+        );
     }
     let Some(change) = &entry.schema_change else {
-        return found;
+        return;
     };
     let captured = change.captured.parse();
     let before: Vec<&str> = super::catalog::parameter_names(&captured).collect();
@@ -471,20 +628,18 @@ fn pass_findings(entry: &ToolEntry) -> Vec<Finding> {
         if !removed.is_empty() {
             parts.push(format!("removes {}", list(&removed)));
         }
-        found.push(Finding::new(
-            SEARCH_WORDS_CHANGED,
-            entry,
-            format!(
+        report(
+            &SEARCH_WORDS_CHANGED,
+            format_args!(
                 "Hermes's schema passes {}, and with it the tool's search words: fix the schema (a property map holding a parameter named \"properties\" gains a fake \"type\" parameter)",
                 parts.join(" and ")
             ),
-        ));
+        );
     }
     let delta = entry.chars as i64 - change.captured_chars as i64;
-    found.push(Finding::new(
-        SCHEMA_REWRITTEN,
-        entry,
-        format!(
+    report(
+        &SCHEMA_REWRITTEN,
+        format_args!(
             "Hermes's schema passes rewrite its schema: {} -> {} chars ({}{}); see `schematax describe {}`",
             crate::text::thousands(change.captured_chars),
             crate::text::thousands(entry.chars),
@@ -492,8 +647,7 @@ fn pass_findings(entry: &ToolEntry) -> Vec<Finding> {
             delta,
             entry.name
         ),
-    ));
-    found
+    );
 }
 
 /// `listItems` -> `Some("list_items")`; `None` when the name has no lower-to-upper step.
@@ -519,8 +673,7 @@ pub fn camel_to_snake(name: &str) -> Option<String> {
 }
 
 /// Parameter and nesting rules.
-fn schema_findings(entry: &ToolEntry) -> Vec<Finding> {
-    let mut found = Vec::new();
+fn schema_rules(entry: &ToolEntry, report: &mut Reporter) {
     let parameters = entry.parameters.parse();
     let properties = parameters.get("properties").and_then(Value::as_object);
     let mut no_description = Vec::new();
@@ -542,36 +695,32 @@ fn schema_findings(entry: &ToolEntry) -> Vec<Finding> {
         }
     }
     if !no_description.is_empty() {
-        found.push(Finding::new(
-            PARAM_NO_DESCRIPTION,
-            entry,
-            format!(
+        report(
+            &PARAM_NO_DESCRIPTION,
+            format_args!(
                 "{} no description: the model must guess what to pass",
                 parameters_have(&no_description)
             ),
-        ));
+        );
     }
     if !no_type.is_empty() {
-        found.push(Finding::new(
-            PARAM_NO_TYPE,
-            entry,
-            format!(
+        report(
+            &PARAM_NO_TYPE,
+            format_args!(
                 "{} no type: add \"type\" so the model sends the right kind of value",
                 parameters_have(&no_type)
             ),
-        ));
+        );
     }
     let depth = properties.map_or(0, properties_depth);
     if depth > MAX_SCHEMA_DEPTH {
-        found.push(Finding::new(
-            DEEP_SCHEMA,
-            entry,
-            format!(
+        report(
+            &DEEP_SCHEMA,
+            format_args!(
                 "parameters nest {depth} levels deep (over {MAX_SCHEMA_DEPTH}): models fill deep objects badly; flatten them"
             ),
-        ));
+        );
     }
-    found
 }
 
 /// `parameter x has` / `parameters x, y have`.
@@ -628,8 +777,11 @@ fn own_queries(entry: &ToolEntry) -> (Option<String>, Option<&str>) {
 
 /// The results of the findability queries of every tool, each distinct query run once (tools
 /// that share a description, or copies of one server, share their searches).
+/// The results of the findability queries of every tool, each distinct query run once (tools
+/// that share a description, or copies of one server, share their searches): the catalog
+/// positions each returned, best first.
 struct Searches {
-    results: FxHashMap<String, SearchResult>,
+    results: FxHashMap<String, Box<[u32]>>,
 }
 
 impl Searches {
@@ -644,17 +796,22 @@ impl Searches {
         let results = queries
             .into_par_iter()
             .map(|query| {
-                let result = session.search(&query, limit);
-                (query, result)
+                let hits = hit_docs(&session.search(&query, limit).hits);
+                (query, hits)
             })
             .collect();
         Searches { results }
     }
 
-    /// The result of a query [`Searches::run`] ran.
-    fn of(&self, query: &str) -> &SearchResult {
+    /// What a query [`Searches::run`] ran returned.
+    fn of(&self, query: &str) -> &[u32] {
         &self.results[query]
     }
+}
+
+/// The catalog positions of search hits.
+fn hit_docs(hits: &[Hit]) -> Box<[u32]> {
+    hits.iter().map(|hit| hit.doc as u32).collect()
 }
 
 /// Shadowing, first-sentence and near-duplicate rules: the tool's own text run as queries.
@@ -662,78 +819,72 @@ fn findability_findings(
     session: &Session,
     searches: &Searches,
     doc: usize,
-    limit: usize,
-) -> Vec<Finding> {
+    found: &mut Vec<Finding>,
+) {
     let (entry, _) = session.catalog_entry(doc);
-    let mut found = Vec::new();
     let (name_query, sentence_query) = own_queries(entry);
+    let returns_it = |hits: &[u32]| hits.contains(&(doc as u32));
     if let Some(query) = name_query {
-        let result = searches.of(&query);
-        if !result.hits.iter().any(|h| h.doc == doc) {
-            let above = hit_names(session, result);
-            let mut finding = Finding::new(
-                SHADOWED,
-                entry,
-                format!(
-                    "a search for its name words \"{query}\" does not return it in the top {limit}{}: put those words in its description",
-                    if above.is_empty() { String::new() } else { format!(", outranked by {}", above.join(", ")) }
-                ),
-            );
-            finding.related = above;
-            found.push(finding);
+        let hits = searches.of(&query);
+        if !returns_it(hits) {
+            found.push(Finding::about_tool(
+                &SHADOWED,
+                doc,
+                Detail::Outranked(hits.into()),
+            ));
         }
     }
-    if let Some(sentence) = sentence_query {
-        let result = searches.of(sentence);
-        if !result.hits.iter().any(|h| h.doc == doc) {
-            let mut finding = Finding::new(
-                WEAK_FIRST_SENTENCE,
-                entry,
-                format!(
-                    "a search for its own first sentence does not return it in the top {limit}: make that sentence specific to this tool"
-                ),
-            );
-            finding.related = hit_names(session, result);
-            found.push(finding);
+    let Some(sentence) = sentence_query else {
+        return;
+    };
+    let hits = searches.of(sentence);
+    if !returns_it(hits) {
+        found.push(Finding::about_tool(
+            &WEAK_FIRST_SENTENCE,
+            doc,
+            Detail::Outranked(hits.into()),
+        ));
+    }
+    for &hit in hits {
+        let (other, _) = session.catalog_entry(hit as usize);
+        if hit as usize == doc || other.server == entry.server {
+            continue;
         }
-        // Near-duplicates: the first-sentence hits on other servers whose whole search text
-        // scores as well as this tool's own, both ways.
-        for hit in &result.hits {
-            let (other, _) = session.catalog_entry(hit.doc);
-            if hit.doc == doc || other.server == entry.server {
-                continue;
-            }
-            let similarity = session
-                .relative_score(doc, hit.doc)
-                .min(session.relative_score(hit.doc, doc));
-            if similarity >= NEAR_DUPLICATE_SIMILARITY
-                && (entry.name.as_str(), doc) > (other.name.as_str(), hit.doc)
-            {
-                let mut finding = Finding::new(
-                    NEAR_DUPLICATE,
-                    entry,
-                    format!(
-                        "its search text matches {} (server {}) at {:.0}% similarity: the model may pick either; tell them apart in the descriptions",
-                        other.name,
-                        other.server,
-                        similarity * 100.0
-                    ),
-                );
-                finding.related = vec![other.name.clone()];
-                found.push(finding);
-            }
+        let similarity = session
+            .relative_score(doc, hit as usize)
+            .min(session.relative_score(hit as usize, doc));
+        if similarity >= NEAR_DUPLICATE_SIMILARITY
+            && (entry.name.as_str(), doc) > (other.name.as_str(), hit as usize)
+        {
+            found.push(Finding::about_tool(
+                &NEAR_DUPLICATE,
+                doc,
+                Detail::Twin {
+                    other: hit,
+                    similarity,
+                },
+            ));
         }
     }
-    found
 }
 
-/// Hermes names of a search's hits.
-fn hit_names(session: &Session, result: &SearchResult) -> Vec<String> {
-    result
-        .hits
-        .iter()
-        .map(|h| session.catalog_entry(h.doc).0.name.clone())
-        .collect()
+/// The message of a findability rule whose search returned `above` instead of the tool.
+fn outranked_message(rule: &Rule, entry: &ToolEntry, limit: u32, above: &[String]) -> String {
+    if *rule == SHADOWED {
+        let query = own_queries(entry).0.unwrap_or_default();
+        format!(
+            "a search for its name words \"{query}\" does not return it in the top {limit}{}: put those words in its description",
+            if above.is_empty() {
+                String::new()
+            } else {
+                format!(", outranked by {}", above.join(", "))
+            }
+        )
+    } else {
+        format!(
+            "a search for its own first sentence does not return it in the top {limit}: make that sentence specific to this tool"
+        )
+    }
 }
 
 #[cfg(test)]
@@ -758,11 +909,16 @@ mod tests {
         Session::new(config, &captures, &Overrides::default())
     }
 
+    /// The session's lint findings, written out.
+    fn written(session: &Session) -> Vec<FindingText> {
+        lint(session).texts().collect()
+    }
+
     fn session(servers: &[(&str, &str)]) -> Session {
         session_with(&Config::default(), servers)
     }
 
-    fn rules_of(findings: &[Finding], tool: &str) -> Vec<&'static str> {
+    fn rules_of(findings: &[FindingText], tool: &str) -> Vec<&'static str> {
         findings
             .iter()
             .filter(|f| f.tool == tool)
@@ -772,13 +928,13 @@ mod tests {
 
     const FILLER: &str = r#"{"name":"archive_report","description":"Archive a finished quarterly sales report into cold storage.","inputSchema":{"type":"object","properties":{"report_id":{"type":"string","description":"Report id."}}}}"#;
 
-    fn one(tool: &str) -> Vec<Finding> {
-        lint(&session(&[("srv", &format!("[{tool},{FILLER}]"))]))
+    fn one(tool: &str) -> Vec<FindingText> {
+        written(&session(&[("srv", &format!("[{tool},{FILLER}]"))]))
     }
 
     #[test]
     fn a_clean_tool_has_no_findings() {
-        let findings = lint(&session(&[("srv", &format!("[{FILLER}]"))]));
+        let findings = written(&session(&[("srv", &format!("[{FILLER}]"))]));
         assert!(findings.is_empty(), "{findings:?}");
     }
 
@@ -819,7 +975,7 @@ mod tests {
             r#"{{"name":"heavy","description":"Heavy tool for the user. {}"}}"#,
             "Words. ".repeat(100)
         ));
-        let findings = lint(&session(&[("srv", &format!("[{}]", tools.join(",")))]));
+        let findings = written(&session(&[("srv", &format!("[{}]", tools.join(",")))]));
         assert!(rules_of(&findings, "heavy").contains(&"costly-tool"));
         assert!(!rules_of(&findings, "tool_3").contains(&"costly-tool"));
     }
@@ -904,7 +1060,7 @@ mod tests {
                 r#"[{"name":"query_data","description":"Run a query against the other data API."}]"#,
             ),
         ]);
-        let findings = lint(&s);
+        let findings = written(&s);
         let collision = findings.iter().find(|f| f.rule == NAME_COLLISION).unwrap();
         assert_eq!(
             (collision.server.as_str(), collision.tool.as_str()),
@@ -922,12 +1078,12 @@ mod tests {
         let fetch = r#"[{"name":"fetch_url","description":"Fetch a web page by URL and return its content as markdown.","inputSchema":{"type":"object","properties":{"url":{"type":"string","description":"URL."}}}}]"#;
         let other = r#"[{"name":"fetch_url","description":"Fetch a web page by URL and return its content as markdown text.","inputSchema":{"type":"object","properties":{"url":{"type":"string","description":"URL."}}}}]"#;
         let unrelated = r#"[{"name":"send_mail","description":"Send an email message to a recipient address.","inputSchema":{"type":"object","properties":{"to":{"type":"string","description":"To."}}}}]"#;
-        let findings = lint(&session(&[
+        let findings = written(&session(&[
             ("web", fetch),
             ("web2", other),
             ("mail", unrelated),
         ]));
-        let dups: Vec<&Finding> = findings
+        let dups: Vec<&FindingText> = findings
             .iter()
             .filter(|f| f.rule == NEAR_DUPLICATE)
             .collect();
@@ -953,7 +1109,7 @@ mod tests {
             {"name":"delete_build","description":"Delete a finished build and its artifacts."}
         ]"#;
         let config = Config::parse(b"tools:\n  tool_search:\n    search_default_limit: 2").unwrap();
-        let findings = lint(&session_with(&config, &[("ci", tools)]));
+        let findings = written(&session_with(&config, &[("ci", tools)]));
         let shadowed = findings
             .iter()
             .find(|f| f.rule == SHADOWED && f.tool == "get_status")
@@ -991,7 +1147,7 @@ mod tests {
             fillers.join(",")
         );
         let tools_z = r#"[{"name":"purge_cache","inputSchema":{"type":"object"}}]"#;
-        let findings = lint(&session(&[("a", &tools_a), ("z", tools_z)]));
+        let findings = written(&session(&[("a", &tools_a), ("z", tools_z)]));
         let order: Vec<(Severity, &str, &str)> = findings
             .iter()
             .map(|f| (f.rule.severity, f.server.as_str(), f.rule.id))

@@ -9,14 +9,14 @@ use std::fmt::Write as _;
 
 use super::cost::{CostReport, ServerRow};
 use super::eval::EvalReport;
-use super::lint::{FindingRow, LintReport};
+use super::lint::LintReport;
 use super::markup::{compact, escape, escape_clipped, json_number, share, Theme};
 use super::sweep::SweepReport;
 use super::{context_label, dollars, pct_label, thousands};
 use crate::engine::activation::{Cost, Traffic};
 use crate::engine::eval::{evaluate, QuerySet};
 use crate::engine::inputs::Inputs;
-use crate::engine::lint::{lint, query_findings, Severity, RULES};
+use crate::engine::lint::{lint, Finding, Severity, RULES};
 use crate::engine::session::Session;
 use crate::engine::tokens::estimate_tokens;
 
@@ -101,7 +101,7 @@ pub struct PageParts<'a> {
 }
 
 /// The whole page.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct PageReport {
     /// schematax's version.
     pub version: &'static str,
@@ -150,7 +150,7 @@ impl PageReport {
         let k = session.settings().search_default_limit as usize;
         let mut findings = lint(session);
         let eval = queries.map(|set| {
-            findings.extend(query_findings(session, set, k));
+            findings.add_queries(set, k);
             EvalReport::build(&evaluate(session, set, k, false), session.profile())
         });
         let sources = inputs
@@ -158,12 +158,7 @@ impl PageReport {
             .iter()
             .map(|c| (c.server.clone(), c.source.display().to_string()))
             .collect();
-        let lint = LintReport::build(
-            findings,
-            session.total_available(),
-            session.profile(),
-            sources,
-        );
+        let lint = LintReport::build(findings, sources);
         PageReport {
             version: env!("CARGO_PKG_VERSION"),
             theme,
@@ -417,23 +412,23 @@ impl PageReport {
             return;
         }
         for severity in [Severity::Error, Severity::Warning, Severity::Info] {
-            let of_severity: Vec<&FindingRow> = l
+            let of_severity = l
                 .findings
                 .iter()
-                .filter(|f| f.severity == severity.as_str())
-                .collect();
-            if of_severity.is_empty() {
+                .filter(|f| f.rule.severity == severity)
+                .count();
+            if of_severity == 0 {
                 continue;
             }
             let _ = writeln!(
                 out,
                 "<h3 class=\"sev {s}\">{s}: {}</h3>",
-                thousands(of_severity.len() as u64),
+                thousands(of_severity as u64),
                 s = severity.as_str()
             );
             for rule in RULES.iter().filter(|r| r.severity == severity) {
-                let of_rule: Vec<&&FindingRow> =
-                    of_severity.iter().filter(|f| f.rule == rule.id).collect();
+                let of_rule: Vec<&Finding> =
+                    l.findings.iter().filter(|f| f.rule.id == rule.id).collect();
                 if of_rule.is_empty() {
                     continue;
                 }
@@ -445,6 +440,7 @@ impl PageReport {
                     thousands(of_rule.len() as u64)
                 );
                 for f in of_rule.iter().take(FINDINGS_PER_RULE) {
+                    let f = l.findings.describe(f);
                     let _ = writeln!(
                         out,
                         "<li><code>{}/{}</code> {}</li>",

@@ -1,12 +1,12 @@
 //! `schematax lint`: findings per tool as a table, JSON, Markdown or SARIF 2.1.0.
 
+use serde::ser::SerializeStruct;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 use super::table::{escape_markdown, Align, Table};
-use crate::engine::lint::{Finding, Severity, RULES};
-use crate::engine::profile::Profile;
+use crate::engine::lint::{FindingText, Findings, Severity, RULES};
 
 /// `--format` of `lint`: the report formats plus SARIF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -41,6 +41,20 @@ pub struct FindingRow {
     pub related: Vec<String>,
 }
 
+impl From<FindingText> for FindingRow {
+    fn from(f: FindingText) -> FindingRow {
+        FindingRow {
+            rule: f.rule.id,
+            severity: f.rule.severity.as_str(),
+            server: f.server,
+            tool: f.tool,
+            name: f.name,
+            message: f.message,
+            related: f.related,
+        }
+    }
+}
+
 /// Counts by severity.
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq, Default)]
 pub struct Summary {
@@ -52,11 +66,12 @@ pub struct Summary {
     pub infos: usize,
 }
 
-/// The whole `lint` output.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+/// The whole `lint` output. Its findings are held compactly and written out one at a time as
+/// the report is written: at 100,000 tools their text runs to hundreds of megabytes.
+#[derive(Debug, Clone)]
 pub struct LintReport {
     /// Findings, most severe first.
-    pub findings: Vec<FindingRow>,
+    pub findings: Findings,
     /// Counts by severity.
     pub summary: Summary,
     /// Tools linted.
@@ -64,21 +79,35 @@ pub struct LintReport {
     /// The engine profile the findability rules ran under.
     pub profile: String,
     /// The capture file of each server, for SARIF locations.
-    #[serde(skip)]
     pub sources: BTreeMap<String, String>,
 }
 
+impl Serialize for LintReport {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut report = serializer.serialize_struct("LintReport", 4)?;
+        report.serialize_field("findings", &Rows(&self.findings))?;
+        report.serialize_field("summary", &self.summary)?;
+        report.serialize_field("tools", &self.tools)?;
+        report.serialize_field("profile", &self.profile)?;
+        report.end()
+    }
+}
+
+/// The findings as output rows, written out as they are serialised.
+struct Rows<'a>(&'a Findings);
+
+impl Serialize for Rows<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.texts().map(FindingRow::from))
+    }
+}
+
 impl LintReport {
-    /// Builds the report from findings (moved, not copied: at 100,000 tools they run to hundreds
-    /// of megabytes); `sources` maps servers to their capture files.
-    pub fn build(
-        findings: Vec<Finding>,
-        tools: usize,
-        profile: Profile,
-        sources: BTreeMap<String, String>,
-    ) -> LintReport {
+    /// Builds the report from a lint's findings; `sources` maps servers to their capture
+    /// files.
+    pub fn build(findings: Findings, sources: BTreeMap<String, String>) -> LintReport {
         let mut summary = Summary::default();
-        for finding in &findings {
+        for finding in findings.iter() {
             match finding.rule.severity {
                 Severity::Error => summary.errors += 1,
                 Severity::Warning => summary.warnings += 1,
@@ -86,21 +115,10 @@ impl LintReport {
             }
         }
         LintReport {
-            findings: findings
-                .into_iter()
-                .map(|f| FindingRow {
-                    rule: f.rule.id,
-                    severity: f.rule.severity.as_str(),
-                    server: f.server,
-                    tool: f.tool,
-                    name: f.name,
-                    message: f.message,
-                    related: f.related,
-                })
-                .collect(),
             summary,
-            tools,
-            profile: profile.id().to_string(),
+            tools: findings.tools(),
+            profile: findings.profile().id().to_string(),
+            findings,
             sources,
         }
     }
@@ -134,7 +152,7 @@ impl LintReport {
             ("message", Align::Left),
         ])
         .clip_column("message", 400);
-        for f in &self.findings {
+        for f in self.findings.texts().map(FindingRow::from) {
             table.row([f.severity, f.rule, &f.server, &f.tool, &f.message]);
         }
         table
@@ -167,49 +185,76 @@ impl LintReport {
         }
     }
 
-    /// The findings as a SARIF 2.1.0 log.
-    fn sarif(&self) -> Value {
-        let level = |severity: &str| match severity {
-            "error" => "error",
-            "warning" => "warning",
-            _ => "note",
-        };
-        let rules: Vec<Value> = RULES
+    /// The findings as a SARIF 2.1.0 log, its results written out as it is serialised.
+    fn sarif(&self) -> SarifLog<'_> {
+        let rules = RULES
             .iter()
             .map(|r| {
                 json!({
                     "id": r.id,
                     "shortDescription": {"text": r.summary},
-                    "defaultConfiguration": {"level": level(r.severity.as_str())},
+                    "defaultConfiguration": {"level": sarif_level(r.severity)},
                 })
             })
             .collect();
-        let results: Vec<Value> = self
-            .findings
-            .iter()
-            .map(|f| {
-                let mut location = json!({
-                    "logicalLocations": [{"fullyQualifiedName": format!("{}/{}", f.server, f.tool), "kind": "function"}],
-                });
-                if let Some(uri) = self.sources.get(&f.server) {
-                    location["physicalLocation"] = json!({"artifactLocation": {"uri": uri}});
-                }
-                json!({
-                    "ruleId": f.rule,
-                    "ruleIndex": RULES.iter().position(|r| r.id == f.rule).unwrap_or(0),
-                    "level": level(f.severity),
-                    "message": {"text": format!("{}/{}: {}", f.server, f.tool, f.message)},
-                    "locations": [location],
-                })
-            })
-            .collect();
-        json!({
-            "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-            "version": "2.1.0",
-            "runs": [{
-                "tool": {"driver": {"name": "schematax", "version": env!("CARGO_PKG_VERSION"), "rules": rules}},
-                "results": results,
+        SarifLog {
+            schema: "https://json.schemastore.org/sarif-2.1.0.json",
+            version: "2.1.0",
+            runs: [SarifRun {
+                tool: json!({"driver": {"name": "schematax", "version": env!("CARGO_PKG_VERSION"), "rules": Value::Array(rules)}}),
+                results: SarifResults(self),
             }],
+        }
+    }
+
+    /// One finding as a SARIF result.
+    fn sarif_result(&self, f: FindingText) -> Value {
+        let mut location = json!({
+            "logicalLocations": [{"fullyQualifiedName": format!("{}/{}", f.server, f.tool), "kind": "function"}],
+        });
+        if let Some(uri) = self.sources.get(&f.server) {
+            location["physicalLocation"] = json!({"artifactLocation": {"uri": uri}});
+        }
+        json!({
+            "ruleId": f.rule.id,
+            "ruleIndex": RULES.iter().position(|r| r.id == f.rule.id).unwrap_or(0),
+            "level": sarif_level(f.rule.severity),
+            "message": {"text": format!("{}/{}: {}", f.server, f.tool, f.message)},
+            "locations": [location],
         })
+    }
+}
+
+/// SARIF's level for a severity.
+fn sarif_level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+/// A SARIF 2.1.0 log of one run.
+#[derive(Serialize)]
+struct SarifLog<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: [SarifRun<'a>; 1],
+}
+
+/// The run: the tool with its rules, and the results.
+#[derive(Serialize)]
+struct SarifRun<'a> {
+    tool: Value,
+    results: SarifResults<'a>,
+}
+
+/// A report's findings as SARIF results, written out as they are serialised.
+struct SarifResults<'a>(&'a LintReport);
+
+impl Serialize for SarifResults<'_> {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.findings.texts().map(|f| self.0.sarif_result(f)))
     }
 }

@@ -18,7 +18,7 @@ use crate::engine::config::{Config, Mode, ToolSearchSettings};
 use crate::engine::error::InputError;
 use crate::engine::eval::{evaluate, Evaluation, QuerySet};
 use crate::engine::inputs::Inputs;
-use crate::engine::lint::Finding;
+use crate::engine::lint::Findings;
 use crate::engine::listing::ListingForm;
 use crate::engine::profile::Profile;
 use crate::engine::search::{Admitted, SearchResult};
@@ -56,8 +56,8 @@ pub enum Msg {
     Linted {
         /// The lint generation it linted.
         generation: u64,
-        /// Its findings.
-        findings: Vec<Finding>,
+        /// Its findings (with their session, so boxed).
+        findings: Box<Findings>,
     },
     /// A background evaluation of the queries file under both profiles finished.
     Evaluated {
@@ -182,7 +182,7 @@ impl Effect {
                 session,
             } => Some(Msg::Linted {
                 generation,
-                findings: crate::engine::lint::lint(&session),
+                findings: Box::new(crate::engine::lint::lint(&session)),
             }),
             Effect::Evaluate {
                 generation,
@@ -357,10 +357,10 @@ impl Job {
 }
 
 /// State of the Lint pane.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone)]
 pub struct LintPane {
-    /// Findings of the latest lint, most severe first.
-    pub findings: Vec<Finding>,
+    /// Findings of the latest lint, most severe first (none until the first lint ends).
+    pub findings: Option<Findings>,
     /// Whether they are current.
     pub job: Job,
     /// Selected finding.
@@ -368,6 +368,11 @@ pub struct LintPane {
 }
 
 impl LintPane {
+    /// How many findings the latest lint found.
+    pub fn count(&self) -> usize {
+        self.findings.as_ref().map_or(0, Findings::len)
+    }
+
     /// Whether a newer lint is on its way.
     pub fn is_stale(&self) -> bool {
         self.job.is_stale()
@@ -582,7 +587,7 @@ impl App {
                 near_misses: Vec::new(),
             },
             lint: LintPane {
-                findings: Vec::new(),
+                findings: None,
                 job: Job::new(),
                 selected: 0,
             },
@@ -764,12 +769,10 @@ impl App {
                 findings,
             } => {
                 if generation == self.lint.job.generation {
-                    self.lint.findings = findings;
+                    self.lint.findings = Some(*findings);
                     self.lint.job.done = Some(generation);
-                    self.lint.selected = self
-                        .lint
-                        .selected
-                        .min(self.lint.findings.len().saturating_sub(1));
+                    self.lint.selected =
+                        self.lint.selected.min(self.lint.count().saturating_sub(1));
                 }
             }
             Msg::Evaluated {
@@ -1255,9 +1258,7 @@ impl App {
                 Pane::Search => {
                     self.search.selected = step(self.search.selected, self.search.result.hits.len())
                 }
-                Pane::Lint => {
-                    self.lint.selected = step(self.lint.selected, self.lint.findings.len())
-                }
+                Pane::Lint => self.lint.selected = step(self.lint.selected, self.lint.count()),
                 Pane::Eval => {
                     if let Some(eval) = &mut self.eval {
                         eval.selected = step(eval.selected, eval.set.queries.len());
@@ -1324,7 +1325,12 @@ impl App {
 
     /// The detail of the selected finding's tool, with the finding and the tools involved.
     fn open_finding(&mut self) {
-        let Some(finding) = self.lint.findings.get(self.lint.selected) else {
+        let Some(finding) = self
+            .lint
+            .findings
+            .as_ref()
+            .and_then(|f| f.text(self.lint.selected))
+        else {
             return;
         };
         let Lookup::Found(position) = self.session.lookup(&finding.name) else {

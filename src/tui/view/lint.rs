@@ -17,27 +17,30 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let lint = &app.lint;
-    if lint.findings.is_empty() {
-        let message = if lint.is_stale() {
-            "Linting the catalog in the background..."
-        } else if app.session.total_available() == 0 {
-            "The catalog is empty: nothing to lint."
-        } else {
-            "No findings: every tool in the catalog passes every rule."
-        };
-        frame.render_widget(
-            Paragraph::new(message)
-                .style(Style::new().fg(Color::DarkGray))
-                .wrap(Wrap { trim: true }),
-            inner,
-        );
-        return;
-    }
+    let findings = match &lint.findings {
+        Some(findings) if !findings.is_empty() => findings,
+        _ => {
+            let message = if lint.is_stale() {
+                "Linting the catalog in the background..."
+            } else if app.session.total_available() == 0 {
+                "The catalog is empty: nothing to lint."
+            } else {
+                "No findings: every tool in the catalog passes every rule."
+            };
+            frame.render_widget(
+                Paragraph::new(message)
+                    .style(Style::new().fg(Color::DarkGray))
+                    .wrap(Wrap { trim: true }),
+                inner,
+            );
+            return;
+        }
+    };
     // Two lines a finding: level, rule and tool; then the message.
     let width = inner.width as usize;
     let selected = is_focused(app, Pane::Lint).then_some(lint.selected);
-    let window = visible_rows(lint.findings.len(), selected, inner.height, 2);
-    let rows = lint.findings[window.clone()].iter().map(|f| {
+    let window = visible_rows(findings.len(), selected, inner.height, 2);
+    let rows = window.clone().filter_map(|i| findings.text(i)).map(|f| {
         let color = match f.rule.severity {
             Severity::Error => Color::Red,
             Severity::Warning => Color::Yellow,

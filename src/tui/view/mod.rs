@@ -126,7 +126,7 @@ fn lower_block(app: &App) -> Block<'static> {
     let lint = if app.lint.is_stale() {
         "Lint ...".to_string()
     } else {
-        format!("Lint {}", app.lint.findings.len())
+        format!("Lint {}", app.lint.count())
     };
     let mut tabs = vec![(Pane::Search, "Search".to_string()), (Pane::Lint, lint)];
     if let Some(eval) = &app.eval {
