@@ -2,14 +2,15 @@
 //! why. Every rule runs over the session's catalog through the same engine.
 
 use rayon::prelude::*;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::fmt;
 
 use super::catalog::ToolEntry;
 use super::eval::{resolve, QuerySet};
 use super::profile::Profile;
-use super::search::{raw_tokens, Admitted, Hit};
+use super::search::{raw_tokens, Admitted};
 use super::session::Session;
 
 /// How bad a finding is.
@@ -198,24 +199,17 @@ pub const MAX_SCHEMA_DEPTH: usize = 3;
 /// Relative BM25 score, both ways, from which two tools are near-duplicates.
 pub const NEAR_DUPLICATE_SIMILARITY: f64 = 0.8;
 
-/// One finding about one tool, held compactly: the rule, the tool and the few facts its
-/// message needs. A lint of 100,000 tools has hundreds of thousands of them, so names and
-/// messages are written only when [`Findings`] is read.
+/// One finding about one tool, held compactly (32 bytes): the rule, the tool and the few
+/// facts its message needs. A lint of 100,000 tools has hundreds of thousands of them, so
+/// names and messages are written only when [`Findings`] is read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
     /// The rule.
     pub rule: &'static Rule,
-    subject: Subject,
+    /// The catalog position of the tool, or for [`Detail::Collision`] the index of the
+    /// session's name collision.
+    subject: u32,
     detail: Detail,
-}
-
-/// What a finding is about.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Subject {
-    /// The catalog entry at this position.
-    Tool(u32),
-    /// The session's name collision at this index.
-    Collision(u32),
 }
 
 /// What a finding's message needs beyond its tool and rule.
@@ -223,23 +217,30 @@ enum Subject {
 enum Detail {
     /// Nothing: the tool's own data makes the message.
     Tool,
-    /// The catalog positions a search for the tool's own words returned instead of it.
-    Outranked(Box<[u32]>),
+    /// A tool left out by a name collision.
+    Collision,
+    /// A search for the tool's own words did not return it: which of the lint's search
+    /// results it returned instead.
+    Outranked { result: u32 },
     /// The near-identical tool of another server, and how alike they are (0 to 1).
     Twin { other: u32, similarity: f64 },
-    /// A message made when found, from what the session does not keep (a query of a queries
-    /// file), with the catalog positions of the tools involved.
-    Written {
-        message: Box<str>,
-        related: Box<[u32]>,
-    },
+    /// A message made when found, from what the session does not keep (a query of a
+    /// queries file).
+    Written(Box<Written>),
+}
+
+/// A message made when found, with the catalog positions of the tools involved.
+#[derive(Debug, Clone, PartialEq)]
+struct Written {
+    message: Box<str>,
+    related: Box<[u32]>,
 }
 
 impl Finding {
     fn about_tool(rule: &'static Rule, doc: usize, detail: Detail) -> Finding {
         Finding {
             rule,
-            subject: Subject::Tool(doc as u32),
+            subject: doc as u32,
             detail,
         }
     }
@@ -268,6 +269,8 @@ pub struct FindingText {
 pub struct Findings {
     session: Session,
     list: Vec<Finding>,
+    /// What the findability rules' searches returned, which outranked findings point into.
+    results: HitLists,
 }
 
 impl Findings {
@@ -319,26 +322,23 @@ impl Findings {
     pub fn describe(&self, finding: &Finding) -> FindingText {
         let session = &self.session;
         let name_of = |doc: &u32| session.catalog_entry(*doc as usize).0.name.clone();
-        let doc = match finding.subject {
-            Subject::Tool(doc) => doc,
-            Subject::Collision(index) => {
-                let collision = &session.collisions()[index as usize];
-                return FindingText {
-                    rule: *finding.rule,
-                    server: collision.server.clone(),
-                    tool: collision.tool.clone(),
-                    name: String::new(),
-                    message: format!("{collision}: rename the tool or the server key"),
-                    related: vec![collision.name.clone()],
-                };
-            }
-        };
-        let (entry, _) = session.catalog_entry(doc as usize);
+        if finding.detail == Detail::Collision {
+            let collision = &session.collisions()[finding.subject as usize];
+            return FindingText {
+                rule: *finding.rule,
+                server: collision.server.clone(),
+                tool: collision.tool.clone(),
+                name: String::new(),
+                message: format!("{collision}: rename the tool or the server key"),
+                related: vec![collision.name.clone()],
+            };
+        }
+        let (entry, _) = session.catalog_entry(finding.subject as usize);
         let limit = session.settings().search_default_limit;
         let (message, related) = match &finding.detail {
-            Detail::Tool => (tool_message(entry, finding.rule), Vec::new()),
-            Detail::Outranked(docs) => {
-                let above: Vec<String> = docs.iter().map(name_of).collect();
+            Detail::Tool | Detail::Collision => (tool_message(entry, finding.rule), Vec::new()),
+            Detail::Outranked { result } => {
+                let above: Vec<String> = self.results.get(*result).iter().map(name_of).collect();
                 (outranked_message(finding.rule, entry, limit, &above), above)
             }
             Detail::Twin { other, similarity } => {
@@ -353,9 +353,10 @@ impl Findings {
                     vec![other.name.clone()],
                 )
             }
-            Detail::Written { message, related } => {
-                (message.to_string(), related.iter().map(name_of).collect())
-            }
+            Detail::Written(written) => (
+                written.message.to_string(),
+                written.related.iter().map(name_of).collect(),
+            ),
         };
         FindingText {
             rule: *finding.rule,
@@ -386,16 +387,16 @@ pub fn lint(session: &Session) -> Findings {
             found
         })
         .collect();
-    drop(searches);
     list.extend((0..session.collisions().len()).map(|index| Finding {
         rule: &NAME_COLLISION,
-        subject: Subject::Collision(index as u32),
-        detail: Detail::Tool,
+        subject: index as u32,
+        detail: Detail::Collision,
     }));
     sort_findings(session, &mut list);
     Findings {
         session: session.clone(),
         list,
+        results: searches.results,
     }
 }
 
@@ -439,10 +440,10 @@ fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Finding> {
                 out.push(Finding::about_tool(
                     &UNREACHABLE,
                     doc,
-                    Detail::Written {
+                    Detail::Written(Box::new(Written {
                         message: message.into(),
-                        related: hit_docs(&result.hits),
-                    },
+                        related: result.hits.iter().map(|hit| hit.doc as u32).collect(),
+                    })),
                 ));
             }
             out
@@ -450,22 +451,47 @@ fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Finding> {
         .collect()
 }
 
-/// Most severe first, then by server, tool and rule; findings alike keep their order.
+/// Most severe first, then by server, tool and rule; findings alike keep their order. The
+/// order is sorted as positions and applied in place: a sort of the findings themselves
+/// would copy them all.
 fn sort_findings(session: &Session, findings: &mut [Finding]) {
-    let key = |finding: &Finding| {
-        let (server, tool) = match finding.subject {
-            Subject::Tool(doc) => {
-                let (entry, _) = session.catalog_entry(doc as usize);
-                (entry.server.as_str(), entry.raw_name.as_str())
-            }
-            Subject::Collision(index) => {
-                let collision = &session.collisions()[index as usize];
-                (collision.server.as_str(), collision.tool.as_str())
-            }
+    let key = |position: u32| {
+        let finding = &findings[position as usize];
+        let (server, tool) = if finding.detail == Detail::Collision {
+            let collision = &session.collisions()[finding.subject as usize];
+            (collision.server.as_str(), collision.tool.as_str())
+        } else {
+            let (entry, _) = session.catalog_entry(finding.subject as usize);
+            (entry.server.as_str(), entry.raw_name.as_str())
         };
-        (finding.rule.severity, server, tool, finding.rule.id)
+        (
+            finding.rule.severity,
+            server,
+            tool,
+            finding.rule.id,
+            position,
+        )
     };
-    findings.par_sort_by(|a, b| key(a).cmp(&key(b)));
+    let mut order: Vec<u32> = (0..findings.len() as u32).collect();
+    order.par_sort_unstable_by(|&a, &b| key(a).cmp(&key(b)));
+    permute(findings, &mut order);
+}
+
+/// Reorders `items` so the item at `order[i]` comes to position `i`, one cycle of the
+/// permutation at a time; `order` is used up.
+fn permute<T>(items: &mut [T], order: &mut [u32]) {
+    for start in 0..items.len() {
+        let mut here = start;
+        loop {
+            let from = order[here] as usize;
+            order[here] = here as u32;
+            if from == start {
+                break;
+            }
+            items.swap(here, from);
+            here = from;
+        }
+    }
 }
 
 /// The definition size from which a tool is in the costliest tenth (catalogs of 10+ tools).
@@ -775,43 +801,76 @@ fn own_queries(entry: &ToolEntry) -> (Option<String>, Option<&str>) {
     (name_query, sentence_query)
 }
 
-/// The results of the findability queries of every tool, each distinct query run once (tools
-/// that share a description, or copies of one server, share their searches).
-/// The results of the findability queries of every tool, each distinct query run once (tools
-/// that share a description, or copies of one server, share their searches): the catalog
-/// positions each returned, best first.
-struct Searches {
-    results: FxHashMap<String, Box<[u32]>>,
+/// Lists of catalog positions (search results, best first), end to end.
+#[derive(Debug, Clone, Default)]
+struct HitLists {
+    docs: Vec<u32>,
+    /// Where each list ends in `docs`.
+    ends: Vec<u32>,
 }
 
-impl Searches {
+impl HitLists {
+    /// Adds a list; it is numbered in the order added.
+    fn push(&mut self, docs: &[u32]) {
+        self.docs.extend_from_slice(docs);
+        self.ends.push(self.docs.len() as u32);
+    }
+
+    /// The list numbered `list`.
+    fn get(&self, list: u32) -> &[u32] {
+        let list = list as usize;
+        let start = list.checked_sub(1).map_or(0, |before| self.ends[before]);
+        &self.docs[start as usize..self.ends[list] as usize]
+    }
+}
+
+/// The findability queries of every tool, each distinct query run once (tools that share a
+/// description, or copies of one server, share their searches), and what each returned.
+struct Searches<'s> {
+    /// Each distinct query and the number of its result.
+    numbers: FxHashMap<Cow<'s, str>, u32>,
+    results: HitLists,
+}
+
+impl<'s> Searches<'s> {
     /// Runs every tool's own queries, in parallel.
-    fn run(session: &Session, limit: usize) -> Searches {
-        let mut queries: FxHashSet<String> = FxHashSet::default();
+    fn run(session: &'s Session, limit: usize) -> Searches<'s> {
+        let mut numbers: FxHashMap<Cow<'s, str>, u32> = FxHashMap::default();
         for doc in 0..session.total_available() {
             let (name_query, sentence_query) = own_queries(session.catalog_entry(doc).0);
-            queries.extend(name_query);
-            queries.extend(sentence_query.map(str::to_string));
+            let own = name_query
+                .map(Cow::Owned)
+                .into_iter()
+                .chain(sentence_query.map(Cow::Borrowed));
+            for query in own {
+                let next = numbers.len() as u32;
+                numbers.entry(query).or_insert(next);
+            }
         }
-        let results = queries
-            .into_par_iter()
-            .map(|query| {
-                let hits = hit_docs(&session.search(&query, limit).hits);
-                (query, hits)
+        let mut queries: Vec<(&str, u32)> = numbers
+            .iter()
+            .map(|(query, &number)| (query.as_ref(), number))
+            .collect();
+        queries.sort_unstable_by_key(|&(_, number)| number);
+        let hits: Vec<Box<[u32]>> = queries
+            .par_iter()
+            .map(|(query, _)| {
+                let hits = session.search(query, limit).hits;
+                hits.iter().map(|hit| hit.doc as u32).collect()
             })
             .collect();
-        Searches { results }
+        let mut results = HitLists::default();
+        for list in &hits {
+            results.push(list);
+        }
+        Searches { numbers, results }
     }
 
-    /// What a query [`Searches::run`] ran returned.
-    fn of(&self, query: &str) -> &[u32] {
-        &self.results[query]
+    /// The number of a query [`Searches::run`] ran, and what it returned.
+    fn of(&self, query: &str) -> (u32, &[u32]) {
+        let number = self.numbers[query];
+        (number, self.results.get(number))
     }
-}
-
-/// The catalog positions of search hits.
-fn hit_docs(hits: &[Hit]) -> Box<[u32]> {
-    hits.iter().map(|hit| hit.doc as u32).collect()
 }
 
 /// Shadowing, first-sentence and near-duplicate rules: the tool's own text run as queries.
@@ -825,24 +884,24 @@ fn findability_findings(
     let (name_query, sentence_query) = own_queries(entry);
     let returns_it = |hits: &[u32]| hits.contains(&(doc as u32));
     if let Some(query) = name_query {
-        let hits = searches.of(&query);
+        let (result, hits) = searches.of(&query);
         if !returns_it(hits) {
             found.push(Finding::about_tool(
                 &SHADOWED,
                 doc,
-                Detail::Outranked(hits.into()),
+                Detail::Outranked { result },
             ));
         }
     }
     let Some(sentence) = sentence_query else {
         return;
     };
-    let hits = searches.of(sentence);
+    let (result, hits) = searches.of(sentence);
     if !returns_it(hits) {
         found.push(Finding::about_tool(
             &WEAK_FIRST_SENTENCE,
             doc,
-            Detail::Outranked(hits.into()),
+            Detail::Outranked { result },
         ));
     }
     for &hit in hits {
@@ -1129,6 +1188,35 @@ mod tests {
         assert!(!findings
             .iter()
             .any(|f| f.rule == WEAK_FIRST_SENTENCE && f.tool == "delete_build"));
+    }
+
+    #[test]
+    fn a_finding_stays_small() {
+        // Hundreds of thousands are held at once at 100,000 tools.
+        assert_eq!(std::mem::size_of::<Finding>(), 32);
+    }
+
+    #[test]
+    fn permute_applies_an_order_in_place() {
+        let mut items = vec!['a', 'b', 'c', 'd', 'e', 'f'];
+        let mut order = vec![3, 0, 4, 1, 2, 5];
+        permute(&mut items, &mut order);
+        assert_eq!(items, ['d', 'a', 'e', 'b', 'c', 'f']);
+        let mut reversed: Vec<u32> = (0..7).rev().collect();
+        let mut items: Vec<u32> = (0..7).collect();
+        permute(&mut items, &mut reversed);
+        assert_eq!(items, [6, 5, 4, 3, 2, 1, 0]);
+    }
+
+    #[test]
+    fn hit_lists_keep_each_list_apart() {
+        let mut lists = HitLists::default();
+        lists.push(&[4, 2]);
+        lists.push(&[]);
+        lists.push(&[7]);
+        assert_eq!(lists.get(0), [4, 2]);
+        assert!(lists.get(1).is_empty());
+        assert_eq!(lists.get(2), [7]);
     }
 
     #[test]
