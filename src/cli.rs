@@ -758,15 +758,17 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             input,
             output,
         } => {
-            let (_, session) = input.session()?;
+            // The queries file first: its YAML tree is given back before the catalog loads.
             let set = QuerySet::load(&queries)?;
+            let (_, session) = input.session()?;
             let k = limit.unwrap_or(session.settings().search_default_limit as usize);
             let evaluation = evaluate(&session, &set, k, lenient);
-            let report = EvalReport::build(&evaluation, session.profile());
+            let profile = session.profile();
+            // The outcomes hold all the report prints: the catalog's memory is given back
+            // before the report is made from them.
+            drop((session, set));
             let overall = evaluation.overall;
-            // The report holds all it prints: the catalog's memory is given back before the
-            // output is made.
-            drop((session, set, evaluation));
+            let report = EvalReport::build(evaluation, profile);
             emit_with(output.output.as_deref(), |out| {
                 report.write(output.format, out)
             })?;

@@ -7,9 +7,13 @@ use std::path::Path;
 
 use super::config::parse_yaml_document;
 use super::error::{read_limited, InputError};
+use super::order::permute;
 use super::search::{Admitted, SearchResult};
 use super::session::{Lookup, Session};
 use super::yaml::{Yaml, YamlError};
+
+/// Distinct query texts searched side by side before their outcomes are laid out.
+const GROUPS_PER_BATCH: usize = 4096;
 
 /// Largest queries file read.
 pub const MAX_QUERIES_BYTES: u64 = 16 * 1024 * 1024;
@@ -194,31 +198,49 @@ pub fn resolve(session: &Session, name: &str, server: Option<&str>) -> Vec<usize
 pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> Evaluation {
     let depth = session.settings().max_search_limit as usize;
     let k = k.clamp(1, depth);
-    // Each distinct query text is searched once, for all the queries that share it; the
-    // groups run in parallel, and each result is dropped once its queries are scored.
-    let mut by_text: Vec<usize> = (0..set.queries.len()).collect();
-    by_text.sort_by(|&a, &b| set.queries[a].query.cmp(&set.queries[b].query));
-    let groups: Vec<&[usize]> = by_text
-        .chunk_by(|&a, &b| set.queries[a].query == set.queries[b].query)
+    // Each distinct query text is searched once, for all the queries that share it. The
+    // groups run in parallel, a batch at a time, each result dropped once its queries are
+    // scored; the outcomes are laid out in text order, then put in file order in place.
+    let mut by_text: Vec<u32> = (0..set.queries.len() as u32).collect();
+    by_text.sort_by(|&a, &b| {
+        set.queries[a as usize]
+            .query
+            .cmp(&set.queries[b as usize].query)
+    });
+    let groups: Vec<&[u32]> = by_text
+        .chunk_by(|&a, &b| set.queries[a as usize].query == set.queries[b as usize].query)
         .collect();
-    let mut scored: Vec<(usize, (QueryOutcome, Vec<String>))> = groups
-        .par_iter()
-        .flat_map_iter(|group| {
-            let result = session.search(&set.queries[group[0]].query, depth);
-            group
-                .iter()
-                .map(|&i| (i, outcome_of(session, &set.queries[i], &result, k, lenient)))
-                .collect::<Vec<_>>()
-        })
-        .collect();
-    scored.sort_unstable_by_key(|(i, _)| *i);
-    let results = scored.into_iter().map(|(_, outcome)| outcome);
-    let mut warnings = set.warnings.clone();
     let mut outcomes = Vec::with_capacity(set.queries.len());
-    for (outcome, missing) in results {
-        warnings.extend(missing);
-        outcomes.push(outcome);
+    let mut missing: Vec<(u32, Vec<String>)> = Vec::new();
+    for batch in groups.chunks(GROUPS_PER_BATCH) {
+        let scored: Vec<Vec<(QueryOutcome, Vec<String>)>> = batch
+            .par_iter()
+            .map(|group| {
+                let result = session.search(&set.queries[group[0] as usize].query, depth);
+                group
+                    .iter()
+                    .map(|&i| outcome_of(session, &set.queries[i as usize], &result, k, lenient))
+                    .collect()
+            })
+            .collect();
+        for (group, scored) in batch.iter().zip(scored) {
+            for (&i, (outcome, absent)) in group.iter().zip(scored) {
+                outcomes.push(outcome);
+                if !absent.is_empty() {
+                    missing.push((i, absent));
+                }
+            }
+        }
     }
+    // Outcome j is the outcome of query by_text[j]: query i's is at the inverse position.
+    let mut order = vec![0; by_text.len()];
+    for (position, &query) in by_text.iter().enumerate() {
+        order[query as usize] = position as u32;
+    }
+    permute(&mut outcomes, &mut order);
+    missing.sort_unstable_by_key(|(i, _)| *i);
+    let mut warnings = set.warnings.clone();
+    warnings.extend(missing.into_iter().flat_map(|(_, absent)| absent));
     let group_by = |key: fn(&QueryOutcome) -> &String| {
         let mut groups: BTreeMap<String, Vec<&QueryOutcome>> = BTreeMap::new();
         for outcome in &outcomes {
@@ -409,6 +431,57 @@ mod tests {
         assert_eq!(together.queries[2].rank, Some(1));
         assert_eq!(together.queries[3].rank, None);
         assert_eq!(together.warnings.len(), 1, "{:?}", together.warnings);
+    }
+
+    #[test]
+    fn outcomes_keep_file_order_across_batches() {
+        let s = session();
+        let texts = ["create an issue", "post to slack", "search repos", "zebra"];
+        let expected = [
+            "github/create_issue",
+            "post_message",
+            "search_repos",
+            "nope",
+        ];
+        let mut yaml = String::from("queries:\n");
+        let total = GROUPS_PER_BATCH * 2 + 17;
+        for i in 0..total {
+            // Mostly distinct texts (more groups than a batch holds), some repeated.
+            let text = if i % 5 == 0 {
+                texts[i % 4].to_string()
+            } else {
+                format!("{} {i}", texts[i % 4])
+            };
+            yaml.push_str(&format!(
+                "  - {{id: q{i}, query: \"{text}\", expected: [{}]}}\n",
+                expected[i % 4]
+            ));
+        }
+        let all = set(&yaml);
+        let together = evaluate(&s, &all, 2, false);
+        assert_eq!(together.queries.len(), total);
+        for (i, outcome) in together.queries.iter().enumerate() {
+            assert_eq!(outcome.id, format!("q{i}"));
+        }
+        for i in (0..total).step_by(97) {
+            let alone = QuerySet {
+                queries: vec![all.queries[i].clone()],
+                warnings: Vec::new(),
+            };
+            assert_eq!(
+                evaluate(&s, &alone, 2, false).queries[0],
+                together.queries[i]
+            );
+        }
+        let missing: Vec<&String> = together.warnings.iter().collect();
+        let expecting_nope = (0..total).filter(|i| i % 4 == 3).count();
+        assert_eq!(
+            missing.len(),
+            expecting_nope,
+            "one per query expecting nope"
+        );
+        assert!(missing[0].starts_with("query q3:"), "{}", missing[0]);
+        assert!(missing[1].starts_with("query q7:"), "{}", missing[1]);
     }
 
     #[test]

@@ -9,6 +9,7 @@ use std::fmt;
 
 use super::catalog::ToolEntry;
 use super::eval::{resolve, QuerySet};
+use super::order::permute;
 use super::profile::Profile;
 use super::search::{raw_tokens, Admitted};
 use super::session::Session;
@@ -475,23 +476,6 @@ fn sort_findings(session: &Session, findings: &mut [Finding]) {
     let mut order: Vec<u32> = (0..findings.len() as u32).collect();
     order.par_sort_unstable_by(|&a, &b| key(a).cmp(&key(b)));
     permute(findings, &mut order);
-}
-
-/// Reorders `items` so the item at `order[i]` comes to position `i`, one cycle of the
-/// permutation at a time; `order` is used up.
-fn permute<T>(items: &mut [T], order: &mut [u32]) {
-    for start in 0..items.len() {
-        let mut here = start;
-        loop {
-            let from = order[here] as usize;
-            order[here] = here as u32;
-            if from == start {
-                break;
-            }
-            items.swap(here, from);
-            here = from;
-        }
-    }
 }
 
 /// The definition size from which a tool is in the costliest tenth (catalogs of 10+ tools).
@@ -1194,18 +1178,6 @@ mod tests {
     fn a_finding_stays_small() {
         // Hundreds of thousands are held at once at 100,000 tools.
         assert_eq!(std::mem::size_of::<Finding>(), 32);
-    }
-
-    #[test]
-    fn permute_applies_an_order_in_place() {
-        let mut items = vec!['a', 'b', 'c', 'd', 'e', 'f'];
-        let mut order = vec![3, 0, 4, 1, 2, 5];
-        permute(&mut items, &mut order);
-        assert_eq!(items, ['d', 'a', 'e', 'b', 'c', 'f']);
-        let mut reversed: Vec<u32> = (0..7).rev().collect();
-        let mut items: Vec<u32> = (0..7).collect();
-        permute(&mut items, &mut reversed);
-        assert_eq!(items, [6, 5, 4, 3, 2, 1, 0]);
     }
 
     #[test]

@@ -33,6 +33,7 @@ pub mod inputs;
 pub mod lint;
 pub mod listing;
 pub mod object_text;
+pub mod order;
 pub mod profile;
 pub mod schema;
 pub mod search;

@@ -46,26 +46,26 @@ pub struct EvalReport {
 
 impl EvalReport {
     /// The report of an evaluation under `profile`.
-    pub fn build(evaluation: &Evaluation, profile: Profile) -> EvalReport {
+    pub fn build(evaluation: Evaluation, profile: Profile) -> EvalReport {
         EvalReport {
             profile: profile.id().to_string(),
             overall: evaluation.overall,
-            by_server: evaluation.by_server.clone(),
-            by_style: evaluation.by_style.clone(),
+            by_server: evaluation.by_server,
+            by_style: evaluation.by_style,
             queries: evaluation
                 .queries
-                .iter()
+                .into_iter()
                 .map(|q| QueryRow {
-                    id: q.id.clone(),
-                    query: q.query.clone(),
-                    style: q.style.clone(),
-                    expected: q.expected.clone(),
-                    rank: q.rank,
-                    hits: q.hits.clone(),
                     why: q.not_admitted.as_ref().map(ToString::to_string),
+                    id: q.id,
+                    query: q.query,
+                    style: q.style,
+                    expected: q.expected,
+                    rank: q.rank,
+                    hits: q.hits,
                 })
                 .collect(),
-            warnings: evaluation.warnings.clone(),
+            warnings: evaluation.warnings,
         }
     }
 

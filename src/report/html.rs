@@ -151,7 +151,7 @@ impl PageReport {
         let mut findings = lint(session);
         let eval = queries.map(|set| {
             findings.add_queries(set, k);
-            EvalReport::build(&evaluate(session, set, k, false), session.profile())
+            EvalReport::build(evaluate(session, set, k, false), session.profile())
         });
         let sources = inputs
             .captures
