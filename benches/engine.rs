@@ -143,7 +143,7 @@ fn lint_and_eval(c: &mut Criterion) {
             };
             let name = profile.id();
             group.bench_function(BenchmarkId::new("lint", name), |b| {
-                b.iter(|| lint(&session))
+                b.iter(|| lint(&session).texts().count())
             });
             group.bench_function(BenchmarkId::new("eval_one_query_per_tool", name), |b| {
                 b.iter(|| evaluate(&session, &queries, 5, false))

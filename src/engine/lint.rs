@@ -266,12 +266,21 @@ pub struct FindingText {
 
 /// The findings of one lint, most severe first, then by server, tool and rule, with the
 /// session they are about (a clone sharing its tool data), which writes them out.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct Findings {
     session: Session,
     list: Vec<Finding>,
     /// What the findability rules' searches returned, which outranked findings point into.
     results: HitLists,
+}
+
+impl fmt::Debug for Findings {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Findings")
+            .field("profile", &self.profile())
+            .field("list", &self.list)
+            .finish_non_exhaustive()
+    }
 }
 
 impl Findings {
@@ -320,7 +329,7 @@ impl Findings {
     }
 
     /// Writes out a finding of this lint.
-    pub fn describe(&self, finding: &Finding) -> FindingText {
+    fn describe(&self, finding: &Finding) -> FindingText {
         let session = &self.session;
         let name_of = |doc: &u32| session.catalog_entry(*doc as usize).0.name.clone();
         if finding.detail == Detail::Collision {
@@ -337,7 +346,8 @@ impl Findings {
         let (entry, _) = session.catalog_entry(finding.subject as usize);
         let limit = session.settings().search_default_limit;
         let (message, related) = match &finding.detail {
-            Detail::Tool | Detail::Collision => (tool_message(entry, finding.rule), Vec::new()),
+            Detail::Tool => (tool_message(entry, finding.rule), Vec::new()),
+            Detail::Collision => unreachable!("a collision is written out above"),
             Detail::Outranked { result } => {
                 let above: Vec<String> = self.results.get(*result).iter().map(name_of).collect();
                 (outranked_message(finding.rule, entry, limit, &above), above)
@@ -488,34 +498,77 @@ fn costly_threshold(session: &Session) -> Option<u64> {
     Some(chars[chars.len() / 10 - 1])
 }
 
-/// Receives each rule a tool breaks, with its message, which is formatted only if wanted.
+/// Receives each rule a tool breaks (at most once per rule) with its message, which is
+/// turned into text only if the receiver wants it: the lint pass writes no message.
 type Reporter<'a> = dyn FnMut(&'static Rule, fmt::Arguments<'_>) + 'a;
+
+/// A function that checks one tool against a group of rules.
+type RuleGroup = fn(&ToolEntry, &mut Reporter);
+
+/// The rules that read one tool alone, by group (the costly-tool rule aside, which needs the
+/// whole catalog to know the costliest tenth).
+const TOOL_RULE_GROUPS: [(RuleGroup, &[Rule]); 3] = [
+    (
+        text_rules,
+        &[
+            NO_DESCRIPTION,
+            SHORT_DESCRIPTION,
+            LONG_DESCRIPTION,
+            CAMEL_CASE,
+            NON_ASCII,
+            LONG_NAME,
+        ],
+    ),
+    (
+        schema_rules,
+        &[PARAM_NO_DESCRIPTION, PARAM_NO_TYPE, DEEP_SCHEMA],
+    ),
+    (
+        pass_rules,
+        &[NO_INPUT_SCHEMA, SEARCH_WORDS_CHANGED, SCHEMA_REWRITTEN],
+    ),
+];
 
 /// Every rule that reads one tool alone; `costly` says whether the tool is in the catalog's
 /// costliest tenth.
 fn tool_rules(entry: &ToolEntry, costly: bool, report: &mut Reporter) {
-    text_rules(entry, report);
-    schema_rules(entry, report);
-    pass_rules(entry, report);
+    for (group, _) in TOOL_RULE_GROUPS {
+        group(entry, report);
+    }
     if costly {
-        report(
-            &COSTLY_TOOL,
-            format_args!(
-                "its definition costs {} tokens by chars/4, in the costliest tenth of the catalog: trim the description or schema",
-                crate::text::thousands(super::tokens::estimate_tokens(entry.chars))
-            ),
-        );
+        costly_rule(entry, report);
     }
 }
 
-/// The message of a one-tool rule the tool breaks.
+/// The costly-tool rule, for a tool in the catalog's costliest tenth.
+fn costly_rule(entry: &ToolEntry, report: &mut Reporter) {
+    report(
+        &COSTLY_TOOL,
+        format_args!(
+            "its definition costs {} tokens by chars/4, in the costliest tenth of the catalog: trim the description or schema",
+            crate::text::thousands(super::tokens::estimate_tokens(entry.chars))
+        ),
+    );
+}
+
+/// The message of a one-tool rule the tool breaks: only that rule's group runs again.
 fn tool_message(entry: &ToolEntry, rule: &Rule) -> String {
+    let group = TOOL_RULE_GROUPS
+        .iter()
+        .find(|(_, rules)| rules.contains(rule))
+        .map_or(costly_rule as RuleGroup, |&(group, _)| group);
     let mut message = String::new();
-    tool_rules(entry, *rule == COSTLY_TOOL, &mut |broken, text| {
-        if broken == rule && message.is_empty() {
+    group(entry, &mut |broken, text| {
+        if broken == rule {
             message = text.to_string();
         }
     });
+    debug_assert!(
+        !message.is_empty(),
+        "{} does not break {}",
+        entry.name,
+        rule.id
+    );
     message
 }
 
@@ -1114,6 +1167,49 @@ mod tests {
         assert!(!findings
             .iter()
             .any(|f| f.rule == NAME_COLLISION && f.server == "my_api"));
+    }
+
+    #[test]
+    fn every_one_tool_rule_is_in_one_group() {
+        let others = [
+            COSTLY_TOOL,
+            NAME_COLLISION,
+            NEAR_DUPLICATE,
+            SHADOWED,
+            WEAK_FIRST_SENTENCE,
+            UNREACHABLE,
+        ];
+        for rule in RULES.iter().filter(|r| !others.contains(r)) {
+            let groups = TOOL_RULE_GROUPS
+                .iter()
+                .filter(|(_, rules)| rules.contains(rule))
+                .count();
+            assert_eq!(groups, 1, "{}", rule.id);
+        }
+    }
+
+    #[test]
+    fn several_near_duplicates_of_one_tool_keep_their_rank_order() {
+        // Three identical tools tie on every query, so they rank in catalog order; an
+        // unrelated tool keeps their words from being in every document.
+        let fetch = r#"[{"name":"fetch_url","description":"Fetch a web page by URL and return its content as markdown.","inputSchema":{"type":"object","properties":{"url":{"type":"string","description":"URL."}}}}]"#;
+        let mail = r#"[{"name":"send_mail","description":"Send an email message to a recipient address.","inputSchema":{"type":"object","properties":{"to":{"type":"string","description":"To."}}}}]"#;
+        let findings = written(&session(&[
+            ("web1", fetch),
+            ("web2", fetch),
+            ("web3", fetch),
+            ("mail", mail),
+        ]));
+        let of_web3: Vec<&[String]> = findings
+            .iter()
+            .filter(|f| f.rule == NEAR_DUPLICATE && f.server == "web3")
+            .map(|f| f.related.as_slice())
+            .collect();
+        assert_eq!(
+            of_web3,
+            [["mcp_web1_fetch_url"], ["mcp_web2_fetch_url"]],
+            "{findings:?}"
+        );
     }
 
     #[test]

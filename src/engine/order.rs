@@ -2,8 +2,9 @@
 //! of findings or outcomes, which a sort that copies would double.
 
 /// Reorders `items` so the item at `order[i]` comes to position `i`, one cycle of the
-/// permutation at a time; `order` is used up.
+/// permutation at a time; `order`, which must hold each position of `items` once, is used up.
 pub fn permute<T>(items: &mut [T], order: &mut [u32]) {
+    debug_assert_eq!(items.len(), order.len());
     for start in 0..items.len() {
         let mut here = start;
         loop {

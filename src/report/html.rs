@@ -16,7 +16,7 @@ use super::{context_label, dollars, pct_label, thousands};
 use crate::engine::activation::{Cost, Traffic};
 use crate::engine::eval::{evaluate, QuerySet};
 use crate::engine::inputs::Inputs;
-use crate::engine::lint::{lint, Finding, Severity, RULES};
+use crate::engine::lint::{lint, Severity, RULES};
 use crate::engine::session::Session;
 use crate::engine::tokens::estimate_tokens;
 
@@ -427,8 +427,10 @@ impl PageReport {
                 s = severity.as_str()
             );
             for rule in RULES.iter().filter(|r| r.severity == severity) {
-                let of_rule: Vec<&Finding> =
-                    l.findings.iter().filter(|f| f.rule.id == rule.id).collect();
+                let of_rule: Vec<usize> = (l.findings.iter().enumerate())
+                    .filter(|(_, f)| f.rule.id == rule.id)
+                    .map(|(position, _)| position)
+                    .collect();
                 if of_rule.is_empty() {
                     continue;
                 }
@@ -439,8 +441,11 @@ impl PageReport {
                     escape(rule.summary),
                     thousands(of_rule.len() as u64)
                 );
-                for f in of_rule.iter().take(FINDINGS_PER_RULE) {
-                    let f = l.findings.describe(f);
+                for f in of_rule
+                    .iter()
+                    .filter_map(|&i| l.findings.text(i))
+                    .take(FINDINGS_PER_RULE)
+                {
                     let _ = writeln!(
                         out,
                         "<li><code>{}/{}</code> {}</li>",
