@@ -433,7 +433,14 @@ fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Finding> {
                 .map(|h| session.catalog_entry(h.doc).0.name.as_str())
                 .collect();
             for doc in expected {
-                let why = match session.admission(&query.query, doc) {
+                // Only the newer profile has an admission rule: under seed a tool with any
+                // of the query's words is ranked.
+                let admission = if result.gate.is_some() {
+                    session.admission(&query.query, doc)
+                } else {
+                    Admitted::Yes
+                };
+                let why = match admission {
                     Admitted::MissingGate { word } => format!(
                         "its rarest word \"{word}\" is not in the tool's text, so the newer engine never admits it: add that word to the description"
                     ),
@@ -1209,6 +1216,41 @@ mod tests {
             of_web3,
             [["mcp_web1_fetch_url"], ["mcp_web2_fetch_url"]],
             "{findings:?}"
+        );
+    }
+
+    #[test]
+    fn a_queries_files_findings_follow_the_lint_and_are_written_out() {
+        let tools = r#"[
+            {"name":"purge_cache","description":"Purge the CDN cache of a website zone."},
+            {"name":"list_zones","description":"List the DNS zones of the account."}
+        ]"#;
+        let s = session(&[("cdn", tools)]);
+        let set = QuerySet::parse(
+            b"queries:\n  - {id: q1, query: list the dns zones, expected: [purge_cache]}\n  - {id: q2, query: purge cache, expected: [purge_cache]}\n",
+        )
+        .unwrap();
+        let plain = lint(&s);
+        let mut findings = lint(&s);
+        findings.add_queries(&set, 1);
+        assert_eq!(findings.len(), plain.len() + 1, "q2 finds its tool");
+        let unreachable = findings.text(findings.len() - 1).unwrap();
+        assert_eq!(unreachable.rule, UNREACHABLE);
+        assert_eq!(unreachable.tool, "purge_cache");
+        assert_eq!(
+            unreachable.message,
+            "query q1 \"list the dns zones\" does not return it in the top 1: outranked by mcp_cdn_list_zones"
+        );
+        assert_eq!(unreachable.related, ["mcp_cdn_list_zones"]);
+        // The newer profile says why its admission rule leaves the tool out.
+        let config = Config::parse(b"schematax:\n  profile: hermes-2026-09\n").unwrap();
+        let mut findings = lint(&session_with(&config, &[("cdn", tools)]));
+        findings.add_queries(&set, 1);
+        let unreachable = findings.text(findings.len() - 1).unwrap();
+        assert!(
+            unreachable.message.contains("the newer engine never admits it"),
+            "{}",
+            unreachable.message
         );
     }
 
