@@ -1248,7 +1248,9 @@ mod tests {
         findings.add_queries(&set, 1);
         let unreachable = findings.text(findings.len() - 1).unwrap();
         assert!(
-            unreachable.message.contains("the newer engine never admits it"),
+            unreachable
+                .message
+                .contains("the newer engine never admits it"),
             "{}",
             unreachable.message
         );
