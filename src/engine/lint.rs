@@ -309,6 +309,12 @@ impl Findings {
         self.list.iter().map(|finding| self.describe(finding))
     }
 
+    /// The server key and raw tool name a finding of this lint is about, without writing it
+    /// out.
+    pub fn subject(&self, finding: &Finding) -> (&str, &str) {
+        subject_of(&self.session, finding)
+    }
+
     /// The number of tools linted.
     pub fn tools(&self) -> usize {
         self.session.total_available()
@@ -475,13 +481,7 @@ fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Finding> {
 fn sort_findings(session: &Session, findings: &mut [Finding]) {
     let key = |position: u32| {
         let finding = &findings[position as usize];
-        let (server, tool) = if finding.detail == Detail::Collision {
-            let collision = &session.collisions()[finding.subject as usize];
-            (collision.server.as_str(), collision.tool.as_str())
-        } else {
-            let (entry, _) = session.catalog_entry(finding.subject as usize);
-            (entry.server.as_str(), entry.raw_name.as_str())
-        };
+        let (server, tool) = subject_of(session, finding);
         (
             finding.rule.severity,
             server,
@@ -493,6 +493,17 @@ fn sort_findings(session: &Session, findings: &mut [Finding]) {
     let mut order: Vec<u32> = (0..findings.len() as u32).collect();
     order.par_sort_unstable_by(|&a, &b| key(a).cmp(&key(b)));
     permute(findings, &mut order);
+}
+
+/// The server key and raw tool name a finding is about.
+fn subject_of<'s>(session: &'s Session, finding: &Finding) -> (&'s str, &'s str) {
+    if finding.detail == Detail::Collision {
+        let collision = &session.collisions()[finding.subject as usize];
+        (&collision.server, &collision.tool)
+    } else {
+        let (entry, _) = session.catalog_entry(finding.subject as usize);
+        (&entry.server, &entry.raw_name)
+    }
 }
 
 /// The definition size from which a tool is in the costliest tenth (catalogs of 10+ tools).

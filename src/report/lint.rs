@@ -7,6 +7,10 @@ use std::collections::BTreeMap;
 
 use super::table::{escape_markdown, Align, Table};
 use crate::engine::lint::{FindingText, Findings, Severity, RULES};
+use crate::text::{sanitize, width};
+
+/// Findings a piece of a table report holds.
+const ROWS_PER_PIECE: usize = 4096;
 
 /// `--format` of `lint`: the report formats plus SARIF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -143,19 +147,47 @@ impl LintReport {
         )
     }
 
-    fn table(&self) -> Table {
-        let mut table = Table::new(&[
-            ("severity", Align::Left),
-            ("rule", Align::Left),
-            ("server", Align::Left),
-            ("tool", Align::Left),
-            ("message", Align::Left),
-        ])
-        .clip_column("message", 400);
-        for f in self.findings.texts().map(FindingRow::from) {
-            table.row([f.severity, f.rule, &f.server, &f.tool, &f.message]);
+    /// The findings as a table, [`ROWS_PER_PIECE`] rows at a time, each piece written out
+    /// before the next is made: the first piece with the header, every piece with the column
+    /// widths of all the rows, so they line up as one table.
+    fn write_table(&self, markdown: bool, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let widths = self.column_widths();
+        let mut rows = self.findings.texts().map(FindingRow::from);
+        let mut first = true;
+        loop {
+            let mut table = empty_table().min_widths(&widths);
+            for f in rows.by_ref().take(ROWS_PER_PIECE) {
+                table.row([f.severity, f.rule, &f.server, &f.tool, &f.message]);
+            }
+            if table.is_empty() && !first {
+                return Ok(());
+            }
+            let text = match (markdown, first) {
+                (false, true) => table.to_text(),
+                (false, false) => table.rows_to_text(),
+                (true, true) => table.to_markdown(),
+                (true, false) => table.rows_to_markdown(),
+            };
+            out.write_all(text.as_bytes())?;
+            first = false;
         }
-        table
+    }
+
+    /// The widest cell of each name column over all the findings (the message, last, is
+    /// never padded).
+    fn column_widths(&self) -> [usize; 4] {
+        let mut widths = [0; 4];
+        for f in self.findings.iter() {
+            let (server, tool) = self.findings.subject(f);
+            for (widest, cell) in
+                widths
+                    .iter_mut()
+                    .zip([f.rule.severity.as_str(), f.rule.id, server, tool])
+            {
+                *widest = (*widest).max(width(&sanitize(cell)));
+            }
+        }
+        widths
     }
 
     /// Writes the report in `format` as it is made: JSON and SARIF go straight to `out`, so
@@ -164,23 +196,19 @@ impl LintReport {
         match format {
             LintFormat::Json => super::write_json(self, out),
             LintFormat::Sarif => super::write_json(&self.sarif(), out),
-            LintFormat::Table => {
-                let mut text = format!("{}\n\n", self.headline());
-                if self.findings.is_empty() {
-                    text.push_str("No findings.\n");
+            LintFormat::Table | LintFormat::Markdown => {
+                let markdown = format == LintFormat::Markdown;
+                let headline = if markdown {
+                    format!("# {}\n\n", escape_markdown(&self.headline()))
                 } else {
-                    text.push_str(&self.table().to_text());
-                }
-                out.write_all(text.as_bytes())
-            }
-            LintFormat::Markdown => {
-                let mut text = format!("# {}\n\n", escape_markdown(&self.headline()));
+                    format!("{}\n\n", self.headline())
+                };
+                out.write_all(headline.as_bytes())?;
                 if self.findings.is_empty() {
-                    text.push_str("No findings.\n");
+                    out.write_all(b"No findings.\n")
                 } else {
-                    text.push_str(&self.table().to_markdown());
+                    self.write_table(markdown, out)
                 }
-                out.write_all(text.as_bytes())
             }
         }
     }
@@ -225,6 +253,18 @@ impl LintReport {
     }
 }
 
+/// The table of findings, with no row yet.
+fn empty_table() -> Table {
+    Table::new(&[
+        ("severity", Align::Left),
+        ("rule", Align::Left),
+        ("server", Align::Left),
+        ("tool", Align::Left),
+        ("message", Align::Left),
+    ])
+    .clip_column("message", 400)
+}
+
 /// SARIF's level for a severity.
 fn sarif_level(severity: Severity) -> &'static str {
     match severity {
@@ -256,5 +296,45 @@ struct SarifResults<'a>(&'a LintReport);
 impl Serialize for SarifResults<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         serializer.collect_seq(self.0.findings.texts().map(|f| self.0.sarif_result(f)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::capture_file::parse_capture;
+    use crate::engine::config::Config;
+    use crate::engine::lint::lint;
+    use crate::engine::session::{Overrides, Session};
+
+    #[test]
+    fn a_table_written_in_pieces_is_the_table_written_whole() {
+        // More findings than a piece holds, on names of many widths.
+        let tools: Vec<String> = (0..ROWS_PER_PIECE + 300)
+            .map(|i| {
+                let name = format!("t{i}_{}", "x".repeat(i % 37));
+                format!(r#"{{"name":"{name}","description":"Short.","inputSchema":{{"type":"object"}}}}"#)
+            })
+            .collect();
+        let capture = parse_capture(
+            format!(r#"{{"server":"srv","tools":[{}]}}"#, tools.join(",")).as_bytes(),
+            "srv",
+        )
+        .unwrap();
+        let session = Session::new(&Config::default(), &[capture], &Overrides::default());
+        let report = LintReport::build(lint(&session), BTreeMap::new());
+        assert!(report.findings.len() > ROWS_PER_PIECE);
+        let mut whole = empty_table();
+        for f in report.findings.texts().map(FindingRow::from) {
+            whole.row([f.severity, f.rule, &f.server, &f.tool, &f.message]);
+        }
+        for (markdown, expected) in [(false, whole.to_text()), (true, whole.to_markdown())] {
+            let mut pieces = Vec::new();
+            report.write_table(markdown, &mut pieces).unwrap();
+            assert!(
+                String::from_utf8(pieces).unwrap() == expected,
+                "markdown: {markdown}"
+            );
+        }
     }
 }

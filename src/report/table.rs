@@ -21,6 +21,8 @@ pub struct Table {
     rows: Vec<Vec<String>>,
     /// Per column: the width its plain-text cells are clipped to, if any.
     clip: Vec<Option<usize>>,
+    /// Per column: the narrowest it is printed, whatever its cells.
+    min_widths: Vec<usize>,
 }
 
 impl Table {
@@ -31,7 +33,17 @@ impl Table {
             aligns: columns.iter().map(|(_, a)| *a).collect(),
             rows: Vec::new(),
             clip: vec![None; columns.len()],
+            min_widths: vec![0; columns.len()],
         }
+    }
+
+    /// Prints each column at least as wide as given: a table written in pieces (see
+    /// [`Table::rows_to_text`]) lines up as one when every piece gets the widths of all rows.
+    pub fn min_widths(mut self, widths: &[usize]) -> Table {
+        for (min, &width) in self.min_widths.iter_mut().zip(widths) {
+            *min = width;
+        }
+        self
     }
 
     /// Clips the plain-text cells of column `header` (prose, never a name) to `width` columns.
@@ -59,6 +71,15 @@ impl Table {
 
     /// Aligned plain text, two spaces between columns, no trailing spaces.
     pub fn to_text(&self) -> String {
+        self.text(true)
+    }
+
+    /// The rows of [`Table::to_text`] without the header line: a later piece of a table.
+    pub fn rows_to_text(&self) -> String {
+        self.text(false)
+    }
+
+    fn text(&self, with_header: bool) -> String {
         let clipped = self.rows.iter().map(|row| {
             row.iter()
                 .zip(&self.clip)
@@ -72,10 +93,13 @@ impl Table {
             .chain(clipped)
             .collect();
         let widths: Vec<usize> = (0..self.headers.len())
-            .map(|i| cells.iter().map(|r| width(&r[i])).max().unwrap_or(0))
+            .map(|i| {
+                let widest = cells.iter().map(|r| width(&r[i])).max().unwrap_or(0);
+                widest.max(self.min_widths[i])
+            })
             .collect();
         let mut out = String::new();
-        for row in &cells {
+        for row in &cells[usize::from(!with_header)..] {
             let mut line = String::new();
             for (i, cell) in row.iter().enumerate() {
                 if i > 0 {
@@ -101,6 +125,15 @@ impl Table {
 
     /// A GitHub-flavoured Markdown table (cells escaped, never clipped).
     pub fn to_markdown(&self) -> String {
+        self.markdown(true)
+    }
+
+    /// The rows of [`Table::to_markdown`] without the header lines: a later piece of a table.
+    pub fn rows_to_markdown(&self) -> String {
+        self.markdown(false)
+    }
+
+    fn markdown(&self, with_header: bool) -> String {
         let line = |cells: &[String]| {
             format!(
                 "| {} |\n",
@@ -111,7 +144,14 @@ impl Table {
                     .join(" | ")
             )
         };
-        let mut out = line(&self.headers);
+        let mut out = String::new();
+        for row in &self.rows {
+            out.push_str(&line(row));
+        }
+        if !with_header {
+            return out;
+        }
+        let mut head = line(&self.headers);
         let rule: Vec<String> = self
             .aligns
             .iter()
@@ -120,17 +160,14 @@ impl Table {
                 Align::Right => "---:".to_string(),
             })
             .collect();
-        out.push_str(&format!(
+        head.push_str(&format!(
             "|{}|\n",
             rule.iter()
                 .map(|r| format!(" {r} "))
                 .collect::<Vec<_>>()
                 .join("|")
         ));
-        for row in &self.rows {
-            out.push_str(&line(row));
-        }
-        out
+        head + &out
     }
 }
 
@@ -156,6 +193,24 @@ mod tests {
         t.row(["a", "1"]);
         t.row(["bbb", "100"]);
         assert_eq!(t.to_text(), "name    n\na       1\nbbb   100\n");
+    }
+
+    #[test]
+    fn pieces_with_the_widths_of_all_rows_line_up_as_one_table() {
+        let columns = [("name", Align::Left), ("count", Align::Right)];
+        let rows = [["a", "1"], ["a-much-longer-name", "12345"], ["b", "2"]];
+        let mut whole = Table::new(&columns);
+        rows.iter().for_each(|r| whole.row(r));
+        let widths = [18, 5];
+        let mut first = Table::new(&columns).min_widths(&widths);
+        first.row(rows[0]);
+        let mut rest = Table::new(&columns).min_widths(&widths);
+        rows[1..].iter().for_each(|r| rest.row(r));
+        assert_eq!(first.to_text() + &rest.rows_to_text(), whole.to_text());
+        assert_eq!(
+            first.to_markdown() + &rest.rows_to_markdown(),
+            whole.to_markdown()
+        );
     }
 
     #[test]
