@@ -69,30 +69,47 @@ impl EvalReport {
         }
     }
 
-    fn tables(&self) -> (Table, Table) {
-        let k = self.overall.k;
-        let mut queries = Table::new(&[
+    /// The table of queries, with no row yet.
+    fn queries_table() -> Table {
+        Table::new(&[
             ("id", Align::Left),
             ("rank", Align::Right),
             ("query", Align::Left),
             ("expected", Align::Left),
             ("came instead (misses)", Align::Left),
         ])
-        .clip_column("query", 60);
-        for q in &self.queries {
+        .clip_column("query", 60)
+    }
+
+    /// Each query's row of the table of queries.
+    fn query_rows(&self) -> impl Iterator<Item = [String; 5]> + '_ {
+        let k = self.overall.k;
+        self.queries.iter().map(move |q| {
             let instead = match (q.rank, &q.why) {
                 (Some(r), _) if r <= k => String::new(),
                 (_, Some(why)) if q.hits.is_empty() => format!("nothing: the expected tool {why}"),
                 _ => q.hits.join(", "),
             };
-            queries.row([
+            [
                 q.id.clone(),
                 q.rank.map_or("miss".to_string(), |r| r.to_string()),
                 q.query.clone(),
                 q.expected.join(", "),
                 instead,
-            ]);
-        }
+            ]
+        })
+    }
+
+    /// Writes the table of queries, a piece at a time (10,000 queries make a large table).
+    fn write_queries(&self, markdown: bool, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        let table = Self::queries_table();
+        let widths = table.widths_of(self.query_rows());
+        table.write_in_pieces(markdown, &widths, self.query_rows(), out)
+    }
+
+    /// The table of recall and MRR by server, by style and overall.
+    fn servers_table(&self) -> Table {
+        let k = self.overall.k;
         let mut servers = Table::new(&[
             ("server", Align::Left),
             ("queries", Align::Right),
@@ -118,7 +135,7 @@ impl EvalReport {
             }
         }
         add("overall", &self.overall);
-        (queries, servers)
+        servers
     }
 
     /// Writes the report in `format` as it is made: JSON goes straight to `out`, so the text of
@@ -136,22 +153,18 @@ impl EvalReport {
         match format {
             Format::Json => super::write_json(self, out),
             Format::Table => {
-                let (queries, servers) = self.tables();
-                let mut text =
-                    format!("{headline}\n\n{}\n{}", queries.to_text(), servers.to_text());
+                out.write_all(format!("{headline}\n\n").as_bytes())?;
+                self.write_queries(false, out)?;
+                let mut text = format!("\n{}", self.servers_table().to_text());
                 for warning in &self.warnings {
                     text.push_str(&format!("warning: {}\n", crate::text::sanitize(warning)));
                 }
                 out.write_all(text.as_bytes())
             }
             Format::Markdown => {
-                let (queries, servers) = self.tables();
-                let mut text = format!(
-                    "# {}\n\n{}\n{}",
-                    escape_markdown(&headline),
-                    queries.to_markdown(),
-                    servers.to_markdown()
-                );
+                out.write_all(format!("# {}\n\n", escape_markdown(&headline)).as_bytes())?;
+                self.write_queries(true, out)?;
+                let mut text = format!("\n{}", self.servers_table().to_markdown());
                 for warning in &self.warnings {
                     text.push_str(&format!("\n- {}", escape_markdown(warning)));
                 }

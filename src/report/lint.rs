@@ -9,9 +9,6 @@ use super::table::{escape_markdown, Align, Table};
 use crate::engine::lint::{FindingText, Findings, Severity, RULES};
 use crate::text::{sanitize, width};
 
-/// Findings a piece of a table report holds.
-const ROWS_PER_PIECE: usize = 4096;
-
 /// `--format` of `lint`: the report formats plus SARIF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum LintFormat {
@@ -147,30 +144,18 @@ impl LintReport {
         )
     }
 
-    /// The findings as a table, [`ROWS_PER_PIECE`] rows at a time, each piece written out
-    /// before the next is made: the first piece with the header, every piece with the column
-    /// widths of all the rows, so they line up as one table.
+    /// The findings as a table, written a piece at a time.
     fn write_table(&self, markdown: bool, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let widths = self.column_widths();
-        let mut rows = self.findings.texts().map(FindingRow::from);
-        let mut first = true;
-        loop {
-            let mut table = empty_table().min_widths(&widths);
-            for f in rows.by_ref().take(ROWS_PER_PIECE) {
-                table.row([f.severity, f.rule, &f.server, &f.tool, &f.message]);
-            }
-            if table.is_empty() && !first {
-                return Ok(());
-            }
-            let text = match (markdown, first) {
-                (false, true) => table.to_text(),
-                (false, false) => table.rows_to_text(),
-                (true, true) => table.to_markdown(),
-                (true, false) => table.rows_to_markdown(),
-            };
-            out.write_all(text.as_bytes())?;
-            first = false;
-        }
+        let rows = self.findings.texts().map(FindingRow::from).map(|f| {
+            [
+                f.severity.to_string(),
+                f.rule.to_string(),
+                f.server,
+                f.tool,
+                f.message,
+            ]
+        });
+        empty_table().write_in_pieces(markdown, &self.column_widths(), rows, out)
     }
 
     /// The widest cell of each name column over all the findings (the message, last, is
@@ -308,9 +293,9 @@ mod tests {
     use crate::engine::session::{Overrides, Session};
 
     #[test]
-    fn a_table_written_in_pieces_is_the_table_written_whole() {
-        // More findings than a piece holds, on names of many widths.
-        let tools: Vec<String> = (0..ROWS_PER_PIECE + 300)
+    fn the_table_of_many_findings_is_the_table_written_whole() {
+        // More findings than a piece of a table holds, on names of many widths.
+        let tools: Vec<String> = (0..4500)
             .map(|i| {
                 let name = format!("t{i}_{}", "x".repeat(i % 37));
                 format!(r#"{{"name":"{name}","description":"Short.","inputSchema":{{"type":"object"}}}}"#)
@@ -323,7 +308,6 @@ mod tests {
         .unwrap();
         let session = Session::new(&Config::default(), &[capture], &Overrides::default());
         let report = LintReport::build(lint(&session), BTreeMap::new());
-        assert!(report.findings.len() > ROWS_PER_PIECE);
         let mut whole = empty_table();
         for f in report.findings.texts().map(FindingRow::from) {
             whole.row([f.severity, f.rule, &f.server, &f.tool, &f.message]);

@@ -13,6 +13,9 @@ pub enum Align {
     Right,
 }
 
+/// Rows a piece of a table written in pieces holds.
+const ROWS_PER_PIECE: usize = 4096;
+
 /// A table of sanitised cells.
 #[derive(Debug, Clone)]
 pub struct Table {
@@ -37,9 +40,8 @@ impl Table {
         }
     }
 
-    /// Prints each column at least as wide as given: a table written in pieces (see
-    /// [`Table::rows_to_text`]) lines up as one when every piece gets the widths of all rows.
-    pub fn min_widths(mut self, widths: &[usize]) -> Table {
+    /// Prints each column at least as wide as given.
+    fn min_widths(mut self, widths: &[usize]) -> Table {
         for (min, &width) in self.min_widths.iter_mut().zip(widths) {
             *min = width;
         }
@@ -64,6 +66,61 @@ impl Table {
         self.rows.push(row);
     }
 
+    /// The widest cell of each column over the header and `rows`, as [`Table::to_text`]
+    /// prints them (sanitised, prose columns clipped): the widths for
+    /// [`Table::write_in_pieces`].
+    pub fn widths_of<R, S>(&self, rows: impl Iterator<Item = R>) -> Vec<usize>
+    where
+        R: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut widths: Vec<usize> = self.headers.iter().map(|h| width(h)).collect();
+        for row in rows {
+            for ((widest, cell), limit) in widths.iter_mut().zip(row).zip(&self.clip) {
+                let cell = sanitize(cell.as_ref());
+                let shown = match limit {
+                    Some(limit) => width(&clip(&cell, *limit)),
+                    None => width(&cell),
+                };
+                *widest = (*widest).max(shown);
+            }
+        }
+        widths
+    }
+
+    /// Writes this table's header and then `rows`, a piece at a time, each piece made and
+    /// written before the next and padded to `widths` (those of all the rows), so the pieces
+    /// line up as one table and neither the rows nor the text are held whole.
+    pub fn write_in_pieces<R, S>(
+        &self,
+        markdown: bool,
+        widths: &[usize],
+        rows: impl Iterator<Item = R>,
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()>
+    where
+        R: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let mut rows = rows.peekable();
+        let mut first = true;
+        while first || rows.peek().is_some() {
+            let mut piece = self.clone().min_widths(widths);
+            for row in rows.by_ref().take(ROWS_PER_PIECE) {
+                piece.row(row);
+            }
+            let text = match (markdown, first) {
+                (false, true) => piece.to_text(),
+                (false, false) => piece.rows_to_text(),
+                (true, true) => piece.to_markdown(),
+                (true, false) => piece.rows_to_markdown(),
+            };
+            out.write_all(text.as_bytes())?;
+            first = false;
+        }
+        Ok(())
+    }
+
     /// Whether no row was added.
     pub fn is_empty(&self) -> bool {
         self.rows.is_empty()
@@ -75,7 +132,7 @@ impl Table {
     }
 
     /// The rows of [`Table::to_text`] without the header line: a later piece of a table.
-    pub fn rows_to_text(&self) -> String {
+    fn rows_to_text(&self) -> String {
         self.text(false)
     }
 
@@ -129,7 +186,7 @@ impl Table {
     }
 
     /// The rows of [`Table::to_markdown`] without the header lines: a later piece of a table.
-    pub fn rows_to_markdown(&self) -> String {
+    fn rows_to_markdown(&self) -> String {
         self.markdown(false)
     }
 
@@ -196,21 +253,37 @@ mod tests {
     }
 
     #[test]
-    fn pieces_with_the_widths_of_all_rows_line_up_as_one_table() {
-        let columns = [("name", Align::Left), ("count", Align::Right)];
-        let rows = [["a", "1"], ["a-much-longer-name", "12345"], ["b", "2"]];
-        let mut whole = Table::new(&columns);
+    fn a_table_written_in_pieces_is_the_table_written_whole() {
+        let columns = [
+            ("name", Align::Left),
+            ("count", Align::Right),
+            ("note", Align::Left),
+        ];
+        // More rows than a piece holds; the widest cells are in the last piece.
+        let rows: Vec<[String; 3]> = (0..ROWS_PER_PIECE * 2 + 5)
+            .map(|i| {
+                let name = format!("n{}", "x".repeat(i / 1000));
+                [name, (i * i).to_string(), "y".repeat(i % 90)]
+            })
+            .collect();
+        let empty = Table::new(&columns).clip_column("note", 40);
+        let mut whole = empty.clone();
         rows.iter().for_each(|r| whole.row(r));
-        let widths = [18, 5];
-        let mut first = Table::new(&columns).min_widths(&widths);
-        first.row(rows[0]);
-        let mut rest = Table::new(&columns).min_widths(&widths);
-        rows[1..].iter().for_each(|r| rest.row(r));
-        assert_eq!(first.to_text() + &rest.rows_to_text(), whole.to_text());
-        assert_eq!(
-            first.to_markdown() + &rest.rows_to_markdown(),
-            whole.to_markdown()
-        );
+        let widths = empty.widths_of(rows.iter());
+        for (markdown, expected) in [(false, whole.to_text()), (true, whole.to_markdown())] {
+            let mut pieces = Vec::new();
+            empty
+                .write_in_pieces(markdown, &widths, rows.iter(), &mut pieces)
+                .unwrap();
+            assert!(String::from_utf8(pieces).unwrap() == expected, "{markdown}");
+        }
+        let mut none = Vec::new();
+        let no_rows: [[&str; 3]; 0] = [];
+        let header_widths = empty.widths_of(no_rows.iter());
+        empty
+            .write_in_pieces(false, &header_widths, no_rows.iter(), &mut none)
+            .unwrap();
+        assert_eq!(String::from_utf8(none).unwrap(), empty.to_text());
     }
 
     #[test]
