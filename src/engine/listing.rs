@@ -245,6 +245,18 @@ pub struct CatalogListing {
     sizes: Vec<[(u64, u64); 3]>,
     /// Size of the header line.
     header: (u64, u64),
+    /// Chars of the listing with every group in full, and with every group as names.
+    full_chars: u64,
+    names_chars: u64,
+    /// The order groups are summarised in when all names do not fit: largest names block
+    /// first, ties by label.
+    collapse_order: Vec<usize>,
+    /// Chars of the listing with every group as names but the first `i + 1` of
+    /// `collapse_order` summarised, for each `i`.
+    collapsed_chars: Vec<u64>,
+    /// The least of `collapsed_chars[..=i]`, for each `i`: the first listing that fits a
+    /// budget is found by bisection, so a choice costs no sum over the groups.
+    least_collapsed_chars: Vec<u64>,
 }
 
 impl CatalogListing {
@@ -268,10 +280,43 @@ impl CatalogListing {
             })
             .collect();
         let header = measure(&|m: &mut Measure| m.push_str(LISTING_HEADER));
+        let sizes: Vec<[(u64, u64); 3]> = sizes;
+        let chars_as = |mode: GroupMode| -> u64 {
+            header.0 + sizes.iter().map(|size| size[mode as usize].0).sum::<u64>()
+        };
+        let (full_chars, names_chars) = (chars_as(GroupMode::Full), chars_as(GroupMode::Names));
+        let names = GroupMode::Names as usize;
+        let summary = GroupMode::Summary as usize;
+        let mut collapse_order: Vec<usize> = (0..groups.len()).collect();
+        collapse_order.sort_by(|&a, &b| {
+            sizes[b][names]
+                .0
+                .cmp(&sizes[a][names].0)
+                .then_with(|| groups[a].label.cmp(&groups[b].label))
+        });
+        let collapsed_chars: Vec<u64> = collapse_order
+            .iter()
+            .scan(names_chars, |chars, &group| {
+                *chars = *chars - sizes[group][names].0 + sizes[group][summary].0;
+                Some(*chars)
+            })
+            .collect();
+        let least_collapsed_chars = collapsed_chars
+            .iter()
+            .scan(u64::MAX, |least, &chars| {
+                *least = (*least).min(chars);
+                Some(*least)
+            })
+            .collect();
         CatalogListing {
             groups,
             sizes,
             header,
+            full_chars,
+            names_chars,
+            collapse_order,
+            collapsed_chars,
+            least_collapsed_chars,
         }
     }
 
@@ -290,53 +335,53 @@ impl CatalogListing {
             })
     }
 
-    /// Chooses the form for `budget` tokens: all full, else all names, else names with the
-    /// largest groups summarised one by one (largest names block first, ties by label), else
-    /// none. The listing fits when `ceil(chars / 4) <= budget`.
-    pub fn choose(&self, budget: u64) -> Listing {
+    /// The form of the listing for `budget` tokens: all full, else all names, else names with
+    /// the largest groups summarised one by one (largest names block first, ties by label),
+    /// else none; with, for a mixed or grouped listing, how many groups are summarised. A
+    /// listing fits when `ceil(chars / 4) <= budget`.
+    fn form_for(&self, budget: u64) -> (ListingForm, usize) {
+        let fits = |chars: u64| chars.div_ceil(4) <= budget;
         if self.groups.is_empty() {
-            return Listing::none();
+            return (ListingForm::None, 0);
         }
-        let fits = |(chars, _): (u64, u64)| chars.div_ceil(4) <= budget;
-        let done = |form, modes: Vec<GroupMode>| {
-            let (chars, json_chars) = self.total(&modes);
-            Listing {
-                form,
-                chars,
-                json_chars,
-                modes,
-            }
-        };
-        for (form, mode) in [
-            (ListingForm::Full, GroupMode::Full),
-            (ListingForm::Names, GroupMode::Names),
-        ] {
-            let modes = vec![mode; self.groups.len()];
-            if fits(self.total(&modes)) {
-                return done(form, modes);
-            }
+        if fits(self.full_chars) {
+            return (ListingForm::Full, 0);
         }
-        let names = GroupMode::Names as usize;
-        let mut order: Vec<usize> = (0..self.groups.len()).collect();
-        order.sort_by(|&a, &b| {
-            self.sizes[b][names]
-                .0
-                .cmp(&self.sizes[a][names].0)
-                .then_with(|| self.groups[a].label.cmp(&self.groups[b].label))
-        });
-        let mut modes = vec![GroupMode::Names; self.groups.len()];
-        for (collapsed, &group) in order.iter().enumerate() {
+        if fits(self.names_chars) {
+            return (ListingForm::Names, 0);
+        }
+        let groups = self.groups.len();
+        match self
+            .least_collapsed_chars
+            .partition_point(|&least| !fits(least))
+        {
+            first if first == groups => (ListingForm::None, 0),
+            last if last + 1 == groups => (ListingForm::Groups, groups),
+            first => (ListingForm::Mixed, first + 1),
+        }
+    }
+
+    /// Chooses the listing for `budget` tokens (see [`CatalogListing::form_for`]).
+    pub fn choose(&self, budget: u64) -> Listing {
+        let (form, summarised) = self.form_for(budget);
+        let mut modes = vec![
+            match form {
+                ListingForm::None => return Listing::none(),
+                ListingForm::Full => GroupMode::Full,
+                ListingForm::Names | ListingForm::Mixed | ListingForm::Groups => GroupMode::Names,
+            };
+            self.groups.len()
+        ];
+        for &group in &self.collapse_order[..summarised] {
             modes[group] = GroupMode::Summary;
-            if fits(self.total(&modes)) {
-                let form = if collapsed + 1 == self.groups.len() {
-                    ListingForm::Groups
-                } else {
-                    ListingForm::Mixed
-                };
-                return done(form, modes);
-            }
         }
-        Listing::none()
+        let (chars, json_chars) = self.total(&modes);
+        Listing {
+            form,
+            chars,
+            json_chars,
+            modes,
+        }
     }
 
     /// The least budget at which each form is chosen, in increasing budget (and so
@@ -345,28 +390,16 @@ impl CatalogListing {
         if self.groups.is_empty() {
             return Vec::new();
         }
-        let mut candidates: Vec<u64> = vec![0];
-        let mut modes = vec![GroupMode::Full; self.groups.len()];
-        candidates.push(self.total(&modes).0.div_ceil(4));
-        modes.fill(GroupMode::Names);
-        candidates.push(self.total(&modes).0.div_ceil(4));
-        let names = GroupMode::Names as usize;
-        let mut order: Vec<usize> = (0..self.groups.len()).collect();
-        order.sort_by(|&a, &b| {
-            self.sizes[b][names]
-                .0
-                .cmp(&self.sizes[a][names].0)
-                .then_with(|| self.groups[a].label.cmp(&self.groups[b].label))
-        });
-        for &group in &order {
-            modes[group] = GroupMode::Summary;
-            candidates.push(self.total(&modes).0.div_ceil(4));
-        }
+        let mut candidates: Vec<u64> = [0, self.full_chars, self.names_chars]
+            .into_iter()
+            .chain(self.collapsed_chars.iter().copied())
+            .map(|chars| chars.div_ceil(4))
+            .collect();
         candidates.sort_unstable();
         candidates.dedup();
         let mut changes: Vec<(ListingForm, u64)> = Vec::new();
         for budget in candidates {
-            let form = self.choose(budget).form;
+            let (form, _) = self.form_for(budget);
             if changes.last().is_none_or(|(last, _)| *last != form) {
                 changes.push((form, budget));
             }
@@ -489,6 +522,108 @@ mod tests {
                 (ListingForm::Full, tokens(&full_text)),
             ]
         );
+    }
+
+    /// The choice as first written: every summarising step summed over all the groups.
+    fn choose_by_sums(catalog: &CatalogListing, budget: u64) -> Listing {
+        let g = catalog.groups.len();
+        let fits = |modes: &[GroupMode]| catalog.total(modes).0.div_ceil(4) <= budget;
+        let listing = |form, modes: Vec<GroupMode>| {
+            let (chars, json_chars) = catalog.total(&modes);
+            Listing {
+                form,
+                chars,
+                json_chars,
+                modes,
+            }
+        };
+        if g == 0 {
+            return Listing::none();
+        }
+        for (form, mode) in [
+            (ListingForm::Full, GroupMode::Full),
+            (ListingForm::Names, GroupMode::Names),
+        ] {
+            if fits(&vec![mode; g]) {
+                return listing(form, vec![mode; g]);
+            }
+        }
+        let mut order: Vec<usize> = (0..g).collect();
+        let names = |i: usize| catalog.sizes[i][GroupMode::Names as usize].0;
+        order.sort_by(|&a, &b| {
+            names(b)
+                .cmp(&names(a))
+                .then_with(|| catalog.groups[a].label.cmp(&catalog.groups[b].label))
+        });
+        let mut modes = vec![GroupMode::Names; g];
+        for (summarised, &group) in order.iter().enumerate() {
+            modes[group] = GroupMode::Summary;
+            if fits(&modes) {
+                let form = if summarised + 1 == g {
+                    ListingForm::Groups
+                } else {
+                    ListingForm::Mixed
+                };
+                return listing(form, modes);
+            }
+        }
+        Listing::none()
+    }
+
+    #[test]
+    fn the_choice_by_bisection_is_the_choice_by_sums() {
+        // Groups of many shapes, some whose summary is longer than their names.
+        let mut seed = 7u64;
+        let mut next = |below: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % below
+        };
+        for catalog_size in [1, 2, 5, 40] {
+            let names: Vec<Vec<String>> = (0..catalog_size)
+                .map(|g| {
+                    (0..1 + next(6))
+                        .map(|t| format!("mcp_s{g}_{}{t}", "x".repeat(next(30) as usize)))
+                        .collect()
+                })
+                .collect();
+            let groups = names
+                .iter()
+                .enumerate()
+                .map(|(g, tools)| {
+                    let label = format!("s{}", next(1000) + g as u64 * 1000);
+                    ListingGroup::new(
+                        &label,
+                        tools
+                            .iter()
+                            .map(|n| (n.as_str(), "Does one thing well. More.")),
+                    )
+                })
+                .collect();
+            let catalog = CatalogListing::new(groups);
+            let most = catalog.full_chars.div_ceil(4) + 2;
+            for budget in 0..=most {
+                assert_eq!(
+                    catalog.choose(budget),
+                    choose_by_sums(&catalog, budget),
+                    "{catalog_size} groups, budget {budget}"
+                );
+            }
+            let changes = catalog.form_budgets();
+            for pair in changes.windows(2) {
+                assert!(
+                    pair[0].1 < pair[1].1 && pair[0].0 != pair[1].0,
+                    "{changes:?}"
+                );
+            }
+            for (form, budget) in changes {
+                assert_eq!(choose_by_sums(&catalog, budget).form, form);
+                if budget > 0 {
+                    assert_ne!(choose_by_sums(&catalog, budget - 1).form, form);
+                }
+            }
+        }
     }
 
     #[test]
