@@ -136,6 +136,14 @@ fn main() {
             &["eval", "QUERIES", "--format", "json"],
         ),
         ("sweep", &["sweep", "--format", "json"]),
+        (
+            "sweep --profile hermes-2026-09",
+            &["sweep", "--format", "json", "--profile", "hermes-2026-09"],
+        ),
+        (
+            "report --format html --estimate-only",
+            &["report", "--format", "html", "--estimate-only"],
+        ),
     ];
     if benchmarking {
         for size in [10_000, 100_000] {
