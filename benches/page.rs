@@ -18,7 +18,7 @@ use schematax::engine::inputs::Inputs;
 use schematax::engine::profile::Profile;
 use schematax::engine::session::{count_tokens, Overrides, Session};
 use schematax::report::cost::CostReport;
-use schematax::report::html::{PageParts, PageReport};
+use schematax::report::html::{OtherProfile, PageParts, PageReport};
 use schematax::report::markup::Theme;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -75,8 +75,7 @@ impl Catalog {
         let parts = PageParts {
             inputs: &self.inputs,
             session: &self.session,
-            other: &self.other,
-            traffic: &traffic,
+            other: OtherProfile::of(&self.inputs, &self.other, &traffic),
             queries: None,
             theme: Theme::Light,
         };

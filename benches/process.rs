@@ -110,7 +110,7 @@ fn measure(size: usize, commands: &[(&str, &[&str])]) {
         full.extend(["--tools", folder.as_str()]);
         let cost = run(&full);
         println!(
-            "  {label:<34} {:>8.2} s  peak {:>7.1} MiB ({:.1}x the captures)",
+            "  {label:<38} {:>8.2} s  peak {:>7.1} MiB ({:.1}x the captures)",
             cost.elapsed.as_secs_f64(),
             mib(cost.peak_bytes),
             cost.peak_bytes as f64 / bytes as f64

@@ -22,7 +22,7 @@ use crate::report::compare::CompareReport;
 use crate::report::cost::CostReport;
 use crate::report::describe::describe;
 use crate::report::eval::EvalReport;
-use crate::report::html::{PageParts, PageReport};
+use crate::report::html::{OtherProfile, PageParts, PageReport};
 use crate::report::lint::{LintFormat, LintReport};
 use crate::report::markup::Theme;
 use crate::report::search::SearchReport;
@@ -633,36 +633,47 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                     "--theme and --queries apply to --format html (for the figures of a queries file, see `schematax eval`)".into(),
                 ));
             }
-            let (inputs, mut session) = input.session()?;
+            let inputs = input.inputs()?;
+            let traffic = traffic.traffic();
+            let overrides = input.overrides();
+            // The page also shows the other profile: its session is built, read and given
+            // back before the chosen one is built, so two are never held at once.
+            let other = plain.is_none().then(|| {
+                let chosen = overrides
+                    .profile
+                    .or(inputs.config.profile)
+                    .unwrap_or_default();
+                let other_profile = Profile::ALL
+                    .into_iter()
+                    .find(|p| *p != chosen)
+                    .unwrap_or_default();
+                let other = Session::new(
+                    &inputs.config,
+                    &inputs.captures,
+                    &Overrides {
+                        profile: Some(other_profile),
+                        ..overrides.clone()
+                    },
+                );
+                OtherProfile::of(&inputs, &other, &traffic)
+            });
+            let mut session = Session::new(&inputs.config, &inputs.captures, &overrides);
             let warning = if estimate_only {
                 None
             } else {
                 count_tokens(&mut session)
             };
-            let traffic = traffic.traffic();
             let mut report = CostReport::build(&inputs, &session, &traffic);
             report.warnings.extend(warning);
-            let text = match plain {
-                Some(format) => report.render(format),
-                None => {
+            let text = match other {
+                // Without the page's other profile, `plain` is the format asked for.
+                None => report.render(plain.unwrap_or_default()),
+                Some(other) => {
                     let set = load_queries(queries.as_deref())?;
-                    let other_profile = Profile::ALL
-                        .into_iter()
-                        .find(|p| *p != session.profile())
-                        .unwrap_or_default();
-                    let other = Session::new(
-                        &inputs.config,
-                        &inputs.captures,
-                        &Overrides {
-                            profile: Some(other_profile),
-                            ..input.overrides()
-                        },
-                    );
                     let parts = PageParts {
                         inputs: &inputs,
                         session: &session,
-                        other: &other,
-                        traffic: &traffic,
+                        other,
                         queries: set.as_ref(),
                         theme: theme.unwrap_or_default(),
                     };

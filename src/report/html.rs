@@ -17,6 +17,7 @@ use crate::engine::activation::{Cost, Traffic};
 use crate::engine::eval::{evaluate, QuerySet};
 use crate::engine::inputs::Inputs;
 use crate::engine::lint::{lint, Severity, RULES};
+use crate::engine::profile::Profile;
 use crate::engine::session::Session;
 use crate::engine::tokens::estimate_tokens;
 
@@ -83,17 +84,38 @@ pub struct CaptureRow {
     pub date: CaptureDate,
 }
 
+/// What the page shows of the profile not chosen, read off its session, which can then be
+/// given back: at 100,000 tools a second session costs as much as the first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OtherProfile {
+    /// Which profile it is.
+    pub profile: Profile,
+    /// Its cost report.
+    pub report: CostReport,
+    /// Its sweep.
+    pub sweep: SweepReport,
+}
+
+impl OtherProfile {
+    /// Reads the page's parts off `session`, built from `inputs` under the other profile.
+    pub fn of(inputs: &Inputs, session: &Session, traffic: &Traffic) -> OtherProfile {
+        OtherProfile {
+            profile: session.profile(),
+            report: CostReport::build(inputs, session, traffic),
+            sweep: SweepReport::build(session),
+        }
+    }
+}
+
 /// What the page is built from.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct PageParts<'a> {
     /// The inputs.
     pub inputs: &'a Inputs,
     /// The session under the chosen profile (with real token counts when counted).
     pub session: &'a Session,
     /// The same inputs and overrides under the other profile.
-    pub other: &'a Session,
-    /// Price and traffic.
-    pub traffic: &'a Traffic,
+    pub other: OtherProfile,
     /// A queries file, for the eval section and the query lint rule.
     pub queries: Option<&'a QuerySet>,
     /// Colours.
@@ -131,21 +153,14 @@ impl PageReport {
             inputs,
             session,
             other,
-            traffic,
             queries,
             theme,
         } = parts;
-        let other_report = CostReport::build(inputs, other, traffic);
-        let (profiles, sweeps) = if other.profile() < session.profile() {
-            (
-                vec![other_report, report.clone()],
-                vec![SweepReport::build(other), SweepReport::build(session)],
-            )
+        let sweep = SweepReport::build(session);
+        let (profiles, sweeps) = if other.profile < session.profile() {
+            (vec![other.report, report.clone()], vec![other.sweep, sweep])
         } else {
-            (
-                vec![report.clone(), other_report],
-                vec![SweepReport::build(session), SweepReport::build(other)],
-            )
+            (vec![report.clone(), other.report], vec![sweep, other.sweep])
         };
         let k = session.settings().search_default_limit as usize;
         let mut findings = lint(session);
@@ -1005,8 +1020,7 @@ mod tests {
             PageParts {
                 inputs: &inputs,
                 session: &session,
-                other: &other,
-                traffic: &traffic,
+                other: OtherProfile::of(&inputs, &other, &traffic),
                 queries: None,
                 theme,
             },
