@@ -10,11 +10,12 @@ use super::eval::{evaluate, Evaluation, QuerySet};
 use super::profile::Profile;
 use super::session::{Overrides, Session};
 
-/// One profile's view of the inputs.
+/// One profile's view of the inputs (its session is given back once read: at 100,000 tools
+/// two sessions at once cost twice as much).
 #[derive(Debug, Clone)]
 pub struct ProfileSide {
-    /// The session under this profile.
-    pub session: Session,
+    /// The profile.
+    pub profile: Profile,
     /// Its activation.
     pub activation: Activation,
     /// Its evaluation of the queries file, when given.
@@ -78,8 +79,8 @@ impl ProfileComparison {
             let k = k.unwrap_or(session.settings().search_default_limit as usize);
             let evaluation = queries.map(|set| evaluate(&session, set, k, false));
             ProfileSide {
+                profile,
                 activation: session.activation(),
-                session,
                 evaluation,
             }
         });
@@ -129,8 +130,8 @@ mod tests {
             Some(&set),
             None,
         );
-        assert_eq!(c.sides[0].session.profile(), Profile::Seed);
-        assert_eq!(c.sides[1].session.profile(), Profile::Hermes202609);
+        assert_eq!(c.sides[0].profile, Profile::Seed);
+        assert_eq!(c.sides[1].profile, Profile::Hermes202609);
         assert!(c.sides[1].activation.bridge_tokens > c.sides[0].activation.bridge_tokens);
         assert_eq!(c.queries.len(), 2);
         assert_eq!(c.queries[0].expected, ["firecrawl/firecrawl_scrape"]);

@@ -81,12 +81,12 @@ impl CompareReport {
             .map(|side| {
                 let a = &side.activation;
                 ProfileColumn {
-                    profile: side.session.profile().id().to_string(),
+                    profile: side.profile.id().to_string(),
                     deferrable_tools: a.deferrable_tools,
                     tokens_before: a.tokens_before(),
                     active: a.active,
                     tier: a.tier(),
-                    listing_form: (side.session.profile() != Profile::Seed).then(|| {
+                    listing_form: (side.profile != Profile::Seed).then(|| {
                         a.listing
                             .as_ref()
                             .map_or("none", |l| l.listing.form.as_str())
