@@ -140,6 +140,8 @@ fn main() {
             "sweep --profile hermes-2026-09",
             &["sweep", "--format", "json", "--profile", "hermes-2026-09"],
         ),
+        ("compare", &["compare", "--format", "json"]),
+        ("lint, as a table", &["lint"]),
         (
             "report --format html --estimate-only",
             &["report", "--format", "html", "--estimate-only"],
