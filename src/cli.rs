@@ -639,10 +639,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             // The page also shows the other profile: its session is built, read and given
             // back before the chosen one is built, so two are never held at once.
             let other = plain.is_none().then(|| {
-                let chosen = overrides
-                    .profile
-                    .or(inputs.config.profile)
-                    .unwrap_or_default();
+                let chosen = overrides.profile_for(&inputs.config);
                 let other_profile = Profile::ALL
                     .into_iter()
                     .find(|p| *p != chosen)

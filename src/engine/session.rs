@@ -42,6 +42,11 @@ pub struct Overrides {
 }
 
 impl Overrides {
+    /// The profile a session of `config` runs: `--profile`, else the config's, else seed.
+    pub fn profile_for(&self, config: &Config) -> Profile {
+        self.profile.or(config.profile).unwrap_or_default()
+    }
+
     /// The settings of `config` under `profile` with these overrides applied.
     pub fn settings(&self, config: &Config, profile: Profile) -> ToolSearchSettings {
         let mut settings = *config.tool_search(profile);
@@ -181,7 +186,7 @@ impl Session {
     /// capture, in config order; without, every capture, sorted by server name. The profile is
     /// `overrides.profile`, else the config's, else seed.
     pub fn new(config: &Config, captures: &[ServerCapture], overrides: &Overrides) -> Session {
-        let profile = overrides.profile.or(config.profile).unwrap_or_default();
+        let profile = overrides.profile_for(config);
         let mut notes = Vec::new();
         let servers: Vec<(Server, bool)> = match &config.mcp_servers {
             Some(configured) => {
