@@ -8,6 +8,8 @@
 
 use rayon::prelude::*;
 use serde_json::{Map, Value};
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::error::{human_bytes, read_limited, InputError};
@@ -146,6 +148,8 @@ pub enum SkipReason {
 /// `*.json` / `*.jsonl` file is tried and the bad ones are skipped with a warning.
 pub fn load_paths(paths: &[PathBuf]) -> Result<LoadedCaptures, InputError> {
     let mut loaded = LoadedCaptures::default();
+    // Server name -> its capture in `loaded`: the first file of a server wins.
+    let mut servers: HashMap<String, usize> = HashMap::new();
     for path in paths {
         if path.is_dir() {
             let mut files: Vec<PathBuf> = std::fs::read_dir(path)
@@ -173,31 +177,38 @@ pub fn load_paths(paths: &[PathBuf]) -> Result<LoadedCaptures, InputError> {
                 files.par_iter().map(|file| load_file(file)).collect();
             for result in results {
                 match result {
-                    Ok(capture) => add_capture(&mut loaded, capture),
+                    Ok(capture) => add_capture(&mut loaded, &mut servers, capture),
                     Err(error) => loaded.warnings.push(format!("skipped {error}")),
                 }
             }
         } else {
-            add_capture(&mut loaded, load_file(path)?);
+            add_capture(&mut loaded, &mut servers, load_file(path)?);
         }
     }
     Ok(loaded)
 }
 
-fn add_capture(loaded: &mut LoadedCaptures, capture: ServerCapture) {
+/// Adds `capture` to `loaded`, or skips it with a warning when its server is already there.
+fn add_capture(
+    loaded: &mut LoadedCaptures,
+    servers: &mut HashMap<String, usize>,
+    capture: ServerCapture,
+) {
     let source = capture.source.display().to_string();
     loaded
         .warnings
         .extend(capture.skipped.iter().map(|s| format!("{source}: {s}")));
-    if let Some(first) = loaded.captures.iter().find(|c| c.server == capture.server) {
-        loaded.warnings.push(format!(
+    match servers.entry(capture.server.clone()) {
+        Entry::Occupied(first) => loaded.warnings.push(format!(
             "skipped {source}: server {:?} was already loaded from {}",
             capture.server,
-            first.source.display()
-        ));
-        return;
+            loaded.captures[*first.get()].source.display()
+        )),
+        Entry::Vacant(slot) => {
+            slot.insert(loaded.captures.len());
+            loaded.captures.push(capture);
+        }
     }
-    loaded.captures.push(capture);
 }
 
 /// Reads one capture file.
@@ -491,5 +502,41 @@ mod tests {
         assert!(error(deep.as_bytes())
             .to_string()
             .contains("recursion limit"));
+    }
+
+    #[test]
+    fn a_server_captured_twice_is_loaded_from_its_first_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |file: &str, server: &str| {
+            let text = format!(r#"{{"server":"{server}","tools":[{{"name":"t"}}]}}"#);
+            std::fs::write(dir.path().join(file), text).unwrap();
+        };
+        write("a.json", "github");
+        write("b.json", "slack");
+        write("c.json", "github");
+        let elsewhere = tempfile::tempdir().unwrap();
+        let extra = elsewhere.path().join("d.json");
+        std::fs::write(&extra, r#"{"server":"slack","tools":[]}"#).unwrap();
+        let loaded = load_paths(&[dir.path().to_path_buf(), extra.clone()]).unwrap();
+        let servers: Vec<_> = loaded.captures.iter().map(|c| c.server.as_str()).collect();
+        assert_eq!(servers, ["github", "slack"]);
+        assert_eq!(loaded.captures[0].source, dir.path().join("a.json"));
+        let skipped: Vec<_> = loaded.warnings.iter().map(|w| w.as_str()).collect();
+        let first = |file: &str| dir.path().join(file).display().to_string();
+        assert_eq!(
+            skipped,
+            [
+                format!(
+                    "skipped {}: server \"github\" was already loaded from {}",
+                    first("c.json"),
+                    first("a.json")
+                ),
+                format!(
+                    "skipped {}: server \"slack\" was already loaded from {}",
+                    extra.display(),
+                    first("b.json")
+                ),
+            ]
+        );
     }
 }
