@@ -289,28 +289,6 @@ impl Vocabulary {
         }
     }
 
-    /// The term id of a raw token, adding it when new.
-    fn intern(&mut self, token: &str, scratch: &mut String) -> u32 {
-        scratch.clear();
-        scratch.push_str(token);
-        scratch.make_ascii_lowercase();
-        if let Some(&id) = self.words.get(scratch.as_str()) {
-            return id;
-        }
-        let term = if self.stems() {
-            stem_word(scratch)
-        } else {
-            scratch.clone()
-        };
-        let next = self.terms.len() as u32;
-        let id = *self.ids.entry(term.as_str().into()).or_insert_with(|| next);
-        if id == next {
-            self.terms.push(term.into());
-        }
-        self.words.insert(scratch.as_str().into(), id);
-        id
-    }
-
     /// Tokenises the pieces of a tool's search text (see [`search_text`]) into term counts,
     /// adding new terms.
     pub fn count_terms<'a>(
@@ -318,25 +296,126 @@ impl Vocabulary {
         name: &str,
         pieces: impl Iterator<Item = &'a str>,
     ) -> TermCounts {
-        let mut ids: Vec<u32> = Vec::new();
-        let mut scratch = String::new();
+        let mut group = TokenisedGroup::new(self.stems());
+        group.add(name, pieces);
+        let mut counts = self.count_groups(vec![group]);
+        counts.pop().and_then(|mut c| c.pop()).unwrap_or_default()
+    }
+
+    /// Term counts of groups of documents tokenised apart (on any thread), with the term ids
+    /// counting every document one after another, in order, with [`Vocabulary::count_terms`]
+    /// would give: each group's words are added in the order they were first seen in it.
+    pub fn count_groups(&mut self, groups: Vec<TokenisedGroup>) -> Vec<Vec<TermCounts>> {
+        use rayon::prelude::*;
+        let ids: Vec<Vec<u32>> = groups.iter().map(|group| self.adopt(group)).collect();
+        groups
+            .into_par_iter()
+            .zip(ids)
+            .map(|(group, ids)| {
+                group
+                    .documents
+                    .into_iter()
+                    .map(|document| {
+                        let mut terms: Vec<u32> =
+                            document.words.iter().map(|&w| ids[w as usize]).collect();
+                        terms.sort_unstable();
+                        TermCounts {
+                            terms: terms
+                                .chunk_by(|a, b| a == b)
+                                .map(|run| (run[0], run.len() as u32))
+                                .collect::<Vec<_>>()
+                                .into(),
+                            length: document.words.len() as u32,
+                            lowercase_name: document.lowercase_name,
+                        }
+                    })
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// The term ids of a group's words (by their place in the group), adding the new ones.
+    fn adopt(&mut self, group: &TokenisedGroup) -> Vec<u32> {
+        group
+            .words
+            .iter()
+            .zip(&group.stems)
+            .map(|(word, stem)| {
+                if let Some(&id) = self.words.get(word) {
+                    return id;
+                }
+                let term = stem.as_ref().unwrap_or(word);
+                let next = self.terms.len() as u32;
+                let id = *self.ids.entry(term.clone()).or_insert(next);
+                if id == next {
+                    self.terms.push(term.clone());
+                }
+                self.words.insert(word.clone(), id);
+                id
+            })
+            .collect()
+    }
+}
+
+/// Documents tokenised without a vocabulary, so that many groups can be tokenised at once:
+/// the group's distinct lowercase words in first-seen order (each stemmed once, when the
+/// profile stems), and each document's tokens as places in that list.
+#[derive(Debug, Default)]
+pub struct TokenisedGroup {
+    stem: bool,
+    /// Lowercase word -> its place in `words`.
+    places: FxHashMap<Box<str>, u32>,
+    words: Vec<Box<str>>,
+    /// Per word, its stem when the profile stems.
+    stems: Vec<Option<Box<str>>>,
+    documents: Vec<TokenisedDocument>,
+}
+
+/// One document of a [`TokenisedGroup`].
+#[derive(Debug)]
+struct TokenisedDocument {
+    /// Its tokens, in order, as places in the group's words.
+    words: Vec<u32>,
+    lowercase_name: Arc<str>,
+}
+
+impl TokenisedGroup {
+    /// An empty group; `stem` when the profile stems.
+    pub fn new(stem: bool) -> TokenisedGroup {
+        TokenisedGroup {
+            stem,
+            ..TokenisedGroup::default()
+        }
+    }
+
+    /// Tokenises a document: its name and the pieces of its search text ([`search_text`]).
+    pub fn add<'a>(&mut self, name: &str, pieces: impl Iterator<Item = &'a str>) {
+        let mut words = Vec::new();
+        let mut lower = String::new();
         for piece in pieces {
             for token in raw_tokens(piece) {
-                ids.push(self.intern(token, &mut scratch));
+                lower.clear();
+                lower.push_str(token);
+                lower.make_ascii_lowercase();
+                let place = match self.places.get(lower.as_str()) {
+                    Some(&place) => place,
+                    None => {
+                        let place = self.words.len() as u32;
+                        let word: Box<str> = lower.as_str().into();
+                        self.places.insert(word.clone(), place);
+                        self.stems
+                            .push(self.stem.then(|| stem_word(&lower).into_boxed_str()));
+                        self.words.push(word);
+                        place
+                    }
+                };
+                words.push(place);
             }
         }
-        let length = ids.len() as u32;
-        ids.sort_unstable();
-        let terms = ids
-            .chunk_by(|a, b| a == b)
-            .map(|run| (run[0], run.len() as u32))
-            .collect::<Vec<_>>()
-            .into();
-        TermCounts {
-            terms,
-            length,
+        self.documents.push(TokenisedDocument {
+            words,
             lowercase_name: name.to_lowercase().into(),
-        }
+        });
     }
 }
 
@@ -1354,6 +1433,45 @@ mod tests {
 
     fn index(docs: &[(&'static str, &'static str, &'static [&'static str])]) -> Fixture {
         index_with(SEED.search, docs)
+    }
+
+    #[test]
+    fn groups_tokenised_apart_get_the_ids_of_one_pass_in_order() {
+        let texts = [
+            "Runs the tests",
+            "run a Test; tests RUN",
+            "creates issues",
+            "issue runs",
+        ];
+        for rules in [SEED.search, HERMES_2026_09.search] {
+            let mut one_by_one = Vocabulary::new(rules);
+            let expected: Vec<TermCounts> = texts
+                .iter()
+                .map(|t| one_by_one.count_terms("N", std::iter::once(*t)))
+                .collect();
+            for split in 0..=texts.len() {
+                let mut vocabulary = Vocabulary::new(rules);
+                let groups = [&texts[..split], &texts[split..]].map(|run| {
+                    let mut group = TokenisedGroup::new(rules.stem);
+                    for t in run {
+                        group.add("N", std::iter::once(*t));
+                    }
+                    group
+                });
+                let counts: Vec<TermCounts> = vocabulary
+                    .count_groups(groups.into())
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                assert_eq!(counts, expected, "split at {split}");
+                assert_eq!(vocabulary.terms, one_by_one.terms);
+            }
+        }
+        let mut vocabulary = Vocabulary::new(HERMES_2026_09.search);
+        let runs = vocabulary.count_terms("Run", std::iter::once("runs running"));
+        assert_eq!(vocabulary.terms.len(), 1, "{:?}", vocabulary.terms);
+        assert_eq!(&*runs.terms, &[(0, 2)]);
+        assert_eq!((runs.length, &*runs.lowercase_name), (2, "run"));
     }
 
     #[test]

@@ -2,7 +2,9 @@
 //! force, with the catalog, search index and listing derived from them and rebuilt on every
 //! change (the catalog is stateless).
 
+use rayon::prelude::*;
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use super::activation::{Activation, ContextLength, ContextSource};
@@ -16,7 +18,8 @@ use super::config::{Config, Mode, Scalar, ToolSearchSettings};
 use super::listing::{short_description, CatalogListing, ListingGroup};
 use super::profile::{BridgeRule, Profile};
 use super::search::{
-    resolve_limit, search_text, Admitted, SearchIndex, SearchResult, TermCounts, Vocabulary,
+    resolve_limit, search_text, Admitted, SearchIndex, SearchResult, TermCounts, TokenisedGroup,
+    Vocabulary,
 };
 use super::tokens::{count_with_both_encodings, estimate_tokens, TokenCount, TokenizerError};
 
@@ -190,8 +193,15 @@ impl Session {
         let mut notes = Vec::new();
         let servers: Vec<(Server, bool)> = match &config.mcp_servers {
             Some(configured) => {
+                let configured_names: HashSet<&str> =
+                    configured.iter().map(|s| s.name.as_str()).collect();
+                // Server name -> its first capture.
+                let mut by_server: HashMap<&str, &ServerCapture> = HashMap::new();
                 for capture in captures {
-                    if !configured.iter().any(|s| s.name == capture.server) {
+                    by_server.entry(&capture.server).or_insert(capture);
+                }
+                for capture in captures {
+                    if !configured_names.contains(capture.server.as_str()) {
                         notes.push(Note::NotConfigured {
                             server: capture.server.clone(),
                             source: capture.source.display().to_string(),
@@ -206,8 +216,7 @@ impl Session {
                                 server: server.name.clone(),
                             });
                         }
-                        let Some(capture) = captures.iter().find(|c| c.server == server.name)
-                        else {
+                        let Some(capture) = by_server.get(server.name.as_str()) else {
                             if server.enabled {
                                 notes.push(Note::NoCapture {
                                     server: server.name.clone(),
@@ -815,13 +824,17 @@ impl Corpus {
     fn new(profile: Profile, servers: &[Server]) -> Corpus {
         let rules = profile.spec().search;
         let mut vocabulary = Vocabulary::new(rules);
-        let documents = servers
-            .iter()
-            .map(|s| {
-                s.tools
-                    .iter()
-                    .map(|e| {
-                        vocabulary.count_terms(
+        // Tokenised on every core, a run of servers at a time (long enough that each run
+        // meets most words once); the ids are then given in catalog order.
+        let runs = rayon::current_num_threads() * 4;
+        let run_length = servers.len().div_ceil(runs).max(1);
+        let groups: Vec<TokenisedGroup> = servers
+            .par_chunks(run_length)
+            .map(|run| {
+                let mut group = TokenisedGroup::new(rules.stem);
+                for s in run {
+                    for e in &s.tools {
+                        group.add(
                             &e.name,
                             search_text(
                                 &rules,
@@ -830,10 +843,16 @@ impl Corpus {
                                 &e.description,
                                 e.parameter_names(),
                             ),
-                        )
-                    })
-                    .collect()
+                        );
+                    }
+                }
+                group
             })
+            .collect();
+        let mut counts = vocabulary.count_groups(groups).into_iter().flatten();
+        let documents = servers
+            .iter()
+            .map(|s| counts.by_ref().take(s.tools.len()).collect())
             .collect();
         let lists = profile.spec().bridge == BridgeRule::WithListing;
         let short_descriptions = servers
@@ -861,7 +880,6 @@ impl Corpus {
 /// Real token counts of every tool of `servers`. Loads both encoders, which takes a noticeable
 /// fraction of a second: never call it on a UI thread.
 pub fn count_tokens(servers: &[Server]) -> Result<Vec<(ToolRef, TokenCount)>, TokenizerError> {
-    use rayon::prelude::*;
     let places: Vec<ToolRef> = servers
         .iter()
         .enumerate()
