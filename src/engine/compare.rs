@@ -90,17 +90,16 @@ impl ProfileComparison {
             .map_or(k.unwrap_or(5), |e| e.overall.k);
         let queries = match (&sides[0].evaluation, &sides[1].evaluation) {
             (Some(seed), Some(newer)) => seed
-                .queries
-                .iter()
-                .zip(&newer.queries)
+                .queries()
+                .zip(newer.queries())
                 .map(|(a, b)| QueryComparison {
-                    id: a.id.clone(),
-                    query: a.query.clone(),
-                    style: a.style.clone(),
+                    id: a.query.id.clone(),
+                    query: a.query.query.clone(),
+                    style: a.query.style.clone(),
                     expected: if a.expected_tools.is_empty() {
-                        b.expected_tools.clone()
+                        b.expected_tools.iter().map(|t| t.to_string()).collect()
                     } else {
-                        a.expected_tools.clone()
+                        a.expected_tools.iter().map(|t| t.to_string()).collect()
                     },
                     ranks: [a.rank, b.rank],
                 })

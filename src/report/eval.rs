@@ -47,24 +47,24 @@ pub struct EvalReport {
 impl EvalReport {
     /// The report of an evaluation under `profile`.
     pub fn build(evaluation: Evaluation, profile: Profile) -> EvalReport {
+        let queries = evaluation
+            .queries()
+            .map(|q| QueryRow {
+                why: q.not_admitted.map(ToString::to_string),
+                id: q.query.id.clone(),
+                query: q.query.query.clone(),
+                style: q.query.style.clone(),
+                expected: q.query.expected.clone(),
+                rank: q.rank,
+                hits: q.hits.iter().map(|h| h.to_string()).collect(),
+            })
+            .collect();
         EvalReport {
             profile: profile.id().to_string(),
             overall: evaluation.overall,
             by_server: evaluation.by_server,
             by_style: evaluation.by_style,
-            queries: evaluation
-                .queries
-                .into_iter()
-                .map(|q| QueryRow {
-                    why: q.not_admitted.as_ref().map(ToString::to_string),
-                    id: q.id,
-                    query: q.query,
-                    style: q.style,
-                    expected: q.expected,
-                    rank: q.rank,
-                    hits: q.hits,
-                })
-                .collect(),
+            queries,
             warnings: evaluation.warnings,
         }
     }

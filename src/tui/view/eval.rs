@@ -106,23 +106,23 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let selected = is_focused(app, Pane::Eval).then_some(eval.selected);
     // Below the header row.
     let lines = queries_area.height.saturating_sub(1);
-    let window = visible_rows(mine.queries.len(), selected, lines, 1);
-    let shown = mine.queries[window.clone()].iter();
+    let window = visible_rows(mine.len(), selected, lines, 1);
+    let shown = mine.queries().skip(window.start).take(window.len());
     let rows = shown
-        .zip(theirs.queries.iter().skip(window.start))
+        .zip(theirs.queries().skip(window.start))
         .map(|(q, o)| {
             let (rank, color) = rank_cell(q.rank, k);
             let (other_rank, other_color) = rank_cell(o.rank, k);
-            let instead = match (&q.not_admitted, q.rank) {
+            let instead = match (q.not_admitted, q.rank) {
                 (_, Some(r)) if r <= k => String::new(),
                 (Some(why), _) if q.hits.is_empty() => format!("expected tool {why}"),
-                _ => q.hits.first().cloned().unwrap_or_default(),
+                _ => q.hits.first().map_or_else(String::new, |h| h.to_string()),
             };
             Row::new(vec![
                 Cell::from(Line::from(rank).right_aligned()).style(Style::new().fg(color)),
                 Cell::from(Line::from(other_rank).right_aligned())
                     .style(Style::new().fg(other_color)),
-                Cell::from(sanitize(&q.query).into_owned()),
+                Cell::from(sanitize(&q.query.query).into_owned()),
                 Cell::from(sanitize(&instead).into_owned()).style(Style::new().fg(Color::DarkGray)),
             ])
         });
