@@ -290,6 +290,8 @@ pub fn event_loop<B: Backend>(
     receiver: &Receiver<Msg>,
     suspend: &mut impl Suspend<B>,
 ) -> Result<App, B::Error> {
+    // The first frame is drawn before the background work starts competing for the cores.
+    terminal.draw(|frame| view::render(&app, frame))?;
     for effect in app.startup_effects() {
         perform(effect, sender, terminal, suspend)?;
     }
