@@ -1,8 +1,10 @@
 //! Whole-process figures: the release binary run on catalogs of 10,000 and 100,000 tools
 //! written to disk, each command timed from start to exit with its peak resident memory (from
-//! `wait4`), beside the bytes of the captures it read. `cargo bench --bench process` prints the
-//! table the README's performance section quotes; in test mode (`cargo test --all-targets`)
-//! it runs the 10,000-tool catalog once, to prove the commands still finish.
+//! `wait4`), beside the bytes of the captures it read; and the view in a real terminal (a tmux
+//! pane): when its first frame and its whole view show, and its peak memory once its
+//! background work is done. `cargo bench --bench process` prints the table the README's
+//! performance section quotes; in test mode (`cargo test --all-targets`) it runs the
+//! 10,000-tool catalog once, to prove the commands and the view still finish.
 
 mod support;
 
@@ -89,6 +91,89 @@ fn run(args: &[&str]) -> Cost {
     }
 }
 
+/// What opening the view cost, in a tmux pane of 160x45.
+struct ViewCost {
+    /// When the loading screen first showed (none when the view was ready first).
+    loading: Option<Duration>,
+    /// When the whole view first showed.
+    view: Duration,
+    /// Peak resident memory once both tokenizers have counted (lint done by then too).
+    peak_bytes: u64,
+}
+
+/// Opens the view on `folder` in a tmux server of its own and watches its screen every few
+/// milliseconds; `None` when tmux is not installed.
+fn view_in_tmux(folder: &str) -> Option<ViewCost> {
+    let socket = format!("schematax-bench-{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        Command::new("tmux")
+            .args(["-L", &socket, "-f", "/dev/null"])
+            .args(args)
+            .output()
+    };
+    let binary = env!("CARGO_BIN_EXE_schematax");
+    let started = Instant::now();
+    let session = [
+        "new-session",
+        "-d",
+        "-s",
+        "view",
+        "-x",
+        "160",
+        "-y",
+        "45",
+        binary,
+        "--tools",
+        folder,
+    ];
+    if !tmux(&session).ok()?.status.success() {
+        return None;
+    }
+    let pane = tmux(&["display", "-p", "-t", "view", "#{pane_pid}"]).expect("tmux answers");
+    let pid = String::from_utf8_lossy(&pane.stdout).trim().to_string();
+    let screen = || {
+        let output = tmux(&["capture-pane", "-p", "-t", "view"]).expect("tmux answers");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let still_waiting = |shown: &str| {
+        assert!(
+            started.elapsed() < Duration::from_secs(300),
+            "the view never got ready:\n{shown}"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    };
+    let mut loading = None;
+    let view = loop {
+        let shown = screen();
+        if loading.is_none() && shown.contains("Loading") {
+            loading = Some(started.elapsed());
+        }
+        if shown.contains("Servers (") {
+            break started.elapsed();
+        }
+        still_waiting(&shown);
+    };
+    loop {
+        let shown = screen();
+        if shown.contains("o200k/cl100k counted") {
+            break;
+        }
+        still_waiting(&shown);
+    }
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    let peak_kib: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0);
+    let _ = tmux(&["kill-server"]);
+    Some(ViewCost {
+        loading,
+        view,
+        peak_bytes: peak_kib * 1024,
+    })
+}
+
 fn mib(bytes: u64) -> f64 {
     bytes as f64 / (1024.0 * 1024.0)
 }
@@ -115,6 +200,20 @@ fn measure(size: usize, commands: &[(&str, &[&str])]) {
             mib(cost.peak_bytes),
             cost.peak_bytes as f64 / bytes as f64
         );
+    }
+    match view_in_tmux(&folder) {
+        Some(view) => {
+            println!(
+            "  {:<38} {:>8.2} s  peak {:>7.1} MiB ({:.1}x the captures); the loading screen at {}",
+            "the view in tmux: whole view",
+            view.view.as_secs_f64(),
+            mib(view.peak_bytes),
+            view.peak_bytes as f64 / bytes as f64,
+            view.loading
+                .map_or("- (not shown)".to_string(), |t| format!("{:.2} s", t.as_secs_f64()))
+        )
+        }
+        None => println!("  the view in tmux: not measured (no tmux)"),
     }
 }
 
