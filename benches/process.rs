@@ -135,12 +135,15 @@ fn view_in_tmux(folder: &str) -> Option<ViewCost> {
         let output = tmux(&["capture-pane", "-p", "-t", "view"]).expect("tmux answers");
         String::from_utf8_lossy(&output.stdout).into_owned()
     };
-    let still_waiting = |shown: &str| {
+    // Each look is a tmux process: on two cores, looking every few milliseconds for a whole
+    // second would slow down what it measures. So it looks often until the first frame,
+    // then every 25 ms.
+    let still_waiting = |shown: &str, every: u64| {
         assert!(
             started.elapsed() < Duration::from_secs(300),
             "the view never got ready:\n{shown}"
         );
-        std::thread::sleep(Duration::from_millis(2));
+        std::thread::sleep(Duration::from_millis(every));
     };
     let mut loading = None;
     let view = loop {
@@ -151,14 +154,14 @@ fn view_in_tmux(folder: &str) -> Option<ViewCost> {
         if shown.contains("Servers (") {
             break started.elapsed();
         }
-        still_waiting(&shown);
+        still_waiting(&shown, if loading.is_some() { 25 } else { 2 });
     };
     loop {
         let shown = screen();
         if shown.contains("o200k/cl100k counted") {
             break;
         }
-        still_waiting(&shown);
+        still_waiting(&shown, 100);
     }
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     let peak_kib: u64 = status

@@ -191,7 +191,8 @@ impl Session {
     pub fn new(config: &Config, captures: &[ServerCapture], overrides: &Overrides) -> Session {
         let profile = overrides.profile_for(config);
         let mut notes = Vec::new();
-        let servers: Vec<(Server, bool)> = match &config.mcp_servers {
+        // What to build: each server's name, capture, filter and whether it is connected.
+        let plan: Vec<(&str, &ServerCapture, ToolFilter, bool)> = match &config.mcp_servers {
             Some(configured) => {
                 let configured_names: HashSet<&str> =
                     configured.iter().map(|s| s.name.as_str()).collect();
@@ -228,10 +229,7 @@ impl Session {
                             include: server.include.clone(),
                             exclude: server.exclude.clone(),
                         };
-                        Some((
-                            Server::new(profile, &server.name, &capture.tools, &filter),
-                            server.enabled,
-                        ))
+                        Some((server.name.as_str(), *capture, filter, server.enabled))
                     })
                     .collect()
             }
@@ -240,15 +238,20 @@ impl Session {
                 sorted.sort_by(|a, b| a.server.cmp(&b.server));
                 sorted
                     .into_iter()
-                    .map(|c| {
-                        (
-                            Server::new(profile, &c.server, &c.tools, &ToolFilter::default()),
-                            true,
-                        )
-                    })
+                    .map(|c| (c.server.as_str(), c, ToolFilter::default(), true))
                     .collect()
             }
         };
+        // Built on every core, servers and their tools alike.
+        let servers: Vec<(Server, bool)> = plan
+            .par_iter()
+            .map(|(name, capture, filter, connected)| {
+                (
+                    Server::new(profile, name, &capture.tools, filter),
+                    *connected,
+                )
+            })
+            .collect();
         for (server, connected) in &servers {
             if *connected {
                 notes.extend(
