@@ -162,10 +162,10 @@ pub struct QueryOutcome<'a> {
     pub not_admitted: Option<&'a Admitted>,
 }
 
-/// How one query fared, as an evaluation keeps it: places in the evaluation's tables.
+/// How one query fared, as an evaluation keeps it: places in the evaluation's tables. The
+/// outcome of query `i` of the set is the evaluation's outcome `i`.
 #[derive(Debug, Clone, PartialEq)]
 struct Outcome {
-    query: u32,
     group: u32,
     rank: Option<u32>,
     hits: Box<[u32]>,
@@ -214,18 +214,19 @@ impl Evaluation {
 
     /// The outcome of each query, in file order.
     pub fn queries(&self) -> impl ExactSizeIterator<Item = QueryOutcome<'_>> + '_ {
-        self.outcomes.iter().map(|outcome| self.outcome(outcome))
+        (0..self.outcomes.len()).map(|i| self.outcome(i))
     }
 
     /// The outcome of query `i` (in file order).
     pub fn query(&self, i: usize) -> Option<QueryOutcome<'_>> {
-        self.outcomes.get(i).map(|outcome| self.outcome(outcome))
+        (i < self.outcomes.len()).then(|| self.outcome(i))
     }
 
-    fn outcome<'a>(&'a self, outcome: &'a Outcome) -> QueryOutcome<'a> {
+    fn outcome(&self, i: usize) -> QueryOutcome<'_> {
+        let outcome = &self.outcomes[i];
         let names = |places: &[u32]| places.iter().map(|&n| self.name(n)).collect();
         QueryOutcome {
-            query: &self.evaluated[outcome.query as usize],
+            query: &self.evaluated[i],
             group: self.name(outcome.group),
             rank: outcome.rank.map(|r| r as usize),
             hits: names(&outcome.hits),
@@ -334,7 +335,6 @@ pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> E
                     (None, None) => names.place(NOT_IN_CATALOG),
                 };
                 outcomes.push(Outcome {
-                    query: i,
                     group,
                     rank: scored.rank,
                     hits: scored
@@ -373,21 +373,20 @@ pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> E
         outcomes,
         names: names.names,
     };
-    evaluation.by_server = by_key(&evaluation, k, |o| o.group);
-    evaluation.by_style = by_key(&evaluation, k, |o| &o.query.style);
+    evaluation.by_server = by_key(&evaluation, k, |e, i| e.name(e.outcomes[i].group));
+    evaluation.by_style = by_key(&evaluation, k, |e, i| &e.evaluated[i].style);
     evaluation
 }
 
-/// The metrics of the outcomes of each `key`.
+/// The metrics of the outcomes of each `key` (of the evaluation and a query's place).
 fn by_key<'a>(
     evaluation: &'a Evaluation,
     k: usize,
-    key: fn(&QueryOutcome<'a>) -> &'a str,
+    key: fn(&'a Evaluation, usize) -> &'a str,
 ) -> BTreeMap<String, Metrics> {
     let mut groups: BTreeMap<&str, Vec<&Outcome>> = BTreeMap::new();
-    for outcome in &evaluation.outcomes {
-        let name = key(&evaluation.outcome(outcome));
-        groups.entry(name).or_default().push(outcome);
+    for (i, outcome) in evaluation.outcomes.iter().enumerate() {
+        groups.entry(key(evaluation, i)).or_default().push(outcome);
     }
     groups
         .into_iter()
