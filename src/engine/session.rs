@@ -121,8 +121,10 @@ pub enum Note {
     NoInputSchema {
         /// The server.
         server: String,
-        /// The tool.
+        /// The first such tool.
         tool: String,
+        /// How many of its tools have none.
+        tools: usize,
     },
 }
 
@@ -139,9 +141,22 @@ impl std::fmt::Display for Note {
             Note::Disabled { server } => {
                 write!(f, "server {server} has enabled: false: not counted")
             }
-            Note::NoInputSchema { server, tool } => write!(
+            Note::NoInputSchema {
+                server,
+                tool,
+                tools: 1,
+            } => write!(
                 f,
                 "server {server}: tool {tool} has no inputSchema; Hermes's MCP client rejects the whole tool list, so Hermes would not connect {server} at all (measured here as an empty object)"
+            ),
+            Note::NoInputSchema {
+                server,
+                tool,
+                tools,
+            } => write!(
+                f,
+                "server {server}: {tools} tools ({tool} and {} more) have no inputSchema; Hermes's MCP client rejects the whole tool list, so Hermes would not connect {server} at all (measured here as empty objects)",
+                tools - 1
             ),
         }
     }
@@ -252,18 +267,15 @@ impl Session {
                 )
             })
             .collect();
-        for (server, connected) in &servers {
-            if *connected {
-                notes.extend(
-                    server
-                        .tools
-                        .iter()
-                        .filter(|t| t.missing_input_schema)
-                        .map(|t| Note::NoInputSchema {
-                            server: server.name.clone(),
-                            tool: t.raw_name.clone(),
-                        }),
-                );
+        // One note per server, however many of its tools lack a schema.
+        for (server, _) in servers.iter().filter(|(_, connected)| *connected) {
+            let mut missing = server.tools.iter().filter(|t| t.missing_input_schema);
+            if let Some(first) = missing.next() {
+                notes.push(Note::NoInputSchema {
+                    server: server.name.clone(),
+                    tool: first.raw_name.clone(),
+                    tools: 1 + missing.count(),
+                });
             }
         }
         let settings = overrides.settings(config, profile);
@@ -985,20 +997,40 @@ mod tests {
     }
 
     #[test]
-    fn a_tool_without_input_schema_is_noted() {
+    fn tools_without_input_schema_are_noted_once_per_server() {
         let s = Session::new(
             &Config::default(),
-            &[capture("bare", r#"[{"name":"t","description":"x"}]"#)],
+            &[
+                capture("bare", r#"[{"name":"t","description":"x"}]"#),
+                capture(
+                    "many",
+                    r#"[{"name":"a","inputSchema":{}},{"name":"b"},{"name":"c"},{"name":"d"}]"#,
+                ),
+            ],
             &Overrides::default(),
         );
         assert_eq!(
             s.notes(),
-            [Note::NoInputSchema {
-                server: "bare".into(),
-                tool: "t".into()
-            }]
+            [
+                Note::NoInputSchema {
+                    server: "bare".into(),
+                    tool: "t".into(),
+                    tools: 1,
+                },
+                Note::NoInputSchema {
+                    server: "many".into(),
+                    tool: "b".into(),
+                    tools: 3,
+                }
+            ]
         );
-        assert!(s.notes()[0].to_string().contains("would not connect bare"));
+        assert!(s.notes()[0]
+            .to_string()
+            .starts_with("server bare: tool t has no inputSchema;"));
+        assert!(s.notes()[1]
+            .to_string()
+            .starts_with("server many: 3 tools (b and 2 more) have no inputSchema;"));
+        assert!(s.notes()[1].to_string().contains("would not connect many"));
     }
 
     #[test]
