@@ -5,7 +5,7 @@
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use std::fmt;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use super::tokens::write_compact_object;
 
@@ -13,11 +13,19 @@ use super::tokens::write_compact_object;
 #[derive(Clone, PartialEq, Eq)]
 pub struct ObjectText(Arc<str>);
 
+/// The parameters of a tool that takes none, as Hermes sends them.
+const NO_PARAMETERS: &str = r#"{"type":"object","properties":{}}"#;
+
 impl ObjectText {
-    /// Writes `map` as compact JSON.
+    /// Writes `map` as compact JSON. The parameters of a tool that takes none, the most common
+    /// schema of all, are held once for every tool.
     pub fn new(map: &Map<String, Value>) -> ObjectText {
+        static SHARED: OnceLock<Arc<str>> = OnceLock::new();
         let mut text = String::new();
         write_compact_object(map, &mut text);
+        if text == NO_PARAMETERS {
+            return ObjectText(Arc::clone(SHARED.get_or_init(|| NO_PARAMETERS.into())));
+        }
         ObjectText(text.into())
     }
 
@@ -70,5 +78,19 @@ mod tests {
             .keys()
             .eq(["z", "a"]));
         assert_eq!(ObjectText::new(&parsed), text);
+    }
+
+    #[test]
+    fn the_schema_of_no_parameters_is_held_once() {
+        let Value::Object(empty) = json!({"type": "object", "properties": {}}) else {
+            unreachable!()
+        };
+        let (a, b) = (ObjectText::new(&empty), ObjectText::new(&empty));
+        assert_eq!(a.as_str(), NO_PARAMETERS);
+        assert!(Arc::ptr_eq(&a.0, &b.0));
+        let Value::Object(other) = json!({"properties": {}, "type": "object"}) else {
+            unreachable!()
+        };
+        assert!(!Arc::ptr_eq(&ObjectText::new(&other).0, &a.0));
     }
 }
