@@ -662,9 +662,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             };
             let mut report = CostReport::build(&inputs, &session, &traffic);
             report.warnings.extend(warning);
-            let text = match other {
+            match other {
                 // Without the page's other profile, `plain` is the format asked for.
-                None => report.render(plain.unwrap_or_default()),
+                None => {
+                    drop((session, inputs));
+                    let format = plain.unwrap_or_default();
+                    emit_with(output.as_deref(), |out| report.write(format, out))
+                }
                 Some(other) => {
                     let set = load_queries(queries.as_deref())?;
                     let parts = PageParts {
@@ -674,10 +678,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                         queries: set.as_ref(),
                         theme: theme.unwrap_or_default(),
                     };
-                    PageReport::build(parts, report).render()
+                    emit(
+                        &PageReport::build(parts, report).render(),
+                        output.as_deref(),
+                    )
                 }
-            };
-            emit(&text, output.as_deref())
+            }
         }
         Command::Card {
             input,

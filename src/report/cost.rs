@@ -239,12 +239,13 @@ impl CostReport {
         }
     }
 
-    /// Renders in `format`.
-    pub fn render(&self, format: Format) -> String {
+    /// Writes the report in `format` to `out` (JSON as it is made: with a row per tool left
+    /// without a schema or per warning, a large catalog's report is never held whole).
+    pub fn write(&self, format: Format, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         match format {
-            Format::Json => super::to_json(self),
-            Format::Table => self.to_text(),
-            Format::Markdown => self.to_markdown(),
+            Format::Json => super::write_json(self, out),
+            Format::Table => out.write_all(self.to_text().as_bytes()),
+            Format::Markdown => out.write_all(self.to_markdown().as_bytes()),
         }
     }
 
