@@ -396,7 +396,7 @@ pub fn lint(session: &Session) -> Findings {
         .flat_map_iter(|doc| {
             let (entry, _) = session.catalog_entry(doc);
             let mut found = Vec::new();
-            let costly = costly_from.is_some_and(|from| entry.chars >= from);
+            let costly = costly_from.is_some_and(|edge| entry.chars > edge);
             tool_rules(entry, costly, &mut |rule, _| {
                 found.push(Finding::about_tool(rule, doc, Detail::Tool))
             });
@@ -506,14 +506,17 @@ fn subject_of<'s>(session: &'s Session, finding: &Finding) -> (&'s str, &'s str)
     }
 }
 
-/// The definition size from which a tool is in the costliest tenth (catalogs of 10+ tools).
+/// The definition size a tool must exceed to be in the costliest tenth (catalogs of 10+
+/// tools): at least nine tenths of the catalog then cost less. Tools tied at the edge are left
+/// out, so that a catalog of equal tools has none.
 fn costly_threshold(session: &Session) -> Option<u64> {
     let mut chars: Vec<u64> = session.catalog().map(|e| e.chars).collect();
     if chars.len() < 10 {
         return None;
     }
-    chars.sort_unstable_by(|a, b| b.cmp(a));
-    Some(chars[chars.len() / 10 - 1])
+    let edge = chars.len() / 10;
+    let (_, &mut above, _) = chars.select_nth_unstable_by(edge, |a, b| b.cmp(a));
+    Some(above)
 }
 
 /// Receives each rule a tool breaks (at most once per rule) with its message, which is
@@ -1092,6 +1095,33 @@ mod tests {
         let findings = written(&session(&[("srv", &format!("[{}]", tools.join(",")))]));
         assert!(rules_of(&findings, "heavy").contains(&"costly-tool"));
         assert!(!rules_of(&findings, "tool_3").contains(&"costly-tool"));
+    }
+
+    #[test]
+    fn tools_tied_at_the_edge_of_the_costliest_tenth_are_not_costly() {
+        // Seventeen tools of one size, two heavier ones of equal size, and the heaviest: the
+        // tenth of twenty is two tools, and the tied pair would make three, so only the
+        // heaviest is in it.
+        let tool = |name: &str, words: usize| {
+            format!(
+                r#"{{"name":"{name}","description":"Does a thing for the user.{}"}}"#,
+                " Words.".repeat(words)
+            )
+        };
+        let mut tools: Vec<String> = (0..17).map(|i| tool(&format!("same_{i:02}"), 0)).collect();
+        tools.push(tool("heavier_a", 20));
+        tools.push(tool("heavier_b", 20));
+        tools.push(tool("heaviest", 40));
+        let findings = written(&session(&[("srv", &format!("[{}]", tools.join(",")))]));
+        let costly: Vec<&str> = findings
+            .iter()
+            .filter(|f| f.rule.id == "costly-tool")
+            .map(|f| f.tool.as_str())
+            .collect();
+        assert_eq!(costly, ["heaviest"]);
+        let equal: Vec<String> = (0..20).map(|i| tool(&format!("same_{i:02}"), 0)).collect();
+        let findings = written(&session(&[("srv", &format!("[{}]", equal.join(",")))]));
+        assert!(findings.iter().all(|f| f.rule.id != "costly-tool"));
     }
 
     #[test]
