@@ -107,9 +107,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     // Below the header row.
     let lines = queries_area.height.saturating_sub(1);
     let window = visible_rows(mine.len(), selected, lines, 1);
-    let shown = mine.queries().skip(window.start).take(window.len());
-    let rows = shown
-        .zip(theirs.queries().skip(window.start))
+    // Only the rows on screen are made, however many queries there are.
+    let rows = window
+        .clone()
+        .filter_map(|i| Some((mine.query(i)?, theirs.query(i)?)))
         .map(|(q, o)| {
             let (rank, color) = rank_cell(q.rank, k);
             let (other_rank, other_color) = rank_cell(o.rank, k);
