@@ -51,14 +51,16 @@ pub fn raw_tokens(text: &str) -> impl Iterator<Item = &str> + '_ {
 /// stemmed (Snowball English) when the profile stems.
 pub fn tokens<'a>(text: &'a str, rules: &SearchRules) -> impl Iterator<Item = String> + 'a {
     let stem = rules.stem;
-    raw_tokens(text).map(move |token| {
-        let lower = token.to_ascii_lowercase();
-        if stem {
-            stem_word(&lower)
-        } else {
-            lower
-        }
-    })
+    raw_tokens(text).map(move |token| term_of(token.to_ascii_lowercase(), stem))
+}
+
+/// The term of a lowercase word: its stem when the profile stems, else the word itself.
+fn term_of(lower: String, stem: bool) -> String {
+    if stem {
+        stem_word(&lower)
+    } else {
+        lower
+    }
 }
 
 /// The Snowball English (Porter2) stem of a lowercase word, as Snowball 3.1 gives it.
@@ -282,29 +284,37 @@ impl Vocabulary {
         if let Some(&id) = self.words.get(lower.as_str()) {
             return Some(id);
         }
-        if self.stems() {
-            self.ids.get(stem_word(&lower).as_str()).copied()
-        } else {
-            self.ids.get(lower.as_str()).copied()
+        self.ids.get(term_of(lower, self.stems()).as_str()).copied()
+    }
+
+    /// An empty group of documents to tokenise (on any thread) for this vocabulary.
+    pub fn group(&self) -> TokenisedGroup {
+        TokenisedGroup {
+            stem: self.stems(),
+            places: FxHashMap::default(),
+            words: Vec::new(),
+            terms: Vec::new(),
+            documents: Vec::new(),
         }
     }
 
-    /// Tokenises the pieces of a tool's search text (see [`search_text`]) into term counts,
+    /// Tokenises the pieces of one tool's search text (see [`search_text`]) into term counts,
     /// adding new terms.
+    #[cfg(test)]
     pub fn count_terms<'a>(
         &mut self,
         name: &str,
         pieces: impl Iterator<Item = &'a str>,
     ) -> TermCounts {
-        let mut group = TokenisedGroup::new(self.stems());
+        let mut group = self.group();
         group.add(name, pieces);
         let mut counts = self.count_groups(vec![group]);
         counts.pop().and_then(|mut c| c.pop()).unwrap_or_default()
     }
 
-    /// Term counts of groups of documents tokenised apart (on any thread), with the term ids
-    /// counting every document one after another, in order, with [`Vocabulary::count_terms`]
-    /// would give: each group's words are added in the order they were first seen in it.
+    /// The term counts of groups of documents tokenised apart (on any thread), adding new
+    /// terms. Each group's words get their ids in the order they were first seen in it, group
+    /// after group, so the ids are those of counting every document in turn.
     pub fn count_groups(&mut self, groups: Vec<TokenisedGroup>) -> Vec<Vec<TermCounts>> {
         use rayon::prelude::*;
         let ids: Vec<Vec<u32>> = groups.iter().map(|group| self.adopt(group)).collect();
@@ -336,15 +346,15 @@ impl Vocabulary {
 
     /// The term ids of a group's words (by their place in the group), adding the new ones.
     fn adopt(&mut self, group: &TokenisedGroup) -> Vec<u32> {
+        debug_assert_eq!(group.stem, self.stems(), "a group of another profile");
         group
             .words
             .iter()
-            .zip(&group.stems)
-            .map(|(word, stem)| {
+            .zip(&group.terms)
+            .map(|(word, term)| {
                 if let Some(&id) = self.words.get(word) {
                     return id;
                 }
-                let term = stem.as_ref().unwrap_or(word);
                 let next = self.terms.len() as u32;
                 let id = *self.ids.entry(term.clone()).or_insert(next);
                 if id == next {
@@ -357,17 +367,18 @@ impl Vocabulary {
     }
 }
 
-/// Documents tokenised without a vocabulary, so that many groups can be tokenised at once:
-/// the group's distinct lowercase words in first-seen order (each stemmed once, when the
-/// profile stems), and each document's tokens as places in that list.
-#[derive(Debug, Default)]
+/// Documents tokenised without a vocabulary, so that many groups can be tokenised at once
+/// (made by [`Vocabulary::group`]): the group's distinct lowercase words in first-seen order,
+/// each with its term (worked out once), and each document's tokens as places in that list.
+#[derive(Debug)]
 pub struct TokenisedGroup {
+    /// Whether the profile stems.
     stem: bool,
     /// Lowercase word -> its place in `words`.
     places: FxHashMap<Box<str>, u32>,
     words: Vec<Box<str>>,
-    /// Per word, its stem when the profile stems.
-    stems: Vec<Option<Box<str>>>,
+    /// Per word, its term.
+    terms: Vec<Box<str>>,
     documents: Vec<TokenisedDocument>,
 }
 
@@ -380,14 +391,6 @@ struct TokenisedDocument {
 }
 
 impl TokenisedGroup {
-    /// An empty group; `stem` when the profile stems.
-    pub fn new(stem: bool) -> TokenisedGroup {
-        TokenisedGroup {
-            stem,
-            ..TokenisedGroup::default()
-        }
-    }
-
     /// Tokenises a document: its name and the pieces of its search text ([`search_text`]).
     pub fn add<'a>(&mut self, name: &str, pieces: impl Iterator<Item = &'a str>) {
         let mut words = Vec::new();
@@ -403,8 +406,8 @@ impl TokenisedGroup {
                         let place = self.words.len() as u32;
                         let word: Box<str> = lower.as_str().into();
                         self.places.insert(word.clone(), place);
-                        self.stems
-                            .push(self.stem.then(|| stem_word(&lower).into_boxed_str()));
+                        self.terms
+                            .push(term_of(lower.clone(), self.stem).into_boxed_str());
                         self.words.push(word);
                         place
                     }
@@ -1452,7 +1455,7 @@ mod tests {
             for split in 0..=texts.len() {
                 let mut vocabulary = Vocabulary::new(rules);
                 let groups = [&texts[..split], &texts[split..]].map(|run| {
-                    let mut group = TokenisedGroup::new(rules.stem);
+                    let mut group = vocabulary.group();
                     for t in run {
                         group.add("N", std::iter::once(*t));
                     }

@@ -839,27 +839,29 @@ impl Corpus {
     fn new(profile: Profile, servers: &[Server]) -> Corpus {
         let rules = profile.spec().search;
         let mut vocabulary = Vocabulary::new(rules);
-        // Tokenised on every core, a run of servers at a time (long enough that each run
-        // meets most words once); the ids are then given in catalog order.
+        // Tokenised on every core, a run of tools at a time (long enough that each run meets
+        // most words once); the ids are then given in catalog order.
+        let tools: Vec<(&Server, &ToolEntry)> = servers
+            .iter()
+            .flat_map(|s| s.tools.iter().map(move |e| (s, e)))
+            .collect();
         let runs = rayon::current_num_threads() * 4;
-        let run_length = servers.len().div_ceil(runs).max(1);
-        let groups: Vec<TokenisedGroup> = servers
+        let run_length = tools.len().div_ceil(runs).max(1);
+        let groups: Vec<TokenisedGroup> = tools
             .par_chunks(run_length)
             .map(|run| {
-                let mut group = TokenisedGroup::new(rules.stem);
-                for s in run {
-                    for e in &s.tools {
-                        group.add(
+                let mut group = vocabulary.group();
+                for (s, e) in run {
+                    group.add(
+                        &e.name,
+                        search_text(
+                            &rules,
                             &e.name,
-                            search_text(
-                                &rules,
-                                &e.name,
-                                &s.name,
-                                &e.description,
-                                e.parameter_names(),
-                            ),
-                        );
-                    }
+                            &s.name,
+                            &e.description,
+                            e.parameter_names(),
+                        ),
+                    );
                 }
                 group
             })
