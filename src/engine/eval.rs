@@ -176,7 +176,6 @@ struct Outcome {
 /// How one query fared, as its search leaves it: catalog positions, before they are put in
 /// the evaluation's tables.
 struct Scored {
-    group: Option<usize>,
     rank: Option<u32>,
     hits: Vec<usize>,
     accepted: Vec<usize>,
@@ -329,9 +328,9 @@ pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> E
         for (group, scored) in batch.iter().zip(scored) {
             for (&i, (scored, absent)) in group.iter().zip(scored) {
                 let query = &queries[i as usize];
-                let group = match (&query.server, scored.group) {
+                let group = match (&query.server, scored.accepted.first()) {
                     (Some(server), _) => names.place(server),
-                    (None, Some(first)) => names.place(&session.catalog_entry(first).0.server),
+                    (None, Some(&first)) => names.place(&session.catalog_entry(first).0.server),
                     (None, None) => names.place(NOT_IN_CATALOG),
                 };
                 outcomes.push(Outcome {
@@ -432,7 +431,6 @@ fn score(
         _ => None,
     };
     let scored = Scored {
-        group: accepted.first().copied(),
         rank,
         hits: result.hits.iter().take(k).map(|h| h.doc).collect(),
         accepted,
