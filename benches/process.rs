@@ -97,19 +97,60 @@ struct ViewCost {
     loading: Option<Duration>,
     /// When the whole view first showed.
     view: Duration,
-    /// Peak resident memory once both tokenizers have counted (lint done by then too).
+    /// Peak resident memory once both tokenizers have counted.
     peak_bytes: u64,
 }
 
-/// Opens the view on `folder` in a tmux server of its own and watches its screen every few
-/// milliseconds; `None` when tmux is not installed.
-fn view_in_tmux(folder: &str) -> Option<ViewCost> {
-    let socket = format!("schematax-bench-{}", std::process::id());
-    let tmux = |args: &[&str]| {
+/// A tmux server of the bench's own, killed with the view in it when dropped, whether the
+/// measurement finished or panicked.
+struct TmuxServer {
+    socket: String,
+}
+
+impl TmuxServer {
+    fn run(&self, args: &[&str]) -> std::io::Result<std::process::Output> {
         Command::new("tmux")
-            .args(["-L", &socket, "-f", "/dev/null"])
+            .args(["-L", &self.socket, "-f", "/dev/null"])
             .args(args)
             .output()
+    }
+
+    /// What the pane shows; panics, with tmux's answer, once the pane is gone.
+    fn screen(&self) -> String {
+        let output = self
+            .run(&["capture-pane", "-p", "-t", "view"])
+            .expect("tmux runs");
+        assert!(
+            output.status.success(),
+            "the view exited before it was ready: {}",
+            String::from_utf8_lossy(&output.stderr).trim()
+        );
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+}
+
+impl Drop for TmuxServer {
+    fn drop(&mut self) {
+        let _ = self.run(&["kill-server"]);
+    }
+}
+
+/// The peak resident memory of a running process (`VmHWM`), in bytes.
+fn peak_of(pid: &str) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("the view runs");
+    let kib: u64 = status
+        .lines()
+        .find_map(|line| line.strip_prefix("VmHWM:"))
+        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
+        .expect("/proc/PID/status has VmHWM");
+    kib * 1024
+}
+
+/// Opens the view on `folder` in a tmux server of its own and watches its screen; `None`
+/// when tmux is not installed.
+fn view_in_tmux(folder: &str) -> Option<ViewCost> {
+    let tmux = TmuxServer {
+        socket: format!("schematax-bench-{}", std::process::id()),
     };
     let binary = env!("CARGO_BIN_EXE_schematax");
     let started = Instant::now();
@@ -126,15 +167,13 @@ fn view_in_tmux(folder: &str) -> Option<ViewCost> {
         "--tools",
         folder,
     ];
-    if !tmux(&session).ok()?.status.success() {
+    if !tmux.run(&session).ok()?.status.success() {
         return None;
     }
-    let pane = tmux(&["display", "-p", "-t", "view", "#{pane_pid}"]).expect("tmux answers");
+    let pane = tmux
+        .run(&["display", "-p", "-t", "view", "#{pane_pid}"])
+        .expect("tmux runs");
     let pid = String::from_utf8_lossy(&pane.stdout).trim().to_string();
-    let screen = || {
-        let output = tmux(&["capture-pane", "-p", "-t", "view"]).expect("tmux answers");
-        String::from_utf8_lossy(&output.stdout).into_owned()
-    };
     // Each look is a tmux process: on two cores, looking every few milliseconds for a whole
     // second would slow down what it measures. So it looks often until the first frame,
     // then every 25 ms.
@@ -147,7 +186,7 @@ fn view_in_tmux(folder: &str) -> Option<ViewCost> {
     };
     let mut loading = None;
     let view = loop {
-        let shown = screen();
+        let shown = tmux.screen();
         if loading.is_none() && shown.contains("Loading") {
             loading = Some(started.elapsed());
         }
@@ -157,23 +196,25 @@ fn view_in_tmux(folder: &str) -> Option<ViewCost> {
         still_waiting(&shown, if loading.is_some() { 25 } else { 2 });
     };
     loop {
-        let shown = screen();
+        let shown = tmux.screen();
         if shown.contains("o200k/cl100k counted") {
             break;
         }
         still_waiting(&shown, 100);
     }
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    let peak_kib: u64 = status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|value| value.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0);
-    let _ = tmux(&["kill-server"]);
+    let peak_bytes = peak_of(&pid);
+    drop(tmux);
+    // The next measurement starts once this view is gone.
+    let gone = Instant::now();
+    while std::path::Path::new(&format!("/proc/{pid}")).exists()
+        && gone.elapsed() < Duration::from_secs(10)
+    {
+        std::thread::sleep(Duration::from_millis(10));
+    }
     Some(ViewCost {
         loading,
         view,
-        peak_bytes: peak_kib * 1024,
+        peak_bytes,
     })
 }
 
