@@ -11,7 +11,7 @@ use ratatui::Frame;
 use super::{is_focused, lower_block, visible_rows};
 use crate::engine::eval::Metrics;
 use crate::engine::profile::Profile;
-use crate::text::{clip, sanitize};
+use crate::text::{clip, sanitize, thousands};
 use crate::tui::app::{App, Pane};
 
 /// A rank as the pane shows it, and its colour.
@@ -55,7 +55,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let metric = |m: Option<&Metrics>| -> Vec<Cell<'static>> {
         match m {
             Some(m) => vec![
-                Cell::from(Line::from(m.queries.to_string()).right_aligned()),
+                Cell::from(Line::from(thousands(m.queries as u64)).right_aligned()),
                 Cell::from(Line::from(format!("{:.3}", m.recall_at_1)).right_aligned()),
                 Cell::from(Line::from(format!("{:.3}", m.recall_at_k)).right_aligned()),
                 Cell::from(Line::from(format!("{:.3}", m.mrr)).right_aligned()),
@@ -91,9 +91,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let at_k = format!("@{k}");
     let header = Row::new(vec!["profile", "n", "@1", at_k.as_str(), "MRR"])
         .style(Style::new().add_modifier(Modifier::BOLD));
+    // The count as large as a queries file holds ("100,000").
     let widths = [
         Constraint::Length(26),
-        Constraint::Length(4),
+        Constraint::Length(7),
         Constraint::Length(6),
         Constraint::Length(6),
         Constraint::Length(6),
