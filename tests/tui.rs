@@ -526,6 +526,40 @@ fn eval_pane_says_what_came_first_and_why() {
     assert!(!row("fetch a url").contains("mcp__"), "{text}");
 }
 
+#[test]
+fn eval_pane_scrolls_to_the_selected_query() {
+    let mut app = app_with_queries();
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Tab);
+    }
+    assert_eq!(app.focus, Pane::Eval);
+    let evaluation = app
+        .eval
+        .as_ref()
+        .unwrap()
+        .evaluation(app.session.profile())
+        .unwrap()
+        .clone();
+    let texts: Vec<String> = evaluation
+        .queries()
+        .map(|q| q.query.query.clone())
+        .collect();
+    let (first, last) = (&texts[0], &texts[texts.len() - 1]);
+    let text = screen(&app, 120, 40);
+    assert!(
+        text.contains(first.as_str()) && !text.contains(last.as_str()),
+        "{text}"
+    );
+    for _ in 1..texts.len() {
+        press(&mut app, KeyCode::Down);
+    }
+    let text = screen(&app, 120, 40);
+    assert!(
+        text.contains(last.as_str()) && !text.contains(first.as_str()),
+        "{text}"
+    );
+}
+
 /// The app `schematax ARGS...` opens, built by the binary's own code.
 fn app_from_command_line(args: &[&str]) -> App {
     use clap::Parser;
