@@ -452,6 +452,16 @@ fn a_stale_lint_is_dropped_and_a_toggle_relints() {
     assert!(screen(&app, 100, 30).contains("Lint 49"));
 }
 
+/// The app with the sample's queries file, the Eval pane focused (three Tabs away).
+fn eval_focused() -> App {
+    let mut app = app_with_queries();
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Tab);
+    }
+    assert_eq!(app.focus, Pane::Eval);
+    app
+}
+
 #[test]
 fn eval_pane_updates_live() {
     let mut app = app_with_queries();
@@ -499,11 +509,7 @@ fn eval_pane_updates_live() {
 
 #[test]
 fn eval_pane_says_what_came_first_and_why() {
-    let mut app = app_with_queries();
-    for _ in 0..3 {
-        press(&mut app, KeyCode::Tab);
-    }
-    assert_eq!(app.focus, Pane::Eval);
+    let mut app = eval_focused();
     // Under the newer profile, a miss names the tool that came first, or why nothing did.
     press_and_run(&mut app, KeyCode::Char('P'));
     let text = screen(&app, 160, 60);
@@ -528,11 +534,7 @@ fn eval_pane_says_what_came_first_and_why() {
 
 #[test]
 fn eval_pane_scrolls_to_the_selected_query() {
-    let mut app = app_with_queries();
-    for _ in 0..3 {
-        press(&mut app, KeyCode::Tab);
-    }
-    assert_eq!(app.focus, Pane::Eval);
+    let mut app = eval_focused();
     let evaluation = app
         .eval
         .as_ref()
