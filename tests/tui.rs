@@ -205,6 +205,31 @@ fn context_prompt_overlay() {
 }
 
 #[test]
+fn a_large_server_shows_its_numbers_in_full() {
+    // 12,345 tools with a long description each: five-digit tool counts and seven-digit
+    // estimates, wider than the columns' headers.
+    let description = "Reads one record of the archive and returns it. ".repeat(20);
+    let tools: Vec<String> = (0..12_345)
+        .map(|i| format!(r#"{{"name":"t{i}","description":"{description}","inputSchema":{{}}}}"#))
+        .collect();
+    let capture = parse_capture(
+        format!(r#"{{"server":"big","tools":[{}]}}"#, tools.join(",")).as_bytes(),
+        "big",
+    )
+    .unwrap();
+    let app = app_of(inputs_of("{}", vec![capture]), Overrides::default(), None);
+    let estimate = schematax::engine::tokens::estimate_tokens(app.session.servers()[0].chars);
+    assert!(estimate >= 1_000_000, "{estimate}");
+    let text = screen(&app, 120, 40);
+    let row = text.lines().find(|l| l.contains("● big")).unwrap();
+    assert!(row.contains("12,345"), "{row}");
+    assert!(
+        row.contains(&schematax::report::thousands(estimate)),
+        "{row}"
+    );
+}
+
+#[test]
 fn too_small_terminal_says_so() {
     insta::assert_snapshot!(screen(&sample_app(), 60, 20));
 }

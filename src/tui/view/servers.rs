@@ -78,7 +78,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 Color::DarkGray
             })),
             Cell::from(sanitize(&server.name).into_owned()),
-            Cell::from(Line::from(tools.to_string()).right_aligned()),
+            Cell::from(Line::from(thousands(tools as u64)).right_aligned()),
             Cell::from(Line::from(thousands(estimate_tokens(chars))).right_aligned()),
             Cell::from(Line::from(o200k).right_aligned()),
             Cell::from(Line::from(share_label).right_aligned()),
@@ -93,12 +93,25 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         };
         Row::new(cells).style(style)
     });
+    // Each number column as wide as its largest value over every server (so that scrolling
+    // never changes it), and at least `least`.
+    let width_of = |largest: u64, least: usize| {
+        let digits = thousands(largest).chars().count().max(least);
+        Constraint::Length(digits as u16)
+    };
+    let most_tools = servers.iter().map(|s| s.tools.len() as u64).max();
+    let most_chars = app.derived.full_chars.iter().copied().max();
+    let most_counted = costs
+        .iter()
+        .filter_map(|c| c.counted)
+        .map(|c| c.o200k)
+        .max();
     let mut widths = vec![
         Constraint::Length(1),
         Constraint::Fill(1),
-        Constraint::Length(5),
-        Constraint::Length(7),
-        Constraint::Length(6),
+        width_of(most_tools.unwrap_or(0), 5),
+        width_of(estimate_tokens(most_chars.unwrap_or(0)), 7),
+        width_of(most_counted.unwrap_or(0), 6),
         Constraint::Length(5),
     ];
     let mut header = vec!["", "server", "tools", "chars/4", "o200k", "share"];
