@@ -16,6 +16,9 @@ use super::yaml::{Yaml, YamlError};
 /// Distinct query texts searched side by side before their outcomes are laid out.
 const GROUPS_PER_BATCH: usize = 4096;
 
+/// Expected tools not in the catalog that are listed one by one; the rest are counted.
+const ABSENT_LISTED: usize = 10;
+
 /// Largest queries file read.
 pub const MAX_QUERIES_BYTES: u64 = 16 * 1024 * 1024;
 
@@ -362,7 +365,15 @@ pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> E
     permute(&mut outcomes, &mut order);
     missing.sort_unstable_by_key(|(i, _)| *i);
     let mut warnings = set.warnings.clone();
-    warnings.extend(missing.into_iter().flat_map(|(_, absent)| absent));
+    let absent: Vec<String> = missing.into_iter().flat_map(|(_, a)| a).collect();
+    let unlisted = absent.len().saturating_sub(ABSENT_LISTED);
+    warnings.extend(absent.into_iter().take(ABSENT_LISTED));
+    if unlisted > 0 {
+        warnings.push(format!(
+            "and {} more expected tools not in this session's catalog",
+            crate::text::thousands(unlisted as u64)
+        ));
+    }
     let mut evaluation = Evaluation {
         overall: metrics(outcomes.iter(), k),
         by_server: BTreeMap::new(),
@@ -577,15 +588,20 @@ mod tests {
             };
             assert_eq!(evaluate(&s, &alone, 2, false).query(0), together.query(i));
         }
+        // The first ten queries expecting nope are named, in file order; the rest counted.
         let missing: Vec<&String> = together.warnings.iter().collect();
         let expecting_nope = (0..total).filter(|i| i % 4 == 3).count();
-        assert_eq!(
-            missing.len(),
-            expecting_nope,
-            "one per query expecting nope"
-        );
+        assert_eq!(missing.len(), ABSENT_LISTED + 1);
         assert!(missing[0].starts_with("query q3:"), "{}", missing[0]);
         assert!(missing[1].starts_with("query q7:"), "{}", missing[1]);
+        assert!(missing[9].starts_with("query q39:"), "{}", missing[9]);
+        assert_eq!(
+            missing[10],
+            &format!(
+                "and {} more expected tools not in this session's catalog",
+                crate::text::thousands((expecting_nope - ABSENT_LISTED) as u64)
+            )
+        );
     }
 
     #[test]
