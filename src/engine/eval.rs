@@ -51,6 +51,12 @@ pub enum QueriesError {
     /// Not `queries: [...]`.
     #[error("expected a mapping with a `queries` list")]
     Shape,
+    /// Not one entry has both a query and an expected tool.
+    #[error("no entry has both `query` and `expected`: nothing to evaluate")]
+    NoQueries {
+        /// Entries skipped.
+        skipped: usize,
+    },
 }
 
 /// A parsed queries file.
@@ -113,6 +119,11 @@ impl QuerySet {
                 expected,
                 also_ok: list("also_ok"),
                 style: text("style").unwrap_or_else(|| DEFAULT_STYLE.to_string()),
+            });
+        }
+        if queries.is_empty() {
+            return Err(QueriesError::NoQueries {
+                skipped: warnings.len(),
             });
         }
         Ok(QuerySet {
@@ -524,6 +535,14 @@ mod tests {
         assert_eq!(s.queries[1].also_ok, ["w"]);
         assert_eq!(s.warnings.len(), 2);
         assert_eq!(QuerySet::parse(b"- a"), Err(QueriesError::Shape));
+        assert_eq!(
+            QuerySet::parse(b"queries:\n  - query: x\n  - expected: [t]\n"),
+            Err(QueriesError::NoQueries { skipped: 2 })
+        );
+        assert_eq!(
+            QuerySet::parse(b"queries: []").unwrap_err().to_string(),
+            "no entry has both `query` and `expected`: nothing to evaluate"
+        );
         assert!(matches!(
             QuerySet::parse(b"queries: ["),
             Err(QueriesError::Yaml(_))
