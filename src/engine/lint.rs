@@ -613,11 +613,18 @@ fn text_rules(entry: &ToolEntry, report: &mut Reporter) {
         );
     }
     if entry.description.len() > MAX_DESCRIPTION_BYTES {
+        // A description cut at load is longer than what is left of it.
+        let at_least = if entry.truncated_chars > 0 {
+            "at least "
+        } else {
+            ""
+        };
         report(
             &LONG_DESCRIPTION,
             format_args!(
-                "description is {} bytes, over the {MAX_DESCRIPTION_BYTES} some clients keep: put the essentials first and move details to parameter descriptions",
-                entry.description.len()
+                "description is {at_least}{} bytes, over the {} some clients keep: put the essentials first and move details to parameter descriptions",
+                crate::text::thousands(entry.description.len() as u64),
+                crate::text::thousands(MAX_DESCRIPTION_BYTES as u64)
             ),
         );
     }
@@ -1077,6 +1084,28 @@ mod tests {
         );
         assert!(rules_of(&one(&long), "purge_cache").contains(&"long-description"));
         assert!(!rules_of(&one(FILLER), "archive_report").contains(&"long-description"));
+        let message = |tool: &str| {
+            let findings = written(&session(&[("srv", &format!("[{tool}]"))]));
+            let finding = findings
+                .into_iter()
+                .find(|f| f.rule.id == "long-description");
+            finding.unwrap().message
+        };
+        assert!(
+            message(&long).starts_with("description is 2,"),
+            "{}",
+            message(&long)
+        );
+        // A description cut at load says it was longer than what is left.
+        let huge = format!(
+            r#"{{"name":"purge_cache","description":"{}"}}"#,
+            "word ".repeat(400_000)
+        );
+        assert!(
+            message(&huge).starts_with("description is at least 1,048,576 bytes"),
+            "{}",
+            message(&huge)
+        );
     }
 
     #[test]
