@@ -459,8 +459,8 @@ impl CostReport {
         let mut out = format!(
             "schematax report: {} ({} servers, {} tools, profile {})\n\n",
             crate::text::sanitize(&self.config_path),
-            self.servers.len(),
-            self.deferrable_tools,
+            crate::text::thousands(self.servers.len() as u64),
+            crate::text::thousands(self.deferrable_tools as u64),
             self.profile
         );
         if self.servers.is_empty() {

@@ -143,7 +143,7 @@ impl EvalReport {
     pub fn write(&self, format: Format, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let headline = format!(
             "schematax eval: {} queries, recall@1 {:.3}, recall@{} {:.3}, MRR {:.3} (profile {})",
-            self.overall.queries,
+            crate::text::thousands(self.overall.queries as u64),
             self.overall.recall_at_1,
             self.overall.k,
             self.overall.recall_at_k,

@@ -136,10 +136,10 @@ impl LintReport {
     fn headline(&self) -> String {
         format!(
             "schematax lint: {} tools, {} errors, {} warnings, {} infos (profile {})",
-            self.tools,
-            self.summary.errors,
-            self.summary.warnings,
-            self.summary.infos,
+            crate::text::thousands(self.tools as u64),
+            crate::text::thousands(self.summary.errors as u64),
+            crate::text::thousands(self.summary.warnings as u64),
+            crate::text::thousands(self.summary.infos as u64),
             self.profile
         )
     }

@@ -202,7 +202,7 @@ impl SearchReport {
             query.via,
             self.profile,
             self.limit,
-            self.total_available
+            crate::text::thousands(self.total_available as u64)
         )
     }
 

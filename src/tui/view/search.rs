@@ -36,7 +36,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         search.limit,
         app.session.settings().max_search_limit,
         via,
-        app.session.total_available()
+        crate::text::thousands(app.session.total_available() as u64)
     );
     let room = (inner.width as usize).saturating_sub(status.chars().count() + 3);
     let mut query_spans = vec![
