@@ -1469,6 +1469,14 @@ mod tests {
                 assert_eq!(counts, expected, "split at {split}");
                 assert_eq!(vocabulary.terms, one_by_one.terms);
             }
+            // The ids are the terms in the order they first occur in the texts.
+            let mut first_seen: Vec<Box<str>> = Vec::new();
+            for term in texts.iter().flat_map(|t| tokens(t, &rules)) {
+                if !first_seen.iter().any(|seen| **seen == *term) {
+                    first_seen.push(term.into());
+                }
+            }
+            assert_eq!(one_by_one.terms, first_seen);
         }
         let mut vocabulary = Vocabulary::new(HERMES_2026_09.search);
         let runs = vocabulary.count_terms("Run", std::iter::once("runs running"));

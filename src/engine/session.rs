@@ -144,20 +144,24 @@ impl std::fmt::Display for Note {
             Note::NoInputSchema {
                 server,
                 tool,
-                tools: 1,
-            } => write!(
-                f,
-                "server {server}: tool {tool} has no inputSchema; Hermes's MCP client rejects the whole tool list, so Hermes would not connect {server} at all (measured here as an empty object)"
-            ),
-            Note::NoInputSchema {
-                server,
-                tool,
                 tools,
-            } => write!(
-                f,
-                "server {server}: {tools} tools ({tool} and {} more) have no inputSchema; Hermes's MCP client rejects the whole tool list, so Hermes would not connect {server} at all (measured here as empty objects)",
-                tools - 1
-            ),
+            } => {
+                let (which, measured) = match tools {
+                    1 => (format!("tool {tool} has"), "an empty object"),
+                    _ => (
+                        format!(
+                            "{} tools ({tool} and {} more) have",
+                            crate::text::thousands(*tools as u64),
+                            crate::text::thousands(*tools as u64 - 1)
+                        ),
+                        "empty objects",
+                    ),
+                };
+                write!(
+                    f,
+                    "server {server}: {which} no inputSchema; Hermes's MCP client rejects the whole tool list, so Hermes would not connect {server} at all (measured here as {measured})"
+                )
+            }
         }
     }
 }
