@@ -14,7 +14,7 @@ use crate::engine::error::InputError;
 use crate::engine::eval::{evaluate, QuerySet};
 use crate::engine::inputs::Inputs;
 use crate::engine::lint::Severity;
-use crate::engine::profile::Profile;
+use crate::engine::profile::{Profile, VersionMatch};
 use crate::engine::search::resolve_limit;
 use crate::engine::session::{Overrides, Session};
 use crate::report::card::{render_svg, CardFormat};
@@ -237,10 +237,14 @@ pub struct SessionArgs {
     /// Captured tool lists: a file or a directory (repeatable). Default: tools/ beside the config.
     #[arg(long = "tools", value_name = "PATH")]
     pub tools: Vec<PathBuf>,
-    /// Engine profile: seed (Hermes as first shipped) or hermes-2026-09 (the reworked engine);
-    /// default: the config's `schematax.profile`, else seed.
-    #[arg(long, value_enum, value_name = "PROFILE")]
-    pub profile: Option<ProfileArg>,
+    /// The Hermes release to replay (e.g. 0.21.4, 0.22.2.post1, v0.19.0): the profile that
+    /// covers it (see `schematax profiles`); default: the config's `schematax.hermes`, else
+    /// the newest verified release.
+    #[arg(long, value_name = "VERSION", value_parser = parse_hermes, conflicts_with = "profile")]
+    pub hermes: Option<VersionMatch>,
+    /// Engine profile by id (hermes-0.21.4, seed, ...; see `schematax profiles`).
+    #[arg(long, value_name = "PROFILE", value_parser = parse_profile_id)]
+    pub profile: Option<Profile>,
     /// Context length in tokens (e.g. 200000, 200K, 1M; 0 = unknown), instead of the config's.
     #[arg(long = "context", value_name = "N", value_parser = parse_context)]
     pub context: Option<u64>,
@@ -364,23 +368,17 @@ impl From<ModeArg> for Mode {
     }
 }
 
-/// `--profile` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum ProfileArg {
-    /// Hermes Tool Search as first shipped (May 2026, ENGINE.md).
-    Seed,
-    /// The reworked engine of September 2026 (ENGINE-2026-09.md).
-    #[value(name = "hermes-2026-09")]
-    Hermes202609,
+/// `--hermes VERSION`: the profile covering a Hermes release.
+fn parse_hermes(text: &str) -> Result<VersionMatch, String> {
+    Profile::for_version(text).map_err(|e| e.to_string())
 }
 
-impl From<ProfileArg> for Profile {
-    fn from(profile: ProfileArg) -> Profile {
-        match profile {
-            ProfileArg::Seed => Profile::Seed,
-            ProfileArg::Hermes202609 => Profile::Hermes202609,
-        }
-    }
+/// `--profile ID`: a profile id or alias.
+fn parse_profile_id(text: &str) -> Result<Profile, String> {
+    Profile::from_id(text).ok_or_else(|| {
+        let ids: Vec<&str> = Profile::all().map(|p| p.id()).collect();
+        format!("{text:?} is not a profile ({})", ids.join(", "))
+    })
 }
 
 /// Largest `--context` accepted.
@@ -443,7 +441,7 @@ impl SessionArgs {
     /// The overrides these flags give.
     pub fn overrides(&self) -> Overrides {
         Overrides {
-            profile: self.profile.map(Profile::from),
+            profile: self.profile.or(self.hermes.map(|m| m.profile)),
             context_length: self.context,
             context_source: None,
             threshold_pct: self.threshold_pct,
@@ -640,10 +638,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             // back before the chosen one is built, so two are never held at once.
             let other = plain.is_none().then(|| {
                 let chosen = overrides.profile_for(&inputs.config);
-                let other_profile = Profile::ALL
-                    .into_iter()
-                    .find(|p| *p != chosen)
-                    .unwrap_or_default();
+                let other_profile = chosen.contrast();
                 let other = Session::new(
                     &inputs.config,
                     &inputs.captures,
@@ -805,10 +800,12 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         } => {
             let inputs = input.inputs()?;
             let set = load_queries(queries.as_deref())?;
+            let profiles = [Profile::seed(), input.overrides().profile_for(&inputs.config)];
             let comparison = ProfileComparison::build(
                 &inputs.config,
                 &inputs.captures,
                 &input.overrides(),
+                &profiles,
                 set.as_ref(),
                 limit,
             );

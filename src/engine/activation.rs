@@ -4,10 +4,9 @@
 
 use std::fmt;
 
-use super::bridge::{bridge_chars, seed_bridge_chars};
 use super::config::{Mode, ModelConfig, ToolSearchSettings};
 use super::listing::{listing_budget, CatalogListing, Listing, ListingForm};
-use super::profile::{BridgeRule, GateRule, Profile};
+use super::profile::{GateRule, Profile};
 use super::tokens::estimate_tokens;
 
 /// Deferrable tokens that activate `auto` mode when the context length is unknown.
@@ -135,9 +134,10 @@ impl ContextLength {
     }
 }
 
-/// `floor(context_length * threshold_pct / 100)`, the tokens the deferrable schemas must reach.
+/// `int(context_length * (threshold_pct / 100))`, the tokens the deferrable schemas must reach
+/// (computed in Hermes's order: the percentage first, so 0.7% of 1000 is 6).
 pub fn threshold_tokens(context_length: u64, threshold_pct: f64) -> u64 {
-    (context_length as f64 * threshold_pct / 100.0).floor() as u64
+    (context_length as f64 * (threshold_pct / 100.0)) as u64
 }
 
 /// The seed gate. Equality activates.
@@ -233,10 +233,11 @@ impl Activation {
                 (settings.enabled != Mode::Off && deferrable_tools > 0, None)
             }
         };
-        let (listing, bridge) = match spec.bridge {
-            BridgeRule::Fixed => (None, seed_bridge_chars(deferrable_tools)),
-            BridgeRule::WithListing if !active => (None, 0),
-            BridgeRule::WithListing => {
+        let texts = &spec.bridge.texts;
+        let (listing, bridge) = match spec.listing {
+            None => (None, texts.chars(deferrable_tools, None)),
+            Some(_) if !active => (None, 0),
+            Some(_) => {
                 let budget = listing_budget(
                     settings.listing_max_tokens,
                     context.tokens,
@@ -248,7 +249,7 @@ impl Activation {
                 };
                 let embedded =
                     (chosen.form != ListingForm::None).then_some((chosen.form, chosen.json_chars));
-                let chars = bridge_chars(deferrable_tools, embedded);
+                let chars = texts.chars(deferrable_tools, embedded);
                 (
                     Some(ListingState {
                         budget,

@@ -1,10 +1,11 @@
 //! The three bridge tools: what they cost, and what they return to the model in a session
-//! (ENGINE.md §4, §7; ENGINE-2026-09.md §2, §5).
+//! (ENGINE.md §4, §7; ENGINE-2026-09.md §2, §5), for every release.
 //!
-//! The seed bridge measures a fixed `1508 + digits(N)` characters; the newer bridge is three
-//! definitions whose `tool_search` description frames and embeds the catalog listing,
-//! reproduced byte for byte. The error texts the golden files show are Hermes's; the others
-//! (unknown names in `tool_describe`, bad `tool_call` arguments) are this analyzer's wording.
+//! The definitions are each release's own bytes ([`super::bridge_texts`]): `tool_search`'s
+//! description with the deferred count, then, when the release lists the catalog, the framing
+//! of the listing's form and the listing. The payloads follow the release's dispatch: one
+//! `query` / `name` (up to 0.20.5) or batched `queries` / `names` (0.20.6 on). Texts the
+//! releases return are theirs; the `tool_call` scope message is Hermes's too.
 
 use serde_json::{json, Map, Value};
 
@@ -12,22 +13,137 @@ use super::catalog::{ToolEntry, BRIDGE_TOOL_NAMES};
 use super::listing::ListingForm;
 use super::tokens::{write_compact_json, CharCounter, JsonSink};
 
-/// Characters of the seed's three bridge definitions, before the digits of the deferred count.
-pub const SEED_BRIDGE_BASE_CHARS: u64 = 1508;
-/// Characters of a description kept in a seed `tool_search` match (no ellipsis is added).
-pub const SEARCH_DESCRIPTION_CHARS: usize = 400;
-/// Characters of a description kept in a newer `tool_search` result (`…` added when cut).
-pub const RESULT_DESCRIPTION_CHARS: usize = 500;
-/// Queries one newer `tool_search` call takes at most.
-pub const MAX_QUERIES: usize = 7;
-/// Required parameter names a newer `tool_search` result lists per tool, at most.
+/// Required parameter names a batched `tool_search` result lists per tool, at most.
 pub const MAX_REQUIRED_NAMES: usize = 32;
 /// Characters each of those names is cut to.
 pub const REQUIRED_NAME_CHARS: usize = 64;
 
-/// Characters of the seed bridge for `deferred` deferred tools: `1508 + digits(N)`.
-pub fn seed_bridge_chars(deferred: usize) -> u64 {
-    SEED_BRIDGE_BASE_CHARS + deferred.to_string().len() as u64
+/// What a release puts between `tool_search`'s description and the catalog listing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ListingFraming {
+    /// For a listing that names tools (full or names).
+    pub listed: &'static str,
+    /// For a listing where some servers are summarised.
+    pub mixed: &'static str,
+    /// For a listing of server summaries only.
+    pub groups: &'static str,
+}
+
+/// A release's bridge definitions, byte for byte.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BridgeTexts {
+    /// `tool_search`'s description before any listing; `{count}` is the deferred count.
+    pub search_description: &'static str,
+    /// The framing of each listing form; `None` for releases without a listing.
+    pub framing: Option<ListingFraming>,
+    /// `tool_search`, `tool_describe`, `tool_call` as compact JSON, `tool_search`'s
+    /// description empty.
+    pub definitions: [&'static str; 3],
+}
+
+impl BridgeTexts {
+    /// The framing a listing of `form` gets (empty for none, or without framing).
+    pub fn framing(&self, form: ListingForm) -> &'static str {
+        match (self.framing, form) {
+            (None, _) | (_, ListingForm::None) => "",
+            (Some(f), ListingForm::Groups) => f.groups,
+            (Some(f), ListingForm::Mixed) => f.mixed,
+            (Some(f), ListingForm::Full | ListingForm::Names) => f.listed,
+        }
+    }
+
+    /// `tool_search`'s full description for `deferred` tools and a listing.
+    pub fn search_description(&self, deferred: usize, listing: Option<(&str, ListingForm)>) -> String {
+        let mut text = self
+            .search_description
+            .replace("{count}", &deferred.to_string());
+        if let Some((listing, form)) = listing {
+            text.push_str(self.framing(form));
+            text.push_str(listing);
+        }
+        text
+    }
+
+    /// The three definitions, exactly as the release sends them.
+    pub fn definitions(&self, deferred: usize, listing: Option<(&str, ListingForm)>) -> [Value; 3] {
+        let mut definitions = self
+            .definitions
+            .map(|text| serde_json::from_str::<Value>(text).expect("bridge texts are JSON"));
+        definitions[0]["function"]["description"] =
+            Value::String(self.search_description(deferred, listing));
+        definitions
+    }
+
+    /// Characters of the three definitions; a listing is given by its form and the
+    /// characters it takes inside a JSON string.
+    pub fn chars(&self, deferred: usize, listing: Option<(ListingForm, u64)>) -> u64 {
+        let mut counter = CharCounter::default();
+        for text in self.definitions {
+            counter.push_str(text);
+        }
+        counter.push_escaped(
+            &self
+                .search_description
+                .replace("{count}", &deferred.to_string()),
+        );
+        if let Some((form, listing_json_chars)) = listing {
+            counter.push_escaped(self.framing(form));
+            counter.0 += listing_json_chars;
+        }
+        counter.0
+    }
+}
+
+/// How a release takes the bridge's arguments and shapes its answers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Dispatch {
+    /// `tool_search({query, limit})` answers `{query, total_available, matches: [...]}`;
+    /// `tool_describe({name})` answers one tool or an error.
+    Single {
+        /// With no match, the result also names the connected sources and gives this hint.
+        no_match_hint: Option<&'static str>,
+    },
+    /// `tool_search({queries, limit})` answers `{queries, total_available, results, tools}`;
+    /// `tool_describe({names})` answers `{tools, not_found}`.
+    Batched {
+        /// Queries one call takes at most.
+        max_queries: usize,
+        /// Names one describe takes at most.
+        max_names: usize,
+        /// The hint a query with no match gets beside the connected sources.
+        no_match_hint: &'static str,
+    },
+}
+
+/// How much of a description a search result carries.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DescriptionCap {
+    /// Characters kept.
+    pub chars: usize,
+    /// Whether `…` marks a cut.
+    pub ellipsis: bool,
+}
+
+impl DescriptionCap {
+    /// `text` cut to the cap.
+    pub fn apply(&self, text: &str) -> String {
+        let mut out: String = text.chars().take(self.chars).collect();
+        if self.ellipsis && out.len() < text.len() {
+            out.push('…');
+        }
+        out
+    }
+}
+
+/// A release's bridge: its definitions and how it dispatches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct BridgeProtocol {
+    /// The definitions.
+    pub texts: BridgeTexts,
+    /// Arguments and payload shapes.
+    pub dispatch: Dispatch,
+    /// The description a search result carries.
+    pub description: DescriptionCap,
 }
 
 /// The message a call outside the session's catalog gets.
@@ -42,137 +158,236 @@ pub fn error_payload(message: &str) -> Value {
     json!({ "error": message })
 }
 
-/// The first `n` characters of `text`.
-fn first_chars(text: &str, n: usize) -> String {
-    text.chars().take(n).collect()
+/// Python's `str()` of a JSON value, as the releases coerce arguments with it.
+pub fn python_str(value: &Value) -> String {
+    match value {
+        Value::String(text) => text.clone(),
+        other => python_repr(other),
+    }
 }
 
-/// The seed `tool_search` result: `{"query", "total_available", "matches": [{"name",
-/// "source", "source_name", "description"}]}`, or the error for an empty query. No scores.
-pub fn seed_search_payload<'a>(
-    query: &str,
-    total_available: usize,
-    matches: impl IntoIterator<Item = (&'a ToolEntry, &'a str)>,
-) -> Value {
-    if query.trim().is_empty() {
-        return error_payload("query is required");
+/// Python's `repr()` of a JSON value.
+fn python_repr(value: &Value) -> String {
+    match value {
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+            (Some(i), _, _) => i.to_string(),
+            (_, Some(u), _) => u.to_string(),
+            (_, _, Some(f)) if f.fract() == 0.0 && f.abs() < 1e16 => format!("{f:.1}"),
+            (_, _, Some(f)) => f.to_string(),
+            _ => n.to_string(),
+        },
+        Value::String(text) => {
+            let quote = if text.contains('\'') && !text.contains('"') { '"' } else { '\'' };
+            let mut out = String::from(quote);
+            for c in text.chars() {
+                match c {
+                    '\\' => out.push_str("\\\\"),
+                    '\n' => out.push_str("\\n"),
+                    '\r' => out.push_str("\\r"),
+                    '\t' => out.push_str("\\t"),
+                    c if c == quote => {
+                        out.push('\\');
+                        out.push(c);
+                    }
+                    c if (c as u32) < 0x20 || c as u32 == 0x7f => {
+                        out.push_str(&format!("\\x{:02x}", c as u32))
+                    }
+                    c => out.push(c),
+                }
+            }
+            out.push(quote);
+            out
+        }
+        Value::Array(items) => format!(
+            "[{}]",
+            items.iter().map(python_repr).collect::<Vec<_>>().join(", ")
+        ),
+        Value::Object(map) => format!(
+            "{{{}}}",
+            map.iter()
+                .map(|(k, v)| format!("{}: {}", python_repr(&Value::String(k.clone())), python_repr(v)))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
     }
-    let matches: Vec<Value> = matches
-        .into_iter()
+}
+
+/// Python truthiness of an argument.
+fn truthy(value: &Value) -> bool {
+    match value {
+        Value::Null => false,
+        Value::Bool(b) => *b,
+        Value::Number(n) => n.as_f64() != Some(0.0),
+        Value::String(s) => !s.is_empty(),
+        Value::Array(a) => !a.is_empty(),
+        Value::Object(o) => !o.is_empty(),
+    }
+}
+
+/// `str(args.get(key) or "").strip()`: a single-argument bridge's text argument.
+pub fn single_argument(arguments: &Value, key: &str) -> String {
+    match arguments.get(key) {
+        Some(value) if truthy(value) => python_str(value).trim().to_string(),
+        _ => String::new(),
+    }
+}
+
+/// Why a batched list argument (`queries`, `names`) is refused: the error text the release
+/// returns to the model.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ListArgumentError {
+    /// Neither a string nor a list.
+    #[error("{key} is required and must be an array of strings")]
+    NotAList {
+        /// `queries` or `names`.
+        key: &'static str,
+    },
+    /// Nothing left once blanks are dropped.
+    #[error("{key} is required and must contain at least one non-empty string")]
+    Empty {
+        /// `queries` or `names`.
+        key: &'static str,
+    },
+    /// Over the release's maximum.
+    #[error("too many {key}: {count} > max {max}. {retry}")]
+    TooMany {
+        /// `queries` or `names`.
+        key: &'static str,
+        /// How many were given.
+        count: usize,
+        /// The maximum.
+        max: usize,
+        /// What to do instead.
+        retry: &'static str,
+    },
+}
+
+/// A batched list argument: one string or a list; each item `str(item or "").strip()`,
+/// blanks dropped (and duplicates, when `dedupe`), at most `max`.
+pub fn list_argument(
+    arguments: &Value,
+    key: &'static str,
+    dedupe: bool,
+    max: usize,
+) -> Result<Vec<String>, ListArgumentError> {
+    let items: Vec<&Value> = match arguments.get(key) {
+        Some(one @ Value::String(_)) => vec![one],
+        Some(Value::Array(items)) => items.iter().collect(),
+        _ => return Err(ListArgumentError::NotAList { key }),
+    };
+    let mut out: Vec<String> = Vec::new();
+    for item in items {
+        let text = if truthy(item) {
+            python_str(item).trim().to_string()
+        } else {
+            String::new()
+        };
+        if !text.is_empty() && !(dedupe && out.contains(&text)) {
+            out.push(text);
+        }
+    }
+    let retry = if key == "queries" {
+        "Retry with fewer, more targeted queries."
+    } else {
+        "Retry with fewer names per call."
+    };
+    match out.len() {
+        0 => Err(ListArgumentError::Empty { key }),
+        count if count > max => Err(ListArgumentError::TooMany {
+            key,
+            count,
+            max,
+            retry,
+        }),
+        _ => Ok(out),
+    }
+}
+
+/// One query's hits: the entry and its toolset, best first.
+pub struct QueryMatches<'a> {
+    /// The query (trimmed).
+    pub query: &'a str,
+    /// Its hits.
+    pub matches: Vec<(&'a ToolEntry, &'a str)>,
+}
+
+/// The connected sources a result with no match names: `[{name, tool_count}]`, sorted.
+fn sources_value(sources: &[(String, usize)]) -> Value {
+    Value::Array(
+        sources
+            .iter()
+            .map(|(name, count)| json!({ "name": name, "tool_count": count }))
+            .collect(),
+    )
+}
+
+/// A single-query `tool_search` result: `{"query", "total_available", "matches": [{"name",
+/// "source", "source_name", "description"}]}`, and with no match (and a hint) the connected
+/// sources. No scores.
+pub fn single_search_payload(
+    protocol: &BridgeProtocol,
+    result: &QueryMatches<'_>,
+    total_available: usize,
+    sources: &[(String, usize)],
+) -> Value {
+    let matches: Vec<Value> = result
+        .matches
+        .iter()
         .map(|(entry, toolset)| {
             json!({
                 "name": entry.name,
                 "source": "mcp",
                 "source_name": toolset,
-                "description": first_chars(&entry.description, SEARCH_DESCRIPTION_CHARS),
+                "description": protocol.description.apply(&entry.description),
             })
         })
         .collect();
-    json!({ "query": query, "total_available": total_available, "matches": matches })
-}
-
-/// The seed `tool_describe` result for a catalog entry: `{"name", "description",
-/// "parameters"}`, full.
-pub fn seed_describe_payload(entry: &ToolEntry) -> Value {
-    json!({
-        "name": entry.name,
-        "description": entry.description,
-        "parameters": Value::Object(entry.parameters.parse()),
-    })
-}
-
-/// Why a `tool_describe` / `tool_call` name is refused, given whether the catalog has it.
-pub fn name_error(name: &str, in_catalog: bool) -> Option<String> {
-    if BRIDGE_TOOL_NAMES.contains(&name) {
-        return Some(format!(
-            "'{name}' is a Tool Search bridge tool, not a deferred tool."
-        ));
+    let empty = matches.is_empty();
+    let mut payload =
+        json!({ "query": result.query, "total_available": total_available, "matches": matches });
+    if let (true, false, Dispatch::Single { no_match_hint: Some(hint) }) =
+        (empty, sources.is_empty(), protocol.dispatch)
+    {
+        payload["available_sources"] = sources_value(sources);
+        payload["hint"] = Value::String(hint.into());
     }
-    (!in_catalog).then(|| not_available_message(name))
+    payload
 }
 
-/// Why the `queries` argument of a newer `tool_search` is refused; the message is the error
-/// text Hermes returns to the model.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum QueriesError {
-    /// No query, or only blank ones.
-    #[error("queries is required and must contain at least one non-empty string")]
-    Missing,
-    /// Neither a string nor an array of strings.
-    #[error("queries is required and must be an array of strings")]
-    NotStrings,
-    /// More than [`MAX_QUERIES`].
-    #[error("too many queries: {0} > max {MAX_QUERIES}. Retry with fewer, more targeted queries.")]
-    TooMany(usize),
-}
-
-/// The `queries` argument of a newer `tool_search`: one string or an array of strings, each
-/// trimmed, blanks dropped, at most [`MAX_QUERIES`].
-pub fn parse_queries(value: Option<&Value>) -> Result<Vec<String>, QueriesError> {
-    let raw: Vec<&str> = match value {
-        None | Some(Value::Null) => return Err(QueriesError::Missing),
-        Some(Value::String(one)) => vec![one],
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(Value::as_str)
-            .collect::<Option<_>>()
-            .ok_or(QueriesError::NotStrings)?,
-        Some(_) => return Err(QueriesError::NotStrings),
-    };
-    let queries: Vec<String> = raw
-        .iter()
-        .map(|q| q.trim())
-        .filter(|q| !q.is_empty())
-        .map(str::to_string)
-        .collect();
-    match queries.len() {
-        0 => Err(QueriesError::Missing),
-        n if n > MAX_QUERIES => Err(QueriesError::TooMany(n)),
-        _ => Ok(queries),
-    }
-}
-
-/// The text a query with no match gets beside the connected sources.
-pub const NO_MATCH_HINT: &str = "This query returned no lexical matches, but the sources above are connected and their tools remain available. Retry tool_search with the service name plus a concrete action or object before concluding the capability is unavailable.";
-
-/// A tool in a newer `tool_search` result's shared map.
-fn result_tool(entry: &ToolEntry, toolset: &str) -> Value {
-    let mut description = first_chars(&entry.description, RESULT_DESCRIPTION_CHARS);
-    if entry.description.chars().count() > RESULT_DESCRIPTION_CHARS {
-        description.push('…');
-    }
+/// A tool in a batched `tool_search` result's shared map.
+fn result_tool(protocol: &BridgeProtocol, entry: &ToolEntry, toolset: &str) -> Value {
     let required: Vec<String> = entry
         .required_names()
         .iter()
         .take(MAX_REQUIRED_NAMES)
-        .map(|name| first_chars(name, REQUIRED_NAME_CHARS))
+        .map(|name| name.chars().take(REQUIRED_NAME_CHARS).collect())
         .collect();
     json!({
         "source": "mcp",
         "source_name": toolset,
-        "description": description,
+        "description": protocol.description.apply(&entry.description),
         "required": required,
     })
 }
 
-/// One query's matches in a newer `tool_search` call.
-pub struct QueryMatches<'a> {
-    /// The query (trimmed).
-    pub query: &'a str,
-    /// Its hits, best first: the entry and its toolset.
-    pub matches: Vec<(&'a ToolEntry, &'a str)>,
-}
-
-/// The newer `tool_search` result: `{"queries", "total_available", "results": [{"query",
+/// A batched `tool_search` result: `{"queries", "total_available", "results": [{"query",
 /// "matches"}], "tools": {name: {...}}}`; a query with no match also gets the connected
-/// sources (`[(label, tool_count)]`, sorted) and a hint.
-pub fn search_results_payload(
-    total_available: usize,
+/// sources and the hint.
+pub fn batched_search_payload(
+    protocol: &BridgeProtocol,
     results: &[QueryMatches<'_>],
+    total_available: usize,
     sources: &[(String, usize)],
 ) -> Value {
+    let hint = match protocol.dispatch {
+        Dispatch::Batched { no_match_hint, .. } => no_match_hint,
+        Dispatch::Single { no_match_hint } => no_match_hint.unwrap_or_default(),
+    };
     let mut tools = Map::new();
-    let results: Vec<Value> = results
+    let groups: Vec<Value> = results
         .iter()
         .map(|result| {
             let names: Vec<&str> = result
@@ -182,33 +397,53 @@ pub fn search_results_payload(
                 .collect();
             for (entry, toolset) in &result.matches {
                 if !tools.contains_key(&entry.name) {
-                    tools.insert(entry.name.clone(), result_tool(entry, toolset));
+                    tools.insert(entry.name.clone(), result_tool(protocol, entry, toolset));
                 }
             }
             let mut value = json!({ "query": result.query, "matches": names });
-            if names.is_empty() {
-                let available: Vec<Value> = sources
-                    .iter()
-                    .map(|(name, count)| json!({ "name": name, "tool_count": count }))
-                    .collect();
-                value["available_sources"] = Value::Array(available);
-                value["hint"] = Value::String(NO_MATCH_HINT.into());
+            if names.is_empty() && !sources.is_empty() {
+                value["available_sources"] = sources_value(sources);
+                value["hint"] = Value::String(hint.into());
             }
             value
         })
         .collect();
-    let queries: Vec<&str> = results.iter().filter_map(|r| r["query"].as_str()).collect();
+    let queries: Vec<&str> = results.iter().map(|r| r.query).collect();
     json!({
         "queries": queries,
         "total_available": total_available,
-        "results": results,
+        "results": groups,
         "tools": tools,
     })
 }
 
-/// The newer `tool_describe` result: `{"tools": {name: {description, parameters}}}` plus
-/// `not_found` and a hint when some names are unknown.
-pub fn describe_results_payload<'a>(
+/// `{"name", "description", "parameters"}`: a single-name `tool_describe` result.
+pub fn single_describe_payload(entry: &ToolEntry) -> Value {
+    json!({
+        "name": entry.name,
+        "description": entry.description,
+        "parameters": Value::Object(entry.parameters.parse()),
+    })
+}
+
+/// What a single-name `tool_describe` answers for a name that is not in the catalog.
+pub fn single_describe_error(name: &str, registered: bool) -> Value {
+    if name.is_empty() {
+        return error_payload("name is required");
+    }
+    if registered && !BRIDGE_TOOL_NAMES.contains(&name) {
+        return error_payload(&format!(
+            "'{name}' is not currently available. Re-run tool_search to refresh."
+        ));
+    }
+    error_payload(&format!(
+        "'{name}' is not a deferrable tool. If you see it in the tools list already, call it directly; otherwise check the spelling against tool_search."
+    ))
+}
+
+/// A batched `tool_describe` result: `{"tools": {name: {description, parameters}}}`, plus
+/// `not_found` and a hint for the names not in the catalog.
+pub fn batched_describe_payload<'a>(
     found: impl IntoIterator<Item = &'a ToolEntry>,
     not_found: &[String],
 ) -> Value {
@@ -226,88 +461,18 @@ pub fn describe_results_payload<'a>(
     if !not_found.is_empty() {
         payload["not_found"] = json!(not_found);
         payload["hint"] = Value::String(
-            "Use exact names from tool_search results or the deferred tool catalog.".into(),
+            "Names in not_found are not currently available. Re-run tool_search to refresh."
+                .into(),
         );
     }
     payload
 }
 
-/// What the newer `tool_search` description says before any listing.
-fn search_description_base(deferred: usize) -> String {
-    format!(
-        "Search {deferred} additional tools that are loaded on demand. Takes a list of queries searched in parallel against the same catalog; send one query per distinct capability you need. Queries are keyword searches, not questions: the app or service name plus an action and object, no filler words (`gmail send email`, `nvidia driver status`, not `what's my GPU driver version?`); a word no tool contains makes the query return nothing. Returns matching tool names grouped per query plus a shared map with each tool's description. Follow with `tool_describe` to load full parameter schemas, then `tool_call` to invoke. Tools listed at the top of this system prompt are already available and do not need to be searched."
-    )
-}
-
-/// The sentences that introduce a listing of `form`, with the blank lines around them.
-pub fn listing_framing(form: ListingForm) -> String {
-    match form {
-        ListingForm::Groups => "\n\nThe servers below are connected and their tools ARE available through this bridge. For any request in these domains, search here FIRST — do not claim the capability is unavailable and do not substitute a generic tool (terminal/browser) without searching.\n\n".to_string(),
-        ListingForm::None => String::new(),
-        other => {
-            let mut text = String::from("\n\nEvery deferred capability is listed below. If a tool name appears here, do NOT claim it is unavailable — load it with `tool_describe` (skip `tool_search` when you already see the exact name).");
-            if other == ListingForm::Mixed {
-                text.push_str(" For servers marked 'names not listed', the tools exist too — find them with `tool_search` before concluding anything is missing.");
-            }
-            text.push_str("\n\n");
-            text
-        }
-    }
-}
-
-/// `{"type":"function","function":{"name","description","parameters"}}`.
-fn function(name: &str, description: String, parameters: Value) -> Value {
-    json!({"type": "function", "function": {"name": name, "description": description, "parameters": parameters}})
-}
-
-/// The newer bridge: `tool_search` (with the listing of `form`, when any), `tool_describe`,
-/// `tool_call`, exactly as Hermes sends them.
-pub fn bridge_definitions(deferred: usize, listing: Option<(&str, ListingForm)>) -> [Value; 3] {
-    let mut search = search_description_base(deferred);
-    if let Some((text, form)) = listing {
-        search.push_str(&listing_framing(form));
-        search.push_str(text);
-    }
-    [
-        function(
-            "tool_search",
-            search,
-            json!({"type": "object", "properties": {
-                "queries": {"type": "array", "items": {"type": "string"}, "description": "Keyword queries, one per capability: app or service name + action + object (e.g. ['github create issue', 'slack send message', 'gmail fetch emails']). Not questions or sentences: every word must appear in tool text, or the query returns nothing. Searched in parallel; results come back grouped per query. A single string is accepted and treated as one query."},
-                "limit": {"type": "integer", "description": "Maximum number of matches per query. Defaults to 5 and is clamped to the configured maximum (25 by default)."}},
-                "required": ["queries"]}),
-        ),
-        function(
-            "tool_describe",
-            "Load the full JSON schemas for tools returned by `tool_search`. Required before `tool_call` if a tool's parameters are unknown. Batch every schema you need into one call.".into(),
-            json!({"type": "object", "properties": {
-                "names": {"type": "array", "items": {"type": "string"}, "description": "Exact tool names (as returned by tool_search). A single string is accepted and treated as one name."}},
-                "required": ["names"]}),
-        ),
-        function(
-            "tool_call",
-            "Invoke deferred tools. Takes `calls`, an array of {name, arguments} — one entry per invocation; a single call is an array of one. Local tools require one entry per tool_call. Only connectors__ names may be batched together; mixed and multi-local batches are rejected. Connector entries execute individually with results in input order. Argument shapes match each tool's schema (see `tool_describe`). Policy, hooks, and approvals run as for directly-listed tools.".into(),
-            json!({"type": "object", "properties": {
-                "calls": {"type": "array", "items": {"type": "object", "properties": {
-                    "name": {"type": "string", "description": "Exact tool name to invoke."},
-                    "arguments": {"type": "object", "description": "Arguments matching the tool schema."}},
-                    "required": ["name", "arguments"]},
-                    "description": "One local invocation, or one or more connector invocations. Never mix local and connector tools."}},
-                "required": ["calls"]}),
-        ),
-    ]
-}
-
-/// Characters of the newer bridge: the three definitions, the listing's framing and the
-/// listing (given as the characters it takes inside a JSON string).
-pub fn bridge_chars(deferred: usize, listing: Option<(ListingForm, u64)>) -> u64 {
+/// Characters of a definition list written as compact JSON.
+pub fn definitions_chars(definitions: &[Value]) -> u64 {
     let mut counter = CharCounter::default();
-    for definition in bridge_definitions(deferred, None) {
-        write_compact_json(&definition, &mut counter);
-    }
-    if let Some((form, listing_json_chars)) = listing {
-        counter.push_escaped(&listing_framing(form));
-        counter.0 += listing_json_chars;
+    for definition in definitions {
+        write_compact_json(definition, &mut counter);
     }
     counter.0
 }
@@ -315,12 +480,13 @@ pub fn bridge_chars(deferred: usize, listing: Option<(ListingForm, u64)>) -> u64
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::bridge_texts;
     use crate::engine::capture_file::McpTool;
     use crate::engine::profile::Profile;
 
     fn entry(description: &str) -> ToolEntry {
         ToolEntry::new(
-            Profile::Seed,
+            Profile::seed(),
             "srv",
             &McpTool {
                 name: "t".into(),
@@ -332,100 +498,100 @@ mod tests {
     }
 
     #[test]
-    fn seed_search_payload_truncates_to_400_chars_without_ellipsis() {
+    fn the_first_bridge_measures_1508_plus_the_count_digits() {
+        let texts = bridge_texts::RELEASE_0_16_0;
+        assert_eq!(texts.chars(5, None), 1509);
+        assert_eq!(texts.chars(406, None), 1511);
+        assert_eq!(definitions_chars(&texts.definitions(406, None)), 1511);
+    }
+
+    #[test]
+    fn single_search_cuts_descriptions_to_400_without_ellipsis() {
         let long = "é".repeat(500);
         let e = entry(&long);
-        let payload = seed_search_payload("q", 7, [(&e, "mcp-srv")]);
+        let protocol = Profile::seed().spec().bridge;
+        let result = QueryMatches {
+            query: "q",
+            matches: vec![(&e, "mcp-srv")],
+        };
+        let payload = single_search_payload(&protocol, &result, 7, &[]);
         let description = payload["matches"][0]["description"].as_str().unwrap();
         assert_eq!(description.chars().count(), 400);
-        assert_eq!(payload["total_available"], 7);
-        assert_eq!(payload["matches"][0]["source"], "mcp");
-        assert_eq!(payload["matches"][0]["source_name"], "mcp-srv");
         let keys: Vec<_> = payload.as_object().unwrap().keys().cloned().collect();
         assert_eq!(keys, ["query", "total_available", "matches"]);
-        assert_eq!(
-            seed_search_payload("  ", 3, []),
-            json!({"error": "query is required"})
-        );
     }
 
     #[test]
-    fn seed_describe_is_full() {
-        let e = entry(&"x".repeat(900));
-        let p = seed_describe_payload(&e);
-        assert_eq!(p["description"].as_str().unwrap().len(), 900);
-        assert_eq!(p["parameters"], json!({"type": "object", "properties": {}}));
-        assert_eq!(seed_bridge_chars(5), 1509);
-        assert_eq!(seed_bridge_chars(406), 1511);
-    }
-
-    #[test]
-    fn names_and_arguments() {
-        assert!(name_error("tool_call", true).unwrap().contains("bridge"));
+    fn python_coercion_of_arguments() {
+        assert_eq!(single_argument(&json!({"name": " x "}), "name"), "x");
+        assert_eq!(single_argument(&json!({"name": 0}), "name"), "");
+        assert_eq!(single_argument(&json!({"name": 12}), "name"), "12");
         assert_eq!(
-            name_error("mcp_x", false).unwrap(),
-            not_available_message("mcp_x")
-        );
-        assert_eq!(name_error("mcp_x", true), None);
-    }
-
-    #[test]
-    fn queries_and_names_arguments() {
-        assert_eq!(parse_queries(Some(&json!(" one "))).unwrap(), ["one"]);
-        assert_eq!(
-            parse_queries(Some(&json!(["a", " ", "b"]))).unwrap(),
-            ["a", "b"]
+            single_argument(&json!({"name": ["a", true, null, 2.0]}), "name"),
+            "['a', True, None, 2.0]"
         );
         assert_eq!(
-            parse_queries(Some(&json!(5))),
-            Err(QueriesError::NotStrings)
+            list_argument(&json!({"queries": ["a", 1, "", null, " b "]}), "queries", false, 7),
+            Ok(vec!["a".into(), "1".into(), "b".into()])
         );
         assert_eq!(
-            parse_queries(Some(&json!(["a", 1]))),
-            Err(QueriesError::NotStrings)
+            list_argument(&json!({"names": ["a", "a"]}), "names", true, 10),
+            Ok(vec!["a".into()])
         );
+        let eight: Vec<String> = (1..=8).map(|i| i.to_string()).collect();
         assert_eq!(
-            parse_queries(Some(&json!([" "]))),
-            Err(QueriesError::Missing)
-        );
-        assert_eq!(parse_queries(None), Err(QueriesError::Missing));
-        let eight: Vec<String> = (0..8).map(|i| i.to_string()).collect();
-        assert_eq!(
-            parse_queries(Some(&json!(eight))).unwrap_err().to_string(),
+            list_argument(&json!({ "queries": eight }), "queries", false, 7)
+                .unwrap_err()
+                .to_string(),
             "too many queries: 8 > max 7. Retry with fewer, more targeted queries."
         );
+        assert_eq!(
+            list_argument(&json!({"queries": 5}), "queries", false, 7)
+                .unwrap_err()
+                .to_string(),
+            "queries is required and must be an array of strings"
+        );
     }
 
     #[test]
-    fn result_descriptions_are_cut_at_500_with_an_ellipsis() {
+    fn batched_descriptions_are_cut_at_500_with_an_ellipsis() {
         let long = entry(&"d".repeat(600));
-        let payload = search_results_payload(
-            1,
+        let protocol = Profile::newest().spec().bridge;
+        let payload = batched_search_payload(
+            &protocol,
             &[QueryMatches {
                 query: "q",
                 matches: vec![(&long, "mcp-srv")],
             }],
+            1,
             &[],
         );
-        let description = payload["tools"]["mcp_srv_t"]["description"]
-            .as_str()
-            .unwrap();
+        let description = payload["tools"]["mcp_srv_t"]["description"].as_str().unwrap();
         assert_eq!(description.chars().count(), 501);
         assert!(description.ends_with('…'));
     }
 
     #[test]
     fn bridge_chars_equal_the_definitions() {
-        for form in [ListingForm::Full, ListingForm::Mixed, ListingForm::Groups] {
-            let listing = "Deferred tool catalog:\nx \"quoted\"";
-            let mut json = CharCounter::default();
-            json.push_escaped(listing);
-            let mut measured = CharCounter::default();
-            for definition in bridge_definitions(12, Some((listing, form))) {
-                write_compact_json(&definition, &mut measured);
+        for profile in Profile::all() {
+            let texts = profile.spec().bridge.texts;
+            let forms: &[ListingForm] = if texts.framing.is_some() {
+                &[ListingForm::Full, ListingForm::Mixed, ListingForm::Groups]
+            } else {
+                &[]
+            };
+            for &form in forms {
+                let listing = "Deferred tool catalog:\nx \"quoted\"";
+                let mut json = CharCounter::default();
+                json.push_escaped(listing);
+                let measured = definitions_chars(&texts.definitions(12, Some((listing, form))));
+                assert_eq!(texts.chars(12, Some((form, json.0))), measured, "{profile} {form}");
             }
-            assert_eq!(bridge_chars(12, Some((form, json.0))), measured.0, "{form}");
+            assert_eq!(
+                texts.chars(7, None),
+                definitions_chars(&texts.definitions(7, None)),
+                "{profile}"
+            );
         }
-        assert!(bridge_chars(7, None) < bridge_chars(1000, None));
     }
 }

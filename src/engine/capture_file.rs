@@ -56,6 +56,10 @@ pub struct ServerCapture {
     pub captured_at: Option<String>,
     /// Entries of the file that were not usable tools, one line each.
     pub skipped: Vec<String>,
+    /// The first entry Hermes's MCP client library would refuse (not an object, no string
+    /// name, a description that is not a string, an `inputSchema` that is not an object): it
+    /// refuses the whole `tools/list`, so Hermes would not connect the server.
+    pub client_refusal: Option<String>,
 }
 
 /// What loading a set of paths gave: the captures and what was skipped on the way.
@@ -142,6 +146,14 @@ pub enum SkipReason {
     /// The named tool's `inputSchema` is not an object.
     #[error("{0}: inputSchema is not an object")]
     SchemaNotObject(String),
+}
+
+impl SkipReason {
+    /// Whether the MCP client library Hermes pins refuses a `tools/list` holding this entry
+    /// (the others are this analyzer's own limits).
+    pub fn refused_by_client(&self) -> bool {
+        !matches!(self, SkipReason::NameTooLong(_) | SkipReason::EmptyName)
+    }
 }
 
 /// Loads `--tools` paths: a file must be readable (else an error); in a directory every
@@ -240,6 +252,7 @@ pub fn parse_capture(
         protocol_version: None,
         captured_at: None,
         skipped: Vec::new(),
+        client_refusal: None,
     };
     let mut raw_tools: Vec<Value> = Vec::new();
     let mut documents = 0usize;
@@ -300,9 +313,13 @@ pub fn parse_capture(
                 }
                 capture.tools.push(tool)
             }
-            Err(reason) => capture
-                .skipped
-                .push(format!("tool #{} skipped: {reason}", index + 1)),
+            Err(reason) => {
+                let line = format!("tool #{} skipped: {reason}", index + 1);
+                if reason.refused_by_client() && capture.client_refusal.is_none() {
+                    capture.client_refusal = Some(format!("tool #{}: {reason}", index + 1));
+                }
+                capture.skipped.push(line);
+            }
         }
     }
     Ok(capture)

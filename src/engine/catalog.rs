@@ -8,7 +8,7 @@ use std::borrow::Cow;
 
 use super::capture_file::McpTool;
 use super::object_text::ObjectText;
-use super::profile::{CollisionPolicy, Profile};
+use super::profile::{CollisionPolicy, Profile, RegistrationRules};
 use super::schema::normalise;
 use super::tokens::{write_json_string, CharCounter, JsonSink};
 
@@ -28,15 +28,35 @@ pub fn sanitize(name: &str) -> String {
         .collect()
 }
 
-/// The Hermes name of MCP tool `tool` on server `server`: `mcp_{S}_{T}` (seed) or
-/// `mcp__{S}__{T}`, both parts sanitised.
+/// Hex digits of the SHA-256 that end a clamped name.
+const CLAMP_HASH_DIGITS: usize = 8;
+
+/// The Hermes name of MCP tool `tool` on server `server`: `mcp_{S}_{T}` or `mcp__{S}__{T}`,
+/// both parts sanitised; where the profile clamps names, one over the limit keeps its start
+/// and ends in `_` and the first 8 hex digits of its SHA-256.
 pub fn hermes_name(profile: Profile, server: &str, tool: &str) -> String {
-    let separator = profile.spec().name_separator;
-    format!(
+    let naming = profile.spec().registration;
+    let separator = naming.separator;
+    let full = format!(
         "mcp{separator}{}{separator}{}",
         sanitize(server),
         sanitize(tool)
-    )
+    );
+    match naming.clamp {
+        Some(limit) if full.len() > limit => {
+            use sha2::{Digest, Sha256};
+            let digest = Sha256::digest(full.as_bytes());
+            let hex: String = digest
+                .iter()
+                .flat_map(|b| [b >> 4, b & 0xf])
+                .take(CLAMP_HASH_DIGITS)
+                .map(|nibble| char::from_digit(u32::from(nibble), 16).unwrap_or('0'))
+                .collect();
+            // Sanitised names are ASCII: bytes are characters.
+            format!("{}_{hex}", &full[..limit - CLAMP_HASH_DIGITS - 1])
+        }
+        _ => full,
+    }
 }
 
 /// The toolset of server `server`: `mcp-{raw server key}`.
@@ -79,22 +99,23 @@ pub fn strip_tag_characters(text: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// The description Hermes sends: the tool's own (tag characters stripped by the newer
-/// profile), or `MCP tool {T} from {S}` when empty.
+/// The description Hermes sends: the tool's own, or `MCP tool {T} from {S}` when empty; tag
+/// characters stripped where the profile says.
 pub fn effective_description<'a>(
     profile: Profile,
     tool: &'a McpTool,
     server: &str,
 ) -> Cow<'a, str> {
-    match tool.description.as_deref() {
-        Some(text) if !text.is_empty() => {
-            if profile.spec().strip_tag_characters {
-                strip_tag_characters(text)
-            } else {
-                Cow::Borrowed(text)
-            }
-        }
+    let text = match tool.description.as_deref() {
+        Some(text) if !text.is_empty() => Cow::Borrowed(text),
         _ => Cow::Owned(format!("MCP tool {} from {server}", tool.name)),
+    };
+    if !profile.spec().registration.strip_tag_characters {
+        return text;
+    }
+    match text {
+        Cow::Borrowed(text) => strip_tag_characters(text),
+        Cow::Owned(text) => Cow::Owned(strip_tag_characters(&text).into_owned()),
     }
 }
 
@@ -287,20 +308,91 @@ pub fn definition_chars(profile: Profile, server: &str, tool: &McpTool) -> u64 {
 /// `tools.include` / `tools.exclude` of one server, by RAW MCP tool name.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct ToolFilter {
-    /// When non-empty, a whitelist that wins over `exclude`.
-    pub include: Vec<String>,
+    /// When given, a whitelist that wins over `exclude` (given empty: see
+    /// [`super::profile::RegistrationRules::empty_include_is_whitelist`]).
+    pub include: Option<Vec<String>>,
     /// Names to drop.
     pub exclude: Vec<String>,
 }
 
 impl ToolFilter {
-    /// Whether the tool with this raw name is kept.
-    pub fn allows(&self, raw_name: &str) -> bool {
-        if !self.include.is_empty() {
-            return self.include.iter().any(|n| n == raw_name);
+    /// Whether the tool with this raw name is kept under a release's rules: an entry holding
+    /// `*`, `?` or `[` may be a case-sensitive shell pattern (Python's `fnmatchcase`).
+    pub fn allows(&self, raw_name: &str, rules: &RegistrationRules) -> bool {
+        let matches = |entry: &String| {
+            entry == raw_name
+                || (rules.filter_globs
+                    && entry.contains(['*', '?', '['])
+                    && glob_matches(entry, raw_name))
+        };
+        match &self.include {
+            Some(include) if !include.is_empty() || rules.empty_include_is_whitelist => {
+                include.iter().any(matches)
+            }
+            _ => !self.exclude.iter().any(matches),
         }
-        !self.exclude.iter().any(|n| n == raw_name)
     }
+}
+
+/// Python's `fnmatch.fnmatchcase`: `*` any run, `?` one character, `[...]` a set (`[!...]`
+/// its complement, `a-z` ranges, a leading `]` literal); a `[` with no closing `]` is itself.
+pub fn glob_matches(pattern: &str, text: &str) -> bool {
+    let pattern: Vec<char> = pattern.chars().collect();
+    let text: Vec<char> = text.chars().collect();
+    // The set at `pattern[at]` (a `[`): whether it holds `c`, and where it ends; `None` when
+    // the `[` is unclosed.
+    let set = |at: usize, c: char| -> Option<(bool, usize)> {
+        let mut i = at + 1;
+        let negated = pattern.get(i) == Some(&'!');
+        if negated {
+            i += 1;
+        }
+        let start = i;
+        let mut hit = false;
+        while i < pattern.len() && (pattern[i] != ']' || i == start) {
+            if pattern.get(i + 1) == Some(&'-') && i + 2 < pattern.len() && pattern[i + 2] != ']' {
+                hit |= (pattern[i]..=pattern[i + 2]).contains(&c);
+                i += 3;
+            } else {
+                hit |= pattern[i] == c;
+                i += 1;
+            }
+        }
+        (i < pattern.len()).then_some((hit != negated, i + 1))
+    };
+    // Backtracking over the last `*`, as the usual linear-space wildcard match.
+    let (mut p, mut t) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while t < text.len() {
+        let step = match pattern.get(p) {
+            Some('*') => {
+                star = Some((p, t));
+                p += 1;
+                continue;
+            }
+            Some('?') => Some(p + 1),
+            Some('[') => match set(p, text[t]) {
+                Some((true, end)) => Some(end),
+                Some((false, _)) => None,
+                None => (text[t] == '[').then_some(p + 1),
+            },
+            Some(&c) => (c == text[t]).then_some(p + 1),
+            None => None,
+        };
+        match (step, star) {
+            (Some(next), _) => {
+                p = next;
+                t += 1;
+            }
+            (None, Some((star_at, matched))) => {
+                p = star_at + 1;
+                t = matched + 1;
+                star = Some((star_at, matched + 1));
+            }
+            (None, None) => return false,
+        }
+    }
+    pattern[p..].iter().all(|&c| c == '*')
 }
 
 /// One server of the session and its tools after include/exclude.
@@ -324,7 +416,7 @@ impl Server {
         use rayon::prelude::*;
         let kept: Vec<ToolEntry> = tools
             .par_iter()
-            .filter(|t| filter.allows(&t.name))
+            .filter(|t| filter.allows(&t.name, &profile.spec().registration))
             .map(|t| ToolEntry::new(profile, name, t))
             .collect();
         Server {
@@ -377,6 +469,8 @@ pub enum CollisionKind {
     NameTaken,
     /// Another tool of its own server has the same name, so the server registers neither.
     DuplicateInServer,
+    /// Its server lists the same tool twice; the first listing is kept.
+    Repeated,
 }
 
 /// A tool that lost a name collision and is not in the registry.
@@ -417,6 +511,10 @@ impl std::fmt::Display for Collision {
                 f,
                 "{server}/{tool} is skipped: another tool of {server} has the same name {name}, so Hermes registers neither"
             ),
+            CollisionKind::Repeated => write!(
+                f,
+                "{server}/{tool} is listed twice by {server}: Hermes keeps the first listing"
+            ),
         }
     }
 }
@@ -426,6 +524,9 @@ impl std::fmt::Display for Collision {
 pub struct Catalog {
     /// Catalog entries in catalog order.
     pub tools: Vec<ToolRef>,
+    /// Every registered tool, in or out of the session's scope, in name order: Hermes's
+    /// registry (one tool per name).
+    pub registered: Vec<ToolRef>,
     /// Tools left out by name collisions, in registration order.
     pub collisions: Vec<Collision>,
 }
@@ -470,6 +571,7 @@ impl NameGroups {
 /// Who holds one name among its live registrations, and who lost it.
 fn settle(
     policy: CollisionPolicy,
+    servers: &[Server],
     live: &[ToolRef],
     mut lost: impl FnMut(ToolRef, CollisionKind, Option<usize>),
 ) -> Option<ToolRef> {
@@ -482,15 +584,22 @@ fn settle(
             Some(winner)
         }
         CollisionPolicy::FirstOwner => {
-            let duplicated = |r: &ToolRef| live.iter().filter(|o| o.server == r.server).count() > 1;
-            let winner = live.iter().copied().find(|r| !duplicated(r));
+            let raw = |r: &ToolRef| entry(servers, *r).raw_name.as_str();
+            // A server whose tools of this name differ in raw name registers none of them; a
+            // tool it lists twice keeps its first listing.
+            let ambiguous =
+                |r: &ToolRef| live.iter().any(|o| o.server == r.server && raw(o) != raw(r));
+            let first_listing =
+                |r: &ToolRef| live.iter().find(|o| o.server == r.server) == Some(r);
+            let winner = live
+                .iter()
+                .copied()
+                .find(|r| !ambiguous(r) && first_listing(r));
             for &r in live {
-                if duplicated(&r) {
-                    lost(
-                        r,
-                        CollisionKind::DuplicateInServer,
-                        winner.map(|w| w.server),
-                    );
+                if ambiguous(&r) {
+                    lost(r, CollisionKind::DuplicateInServer, winner.map(|w| w.server));
+                } else if !first_listing(&r) {
+                    lost(r, CollisionKind::Repeated, Some(r.server));
                 } else if Some(r) != winner {
                     lost(r, CollisionKind::NameTaken, winner.map(|w| w.server));
                 }
@@ -512,12 +621,13 @@ impl Catalog {
         scope: &Scope,
     ) -> Catalog {
         let mut tools = Vec::new();
+        let mut registered = Vec::new();
         let mut collisions: Vec<(ToolRef, Collision)> = Vec::new();
         let mut live: Vec<ToolRef> = Vec::new();
         for group in groups.groups() {
             live.clear();
             live.extend(group.iter().filter(|r| connected[r.server]));
-            let winner = settle(profile.spec().collisions, &live, |loser, kind, kept| {
+            let winner = settle(profile.spec().registration.collisions, servers, &live, |loser, kind, kept| {
                 let tool = entry(servers, loser);
                 collisions.push((
                     loser,
@@ -531,6 +641,7 @@ impl Catalog {
                 ));
             });
             if let Some(winner) = winner {
+                registered.push(winner);
                 if scope.allows(&servers[winner.server]) {
                     tools.push(winner);
                 }
@@ -539,6 +650,7 @@ impl Catalog {
         collisions.sort_by_key(|(place, _)| *place);
         Catalog {
             tools,
+            registered,
             collisions: collisions.into_iter().map(|(_, c)| c).collect(),
         }
     }

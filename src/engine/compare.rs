@@ -1,7 +1,7 @@
-//! The same inputs under both engine profiles, side by side: what each sends and costs, and,
-//! for a queries file, where each ranks the expected tools, and which tools one profile finds
-//! and the other loses. Tools are matched across profiles by `server/tool` (their Hermes names
-//! differ).
+//! The same inputs under several engine profiles (Hermes releases), side by side: what each
+//! sends and costs, and, for a queries file, where each ranks the expected tools, and which
+//! queries a later release finds or loses against the first. Tools are matched across
+//! profiles by `server/tool` (their Hermes names differ).
 
 use super::activation::Activation;
 use super::capture_file::ServerCapture;
@@ -22,7 +22,7 @@ pub struct ProfileSide {
     pub evaluation: Option<Evaluation>,
 }
 
-/// One query under both profiles.
+/// One query under every profile compared.
 #[derive(Debug, Clone, PartialEq)]
 pub struct QueryComparison {
     /// The query's id.
@@ -33,41 +33,53 @@ pub struct QueryComparison {
     pub style: String,
     /// The expected tools, as `server/tool`.
     pub expected: Vec<String>,
-    /// Rank of the first expected tool under each profile ([`Profile::ALL`] order).
-    pub ranks: [Option<usize>; 2],
+    /// Rank of the first expected tool under each profile (the order of
+    /// [`ProfileComparison::sides`]).
+    pub ranks: Vec<Option<usize>>,
 }
 
 impl QueryComparison {
-    /// Whether the profile at `side` finds an expected tool in the top `k` and the other does
-    /// not.
-    pub fn found_only_by(&self, side: usize, k: usize) -> bool {
-        let within = |rank: Option<usize>| rank.is_some_and(|r| r <= k);
-        within(self.ranks[side]) && !within(self.ranks[1 - side])
+    /// Whether the profile at `side` finds an expected tool in the top `k`.
+    pub fn found_by(&self, side: usize, k: usize) -> bool {
+        self.ranks[side].is_some_and(|r| r <= k)
+    }
+
+    /// Whether the profile at `side` finds it in the top `k` and the first profile does not.
+    pub fn gained_by(&self, side: usize, k: usize) -> bool {
+        self.found_by(side, k) && !self.found_by(0, k)
+    }
+
+    /// Whether the first profile finds it in the top `k` and the profile at `side` does not.
+    pub fn lost_by(&self, side: usize, k: usize) -> bool {
+        self.found_by(0, k) && !self.found_by(side, k)
     }
 }
 
-/// Both profiles side by side.
+/// Several profiles side by side, the first the baseline.
 #[derive(Debug, Clone)]
 pub struct ProfileComparison {
-    /// Seed, then hermes-2026-09.
-    pub sides: [ProfileSide; 2],
-    /// Every query of the queries file under both.
+    /// One side per profile, in the order asked for.
+    pub sides: Vec<ProfileSide>,
+    /// Every query of the queries file under every profile.
     pub queries: Vec<QueryComparison>,
     /// The k of recall@k.
     pub k: usize,
 }
 
 impl ProfileComparison {
-    /// Builds both sessions with `overrides` (its profile ignored) and evaluates `queries` in
-    /// each at `k` (default: each profile's `search_default_limit`).
+    /// Builds a session per profile (one at a time) with `overrides` (its profile ignored)
+    /// and evaluates `queries` in each at `k` (default: the first profile's
+    /// `search_default_limit`).
     pub fn build(
         config: &Config,
         captures: &[ServerCapture],
         overrides: &Overrides,
+        profiles: &[Profile],
         queries: Option<&QuerySet>,
         k: Option<usize>,
     ) -> ProfileComparison {
-        let sides = Profile::ALL.map(|profile| {
+        let mut k = k;
+        let sides: Vec<ProfileSide> = profiles.iter().map(|&profile| {
             let session = Session::new(
                 config,
                 captures,
@@ -76,34 +88,40 @@ impl ProfileComparison {
                     ..overrides.clone()
                 },
             );
-            let k = k.unwrap_or(session.settings().search_default_limit as usize);
-            let evaluation = queries.map(|set| evaluate(&session, set, k, false));
+            let at = *k.get_or_insert(session.settings().search_default_limit as usize);
+            let evaluation = queries.map(|set| evaluate(&session, set, at, false));
             ProfileSide {
                 profile,
                 activation: session.activation(),
                 evaluation,
             }
-        });
-        let k = sides[0]
-            .evaluation
-            .as_ref()
-            .map_or(k.unwrap_or(5), |e| e.overall.k);
-        let queries = match (&sides[0].evaluation, &sides[1].evaluation) {
-            (Some(seed), Some(newer)) => seed
-                .queries()
-                .zip(newer.queries())
-                .map(|(a, b)| QueryComparison {
-                    id: a.query.id.clone(),
-                    query: a.query.query.clone(),
-                    style: a.query.style.clone(),
-                    expected: if a.expected_tools.is_empty() {
-                        b.expected_tools.iter().map(|t| t.to_string()).collect()
-                    } else {
-                        a.expected_tools.iter().map(|t| t.to_string()).collect()
-                    },
-                    ranks: [a.rank, b.rank],
-                })
-                .collect(),
+        }).collect();
+        let k = k.unwrap_or(5);
+        let evaluations: Option<Vec<&Evaluation>> =
+            sides.iter().map(|side| side.evaluation.as_ref()).collect();
+        let queries = match evaluations {
+            Some(evaluations) if !evaluations.is_empty() => {
+                let mut per_side: Vec<_> = evaluations.iter().map(|e| e.queries()).collect();
+                let mut out = Vec::new();
+                loop {
+                    let outcomes: Option<Vec<_>> = per_side.iter_mut().map(Iterator::next).collect();
+                    let Some(outcomes) = outcomes else { break };
+                    let first = &outcomes[0];
+                    let expected = outcomes
+                        .iter()
+                        .find(|o| !o.expected_tools.is_empty())
+                        .map(|o| o.expected_tools.iter().map(|t| t.to_string()).collect())
+                        .unwrap_or_default();
+                    out.push(QueryComparison {
+                        id: first.query.id.clone(),
+                        query: first.query.query.clone(),
+                        style: first.query.style.clone(),
+                        expected,
+                        ranks: outcomes.iter().map(|o| o.rank).collect(),
+                    });
+                }
+                out
+            }
             _ => Vec::new(),
         };
         ProfileComparison { sides, queries, k }
@@ -116,7 +134,7 @@ mod tests {
     use crate::engine::inputs::Inputs;
 
     #[test]
-    fn the_sample_under_both_profiles() {
+    fn the_sample_under_two_releases() {
         let inputs = Inputs::sample();
         let set = QuerySet::parse(
             b"queries:\n  - {id: a, query: scrape a web page, expected: [firecrawl/firecrawl_scrape]}\n  - {id: b, query: what is the meaning of this zzz, expected: [fetch/fetch]}\n",
@@ -126,11 +144,12 @@ mod tests {
             &inputs.config,
             &inputs.captures,
             &Overrides::default(),
+            &[Profile::seed(), Profile::newest()],
             Some(&set),
             None,
         );
-        assert_eq!(c.sides[0].profile, Profile::Seed);
-        assert_eq!(c.sides[1].profile, Profile::Hermes202609);
+        assert_eq!(c.sides[0].profile, Profile::seed());
+        assert_eq!(c.sides[1].profile, Profile::newest());
         assert!(c.sides[1].activation.bridge_tokens > c.sides[0].activation.bridge_tokens);
         assert_eq!(c.queries.len(), 2);
         assert_eq!(c.queries[0].expected, ["firecrawl/firecrawl_scrape"]);

@@ -102,7 +102,7 @@ impl ToolSearchSettings {
 
 impl Default for ToolSearchSettings {
     fn default() -> Self {
-        ToolSearchSettings::defaults(Profile::Seed)
+        ToolSearchSettings::defaults(Profile::default())
     }
 }
 
@@ -295,8 +295,8 @@ pub struct ServerConfig {
     pub name: String,
     /// `enabled` (default true); a disabled server is skipped entirely.
     pub enabled: bool,
-    /// `tools.include`: when non-empty, only these raw MCP tool names.
-    pub include: Vec<String>,
+    /// `tools.include`, when given (a name or a list): only these raw MCP tool names.
+    pub include: Option<Vec<String>>,
     /// `tools.exclude`: raw MCP tool names to drop (ignored when include is non-empty).
     pub exclude: Vec<String>,
     /// How to reach the server.
@@ -315,8 +315,8 @@ pub struct Resolved {
 /// A parsed `hermes.yaml`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Config {
-    /// `tools.tool_search`, resolved under each profile (index: [`Profile::ALL`] order).
-    tool_search: [Resolved; 2],
+    /// `tools.tool_search`, resolved under each profile (index: [`Profile::index`]).
+    tool_search: Vec<Resolved>,
     /// `tools.tool_search.defer`: a list of core tool names (newer profile), sorted, trimmed.
     pub defer: Option<Vec<String>>,
     /// `model`.
@@ -418,7 +418,9 @@ impl Config {
             }
         };
         let raw = tools.and_then(|t| t.get("tool_search"));
-        let tool_search = Profile::ALL.map(|profile| resolve_tool_search(raw, profile));
+        let tool_search = Profile::all()
+            .map(|profile| resolve_tool_search(raw, profile))
+            .collect();
         let defer = match raw {
             Some(Yaml::Map(block)) => parse_defer(block.get("defer"), &mut warnings),
             _ => None,
@@ -455,7 +457,7 @@ impl Config {
     }
 
     fn resolved(&self, profile: Profile) -> &Resolved {
-        &self.tool_search[profile as usize]
+        &self.tool_search[profile.index()]
     }
 
     /// Every warning of the config under `profile`: the loud "ignored" first, then the
@@ -527,8 +529,9 @@ fn describe(value: &Yaml) -> String {
 
 /// Keys of `tools.tool_search` each profile reads.
 fn known_tool_search_keys(profile: Profile) -> &'static [&'static str] {
-    if profile.spec().config.listing_keys {
-        &[
+    let rules = profile.spec().config;
+    match (rules.listing_keys, rules.defer_key) {
+        (true, true) => &[
             "enabled",
             "threshold_pct",
             "max_search_limit",
@@ -536,14 +539,21 @@ fn known_tool_search_keys(profile: Profile) -> &'static [&'static str] {
             "listing",
             "listing_max_tokens",
             "defer",
-        ]
-    } else {
-        &[
+        ],
+        (true, false) => &[
             "enabled",
             "threshold_pct",
             "max_search_limit",
             "search_default_limit",
-        ]
+            "listing",
+            "listing_max_tokens",
+        ],
+        _ => &[
+            "enabled",
+            "threshold_pct",
+            "max_search_limit",
+            "search_default_limit",
+        ],
     }
 }
 
@@ -695,20 +705,28 @@ fn resolve_tool_search(value: Option<&Yaml>, profile: Profile) -> Resolved {
             )),
         }
     }
-    if profile.spec().config.listing_keys {
+    let rules = profile.spec().config;
+    if rules.listing_keys {
         settings.listing = mode_key(block, "listing", &mut warnings);
         settings.listing_max_tokens = listing_max as u32;
-    } else {
-        for key in ["listing", "listing_max_tokens", "defer"] {
-            if block.get(key).is_some() {
-                warnings.push(format!(
-                    "tools.tool_search.{key}: read by the hermes-2026-09 profile only; the seed profile ignores it"
-                ));
-            }
+    }
+    for key in ["listing", "listing_max_tokens", "defer"] {
+        let read = if key == "defer" { rules.defer_key } else { rules.listing_keys };
+        if !read && block.get(key).is_some() {
+            let since = Profile::released()
+                .find(|p| {
+                    let c = p.spec().config;
+                    if key == "defer" { c.defer_key } else { c.listing_keys }
+                })
+                .and_then(|p| p.spec().releases.first())
+                .map_or("", |r| r.version);
+            warnings.push(format!(
+                "tools.tool_search.{key}: read from Hermes {since} on; {profile} ignores it"
+            ));
         }
     }
     let known = known_tool_search_keys(profile);
-    let all_keys = known_tool_search_keys(Profile::Hermes202609);
+    let all_keys = known_tool_search_keys(Profile::newest());
     for key in block.keys() {
         let name = key.key_text();
         if known.contains(&name.as_str()) || all_keys.contains(&name.as_str()) {
@@ -775,17 +793,19 @@ fn parse_profile(value: Option<&Yaml>, warnings: &mut Vec<String>) -> Option<Pro
     match map.get("profile") {
         None | Some(Yaml::Null) => None,
         Some(Yaml::Str(id)) => Profile::from_id(id).or_else(|| {
-            let ids: Vec<&str> = Profile::ALL.iter().map(|p| p.id()).collect();
+            let ids: Vec<&str> = Profile::all().map(|p| p.id()).collect();
             warnings.push(format!(
-                "schematax.profile: {id:?} is not a profile ({}); using seed",
-                ids.join(", ")
+                "schematax.profile: {id:?} is not a profile ({}); using {}",
+                ids.join(", "),
+                Profile::default()
             ));
             None
         }),
         Some(other) => {
             warnings.push(format!(
-                "schematax.profile: {} is not a profile name; using seed",
-                describe(other)
+                "schematax.profile: {} is not a profile name; using {}",
+                describe(other),
+                Profile::default()
             ));
             None
         }
@@ -943,7 +963,7 @@ fn parse_server(name: &str, value: &Yaml, warnings: &mut Vec<String>) -> Option<
         }
     };
     let (include, exclude) = match map.get("tools") {
-        None | Some(Yaml::Null) => (Vec::new(), Vec::new()),
+        None | Some(Yaml::Null) => (None, Vec::new()),
         Some(Yaml::Map(tools)) => {
             check_keys(
                 tools,
@@ -952,12 +972,19 @@ fn parse_server(name: &str, value: &Yaml, warnings: &mut Vec<String>) -> Option<
                 KeyCheck::All,
                 warnings,
             );
-            (
-                string_list(
-                    tools.get("include"),
+            let include = match tools.get("include") {
+                value @ Some(Yaml::Str(_) | Yaml::Seq(_)) => Some(string_list(
+                    value,
                     &format!("{prefix}.tools.include"),
                     warnings,
-                ),
+                )),
+                other => {
+                    string_list(other, &format!("{prefix}.tools.include"), warnings);
+                    None
+                }
+            };
+            (
+                include,
                 string_list(
                     tools.get("exclude"),
                     &format!("{prefix}.tools.exclude"),
@@ -967,7 +994,7 @@ fn parse_server(name: &str, value: &Yaml, warnings: &mut Vec<String>) -> Option<
         }
         Some(_) => {
             warnings.push(format!("{prefix}.tools: not a mapping; ignored"));
-            (Vec::new(), Vec::new())
+            (None, Vec::new())
         }
     };
     let text = |key: &str| match map.get(key) {
@@ -1207,7 +1234,7 @@ mod tests {
         );
         let servers = c.mcp_servers.as_ref().unwrap();
         assert_eq!(servers[0].name, "zeta");
-        assert_eq!(servers[0].include, vec!["a"]);
+        assert_eq!(servers[0].include, Some(vec!["a".to_string()]));
         assert!(
             matches!(&servers[0].transport, Transport::Stdio { args, .. } if args == &["-y", "z"])
         );

@@ -7,6 +7,7 @@
 
 use std::fmt;
 
+use super::profile::SentenceEnd;
 use super::tokens::{CharCounter, JsonSink};
 
 /// Percentage leg of the budget when the context length is unknown (0).
@@ -65,9 +66,7 @@ pub fn listing_budget(listing_max_tokens: u32, context_length: u64, threshold_pc
     let leg = if context_length == 0 {
         UNKNOWN_CONTEXT_LISTING_TOKENS
     } else {
-        (context_length as f64 * threshold_pct / 100.0)
-            .floor()
-            .max(0.0) as u64
+        super::activation::threshold_tokens(context_length, threshold_pct)
     };
     leg.min(u64::from(listing_max_tokens))
 }
@@ -82,10 +81,9 @@ fn word_char(c: char) -> bool {
     c.is_alphanumeric() || c == '_'
 }
 
-/// A tool's short description: whitespace collapsed; cut after the first sentence end (`.`,
-/// `!` or `?` before whitespace or the end, not the `.` of `e.g`, `i.e` or `etc`); over 60
-/// characters, cut back to a word and `…` appended.
-pub fn short_description(description: &str) -> String {
+/// A tool's short description: whitespace collapsed; cut at the first sentence end by `rule`;
+/// over 60 characters, cut back to a word and `…` appended.
+pub fn short_description(description: &str, rule: SentenceEnd) -> String {
     let text: Vec<char> = description
         .split(python_space)
         .filter(|w| !w.is_empty())
@@ -101,12 +99,19 @@ pub fn short_description(description: &str) -> String {
                 && (at == abbr.len() || !word_char(text[at - abbr.len() - 1]))
         })
     };
-    let end = text.iter().enumerate().find_map(|(i, &c)| {
-        let is_end = matches!(c, '.' | '!' | '?')
-            && text.get(i + 1).is_none_or(|&next| python_space(next))
-            && !(c == '.' && ends_abbreviation(i));
-        is_end.then_some(i + 1)
-    });
+    let end = match rule {
+        // The first mark; a `.` is kept, `!` and `?` are not.
+        SentenceEnd::FirstMark => text
+            .iter()
+            .position(|c| matches!(c, '.' | '!' | '?' | '\n'))
+            .map(|i| i + usize::from(text[i] == '.')),
+        SentenceEnd::MarkThenSpace => text.iter().enumerate().find_map(|(i, &c)| {
+            let is_end = matches!(c, '.' | '!' | '?')
+                && text.get(i + 1).is_none_or(|&next| python_space(next))
+                && !ends_abbreviation(i);
+            is_end.then_some(i + 1)
+        }),
+    };
     let sentence = &text[..end.unwrap_or(text.len())];
     if sentence.len() <= SHORT_DESCRIPTION_CHARS {
         return sentence.iter().collect();
@@ -141,11 +146,16 @@ enum GroupMode {
 }
 
 impl ListingGroup {
-    /// A group from its label and `(name, description)` pairs (any order).
-    pub fn new<'a>(label: &str, tools: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+    /// A group from its label and `(name, description)` pairs (any order), short
+    /// descriptions cut by `rule`.
+    pub fn new<'a>(
+        label: &str,
+        rule: SentenceEnd,
+        tools: impl IntoIterator<Item = (&'a str, &'a str)>,
+    ) -> Self {
         let shorts: Vec<(&str, String)> = tools
             .into_iter()
-            .map(|(name, description)| (name, short_description(description)))
+            .map(|(name, description)| (name, short_description(description, rule)))
             .collect();
         ListingGroup::from_shorts(label, shorts.iter().map(|(n, s)| (*n, s.as_str())))
     }
@@ -434,9 +444,10 @@ mod tests {
         vec![
             ListingGroup::new(
                 "big",
+                SentenceEnd::MarkThenSpace,
                 names.iter().map(|n| (n.as_str(), "Does a thing. More.")),
             ),
-            ListingGroup::new("small", [("mcp__small__x", "Only tool.")]),
+            ListingGroup::new("small", SentenceEnd::MarkThenSpace, [("mcp__small__x", "Only tool.")]),
         ]
     }
 
@@ -595,6 +606,7 @@ mod tests {
                     let label = format!("s{}", next(1000) + g as u64 * 1000);
                     ListingGroup::new(
                         &label,
+                        SentenceEnd::MarkThenSpace,
                         tools
                             .iter()
                             .map(|n| (n.as_str(), "Does one thing well. More.")),
@@ -649,10 +661,10 @@ mod tests {
             ),
         ];
         for (text, short) in cases {
-            assert_eq!(short_description(text), short, "{text:?}");
+            assert_eq!(short_description(text, SentenceEnd::MarkThenSpace), short, "{text:?}");
         }
         assert_eq!(
-            short_description(&"A".repeat(70)),
+            short_description(&"A".repeat(70), SentenceEnd::MarkThenSpace),
             format!("{}…", "A".repeat(60))
         );
     }

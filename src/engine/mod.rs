@@ -23,6 +23,7 @@
 
 pub mod activation;
 pub mod bridge;
+pub mod bridge_texts;
 pub mod capture_file;
 pub mod catalog;
 pub mod compare;

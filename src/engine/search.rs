@@ -620,6 +620,8 @@ pub struct SearchIndex {
     by_name: Vec<u32>,
     avgdl: f64,
     admission: Option<Admission>,
+    /// The tool named by the whole query ranks first (and a substring fallback never runs).
+    exact_name_first: bool,
 }
 
 impl SearchIndex {
@@ -689,6 +691,7 @@ impl SearchIndex {
             by_name,
             avgdl,
             admission: vocabulary.rules.map(|r| r.admission),
+            exact_name_first: vocabulary.rules.is_some_and(|r| r.exact_name_first),
         }
     }
 
@@ -840,7 +843,8 @@ impl SearchIndex {
         })
     }
 
-    /// Seed: every document scoring above 0, else the substring fallback.
+    /// Every document scoring above 0 (after the tool named by the query, where the profile
+    /// ranks it first), else the substring fallback.
     fn search_score_above_zero(
         &self,
         query: &str,
@@ -848,7 +852,7 @@ impl SearchIndex {
         limit: usize,
     ) -> SearchResult {
         let walked = self.walked_terms(tokens);
-        let best = if walked.len() > 1 {
+        let scored = if walked.len() > 1 {
             self.max_score(tokens, &walked, limit)
         } else {
             // One term: its documents heaviest first, until the rest cannot get in.
@@ -857,6 +861,22 @@ impl SearchIndex {
                 (score > 0.0).then_some(score)
             })
         };
+        let exact = if self.exact_name_first {
+            self.exact_names(query)
+        } else {
+            Vec::new()
+        };
+        // The exact names lead at an infinite score; the best of the rest follow (the top
+        // `limit` holds at least `limit - exact.len()` of them).
+        let best: Vec<Ranked> = exact
+            .iter()
+            .map(|&doc| Ranked {
+                score: f64::INFINITY,
+                doc,
+            })
+            .chain(scored.into_iter().filter(|r| !exact.contains(&r.doc)))
+            .take(limit)
+            .collect();
         if best.is_empty() {
             let needle = query.trim().to_lowercase();
             let hits: Vec<Hit> = self
@@ -883,9 +903,10 @@ impl SearchIndex {
                 gate: None,
             };
         }
+        let via = if exact.is_empty() { Via::Bm25 } else { Via::Exact };
         SearchResult {
-            via: Via::Bm25,
-            hits: self.hits(best, tokens, &[]),
+            via,
+            hits: self.hits(best, tokens, &exact),
             gate: None,
         }
     }

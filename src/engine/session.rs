@@ -16,7 +16,8 @@ use super::catalog::{
 };
 use super::config::{Config, Mode, Scalar, ToolSearchSettings};
 use super::listing::{short_description, CatalogListing, ListingGroup};
-use super::profile::{BridgeRule, Profile};
+use super::bridge::Dispatch;
+use super::profile::Profile;
 use super::search::{
     resolve_limit, search_text, Admitted, SearchIndex, SearchResult, TermCounts, TokenisedGroup,
     Vocabulary,
@@ -116,8 +117,8 @@ pub enum Note {
         /// The server.
         server: String,
     },
-    /// A tool with no `inputSchema`: Hermes's MCP client (mcp 1.26) rejects the server's
-    /// whole `tools/list`, so Hermes would not connect the server at all.
+    /// A tool with no `inputSchema`: Hermes's MCP client rejects the server's whole
+    /// `tools/list`, so Hermes does not connect the server, and it is not counted.
     NoInputSchema {
         /// The server.
         server: String,
@@ -125,6 +126,14 @@ pub enum Note {
         tool: String,
         /// How many of its tools have none.
         tools: usize,
+    },
+    /// Another entry of the server's tool list that Hermes's MCP client refuses (and with it
+    /// the whole list): the server is not connected, and not counted.
+    Refused {
+        /// The server.
+        server: String,
+        /// Which entry, and why.
+        reason: String,
     },
 }
 
@@ -146,22 +155,23 @@ impl std::fmt::Display for Note {
                 tool,
                 tools,
             } => {
-                let (which, measured) = match tools {
-                    1 => (format!("tool {tool} has"), "an empty object"),
-                    _ => (
-                        format!(
-                            "{} tools ({tool} and {} more) have",
-                            crate::text::thousands(*tools as u64),
-                            crate::text::thousands(*tools as u64 - 1)
-                        ),
-                        "empty objects",
+                let which = match tools {
+                    1 => format!("tool {tool} has"),
+                    _ => format!(
+                        "{} tools ({tool} and {} more) have",
+                        crate::text::thousands(*tools as u64),
+                        crate::text::thousands(*tools as u64 - 1)
                     ),
                 };
                 write!(
                     f,
-                    "server {server}: {which} no inputSchema; Hermes's MCP client rejects the whole tool list, so Hermes would not connect {server} at all (measured here as {measured})"
+                    "server {server}: {which} no inputSchema; Hermes's MCP client rejects the whole tool list, so Hermes does not connect {server}: not counted"
                 )
             }
+            Note::Refused { server, reason } => write!(
+                f,
+                "server {server}: {reason}; Hermes's MCP client rejects the whole tool list, so Hermes does not connect {server}: not counted"
+            ),
         }
     }
 }
@@ -271,17 +281,36 @@ impl Session {
                 )
             })
             .collect();
-        // One note per server, however many of its tools lack a schema.
-        for (server, _) in servers.iter().filter(|(_, connected)| *connected) {
-            let mut missing = server.tools.iter().filter(|t| t.missing_input_schema);
-            if let Some(first) = missing.next() {
-                notes.push(Note::NoInputSchema {
-                    server: server.name.clone(),
-                    tool: first.raw_name.clone(),
-                    tools: 1 + missing.count(),
-                });
-            }
-        }
+        // Hermes's MCP client refuses a whole `tools/list` with a tool it cannot parse (one
+        // without an inputSchema among them): such a server is not connected. Its tools are
+        // kept to show what it would cost once fixed.
+        let servers: Vec<(Server, bool)> = servers
+            .into_iter()
+            .zip(&plan)
+            .map(|((server, connected), (_, capture, _, _))| {
+                if !connected {
+                    return (server, false);
+                }
+                // Every listed tool counts, include/exclude apply only after the list parsed.
+                let mut missing = capture.tools.iter().filter(|t| t.input_schema.is_none());
+                if let Some(first) = missing.next() {
+                    notes.push(Note::NoInputSchema {
+                        server: server.name.clone(),
+                        tool: first.name.clone(),
+                        tools: 1 + missing.count(),
+                    });
+                    return (server, false);
+                }
+                if let Some(reason) = &capture.client_refusal {
+                    notes.push(Note::Refused {
+                        server: server.name.clone(),
+                        reason: reason.clone(),
+                    });
+                    return (server, false);
+                }
+                (server, true)
+            })
+            .collect();
         let settings = overrides.settings(config, profile);
         let (servers, connected): (Vec<Server>, Vec<bool>) = servers.into_iter().unzip();
         let token_counts = servers.iter().map(|s| vec![None; s.tools.len()]).collect();
@@ -537,19 +566,53 @@ impl Session {
         &self.listing
     }
 
-    /// The bridge definitions sent when active (newer profile, with its listing); `None` for
-    /// seed, whose definitions are known only by their length.
+    /// The bridge definitions sent when active, exactly as the profile's release sends them
+    /// (with the listing, where it has one); `None` when inactive.
     pub fn bridge_definitions(&self) -> Option<[Value; 3]> {
-        if self.profile.spec().bridge != BridgeRule::WithListing {
+        self.bridge_definitions_at(&self.settings, self.context.clone())
+    }
+
+    /// [`Session::bridge_definitions`] with other settings or context.
+    pub fn bridge_definitions_at(
+        &self,
+        settings: &ToolSearchSettings,
+        context: ContextLength,
+    ) -> Option<[Value; 3]> {
+        let activation = self.activation_at(settings, context);
+        if !activation.active {
             return None;
         }
-        let activation = self.activation();
-        let state = activation.listing.as_ref()?;
-        let text = self.listing.text(&state.listing);
-        Some(bridge::bridge_definitions(
+        let texts = self.profile.spec().bridge.texts;
+        let text = activation
+            .listing
+            .as_ref()
+            .and_then(|state| Some((self.listing.text(&state.listing)?, state.listing.form)));
+        Some(texts.definitions(
             self.total_available(),
-            text.as_deref().map(|t| (t, state.listing.form)),
+            text.as_ref().map(|(t, form)| (t.as_str(), *form)),
         ))
+    }
+
+    /// Every registered tool (all connected servers, in or out of the session's scope, less
+    /// those a name collision left out), as `(name, toolset)`, sorted by name: Hermes's
+    /// registry.
+    pub fn registered(&self) -> Vec<(String, String)> {
+        self.catalog
+            .registered
+            .iter()
+            .map(|&r| {
+                let server = &self.servers[r.server];
+                (server.tools[r.tool].name.clone(), server.toolset.clone())
+            })
+            .collect()
+    }
+
+    /// Whether a Hermes name is registered (in or out of the session's scope).
+    fn is_registered(&self, name: &str) -> bool {
+        self.catalog
+            .registered
+            .binary_search_by(|&r| entry(&self.servers, r).name.as_str().cmp(name))
+            .is_ok()
     }
 
     /// The catalog cost of each server (index-aligned with [`Session::servers`]).
@@ -678,57 +741,55 @@ impl Session {
             .collect()
     }
 
-    /// The exact `tool_search` payload the model receives for `queries` and their results:
-    /// the seed's `{query, total_available, matches}` for one query, or the newer profile's
-    /// `{queries, total_available, results, tools}` for all of them. Seed with several queries
-    /// gives one seed payload per query, as an array.
+    /// The exact `tool_search` payload the model receives for `queries` and their results, in
+    /// the shape of the profile's release (one payload per query when it takes one query at a
+    /// time and several are given: an array).
     pub fn search_payload(&self, results: &[(String, SearchResult)]) -> Value {
-        match self.profile.spec().bridge {
-            BridgeRule::Fixed => {
-                let payloads: Vec<Value> = results
+        let protocol = self.profile.spec().bridge;
+        let sources = self.sources();
+        let matches: Vec<bridge::QueryMatches<'_>> = results
+            .iter()
+            .map(|(query, result)| bridge::QueryMatches {
+                query,
+                matches: self.hits(result),
+            })
+            .collect();
+        match protocol.dispatch {
+            Dispatch::Single { .. } => {
+                let payloads: Vec<Value> = matches
                     .iter()
-                    .map(|(query, result)| {
-                        bridge::seed_search_payload(
-                            query,
-                            self.total_available(),
-                            self.hits(result),
-                        )
-                    })
+                    .map(|m| bridge::single_search_payload(&protocol, m, self.total_available(), &sources))
                     .collect();
                 match <[Value; 1]>::try_from(payloads) {
                     Ok([one]) => one,
                     Err(many) => Value::Array(many),
                 }
             }
-            BridgeRule::WithListing => {
-                let matches: Vec<bridge::QueryMatches<'_>> = results
-                    .iter()
-                    .map(|(query, result)| bridge::QueryMatches {
-                        query,
-                        matches: self.hits(result),
-                    })
-                    .collect();
-                bridge::search_results_payload(self.total_available(), &matches, &self.sources())
+            Dispatch::Batched { .. } => {
+                bridge::batched_search_payload(&protocol, &matches, self.total_available(), &sources)
             }
         }
     }
 
-    /// Simulates one `tool_search` call with the model's arguments: the seed's `{query, limit}`
-    /// or the newer `{queries, limit}`. Returns the payload and each query's ranked result.
+    /// Simulates one `tool_search` call with the model's arguments, as the profile's release
+    /// reads them (`{query, limit}` or `{queries, limit}`). Returns the payload and each
+    /// query's ranked result.
     pub fn tool_search(&self, arguments: &Value) -> (Value, Vec<(String, SearchResult)>) {
         let limit = resolve_limit(&Scalar::from_json(arguments.get("limit")), &self.settings);
-        let queries = match self.profile.spec().bridge {
-            BridgeRule::Fixed => {
-                let query = arguments.get("query").and_then(Value::as_str).unwrap_or("");
-                if query.trim().is_empty() {
+        let queries = match self.profile.spec().bridge.dispatch {
+            Dispatch::Single { .. } => {
+                let query = bridge::single_argument(arguments, "query");
+                if query.is_empty() {
                     return (bridge::error_payload("query is required"), Vec::new());
                 }
-                vec![query.to_string()]
+                vec![query]
             }
-            BridgeRule::WithListing => match bridge::parse_queries(arguments.get("queries")) {
-                Ok(queries) => queries,
-                Err(error) => return (bridge::error_payload(&error.to_string()), Vec::new()),
-            },
+            Dispatch::Batched { max_queries, .. } => {
+                match bridge::list_argument(arguments, "queries", false, max_queries) {
+                    Ok(queries) => queries,
+                    Err(error) => return (bridge::error_payload(&error.to_string()), Vec::new()),
+                }
+            }
         };
         let results: Vec<(String, SearchResult)> = queries
             .into_iter()
@@ -740,22 +801,44 @@ impl Session {
         (self.search_payload(&results), results)
     }
 
-    /// The `tool_describe` payload for one tool name: the seed's `{name, description,
-    /// parameters}` or the error the model gets; the newer `{tools: {...}}`, with `not_found`
-    /// for an unknown name (an error too).
+    /// Simulates one `tool_describe` call with the model's arguments, as the profile's
+    /// release reads them (`{name}` or `{names}`).
+    pub fn tool_describe(&self, arguments: &Value) -> Value {
+        match self.profile.spec().bridge.dispatch {
+            Dispatch::Single { .. } => {
+                let name = bridge::single_argument(arguments, "name");
+                match self.find(&name) {
+                    Some((entry, _)) if !name.is_empty() => bridge::single_describe_payload(entry),
+                    _ => bridge::single_describe_error(&name, self.is_registered(&name)),
+                }
+            }
+            Dispatch::Batched { max_names, .. } => {
+                match bridge::list_argument(arguments, "names", true, max_names) {
+                    Ok(names) => {
+                        let (found, missing): (Vec<&String>, Vec<&String>) =
+                            names.iter().partition(|n| self.find(n).is_some());
+                        let found = found.iter().filter_map(|n| self.find(n).map(|(e, _)| e));
+                        let missing: Vec<String> = missing.into_iter().cloned().collect();
+                        bridge::batched_describe_payload(found, &missing)
+                    }
+                    Err(error) => bridge::error_payload(&error.to_string()),
+                }
+            }
+        }
+    }
+
+    /// The `tool_describe` payload for one tool name, in the shape of the profile's release;
+    /// an error payload when the name is not in the catalog.
     pub fn describe(&self, name: &str) -> Result<Value, Value> {
-        let found = self.find(name).map(|(e, _)| e);
-        match self.profile.spec().bridge {
-            BridgeRule::Fixed => match bridge::name_error(name, found.is_some()) {
-                Some(error) => Err(bridge::error_payload(&error)),
-                None => Ok(bridge::seed_describe_payload(
-                    found.expect("name_error checks presence"),
-                )),
-            },
-            BridgeRule::WithListing => match found {
-                Some(entry) => Ok(bridge::describe_results_payload([entry], &[])),
-                None => Err(bridge::describe_results_payload([], &[name.to_string()])),
-            },
+        let arguments = match self.profile.spec().bridge.dispatch {
+            Dispatch::Single { .. } => serde_json::json!({ "name": name }),
+            Dispatch::Batched { .. } => serde_json::json!({ "names": [name] }),
+        };
+        let payload = self.tool_describe(&arguments);
+        if self.find(name).is_some() {
+            Ok(payload)
+        } else {
+            Err(payload)
         }
     }
 }
@@ -798,7 +881,7 @@ impl CatalogBuild {
             .iter()
             .map(|&r| &corpus.documents[r.server][r.tool]);
         let index = Arc::new(SearchIndex::build(&corpus.vocabulary, documents));
-        let listing = Arc::new(if self.profile.spec().bridge == BridgeRule::WithListing {
+        let listing = Arc::new(if self.profile.spec().listing.is_some() {
             self.listing_groups(&catalog)
         } else {
             CatalogListing::default()
@@ -875,18 +958,15 @@ impl Corpus {
             .iter()
             .map(|s| counts.by_ref().take(s.tools.len()).collect())
             .collect();
-        let lists = profile.spec().bridge == BridgeRule::WithListing;
         let short_descriptions = servers
             .iter()
-            .map(|s| {
-                if lists {
-                    s.tools
-                        .iter()
-                        .map(|e| short_description(&e.description))
-                        .collect()
-                } else {
-                    Vec::new()
-                }
+            .map(|s| match profile.spec().listing {
+                Some(listing) => s
+                    .tools
+                    .iter()
+                    .map(|e| short_description(&e.description, listing.sentence_end))
+                    .collect(),
+                None => Vec::new(),
             })
             .collect();
         Corpus {

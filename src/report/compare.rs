@@ -1,5 +1,6 @@
-//! `schematax compare` (alias `diff-profiles`): the same inputs under both profiles side by
-//! side, and with a queries file each query's rank under each.
+//! `schematax compare` (alias `diff-profiles`): the same inputs under several Hermes releases
+//! side by side, and with a queries file each query's rank under each and what each later
+//! release finds or loses against the first.
 
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -10,13 +11,14 @@ use super::{thousands, Format};
 use crate::engine::compare::ProfileComparison;
 use crate::engine::eval::Metrics;
 use crate::engine::inputs::Inputs;
-use crate::engine::profile::Profile;
 
 /// One profile's figures.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct ProfileColumn {
     /// The profile.
     pub profile: String,
+    /// The releases it covers.
+    pub releases: String,
     /// Deferrable tools in its catalog.
     pub deferrable_tools: usize,
     /// chars/4 tokens of their definitions (after its schema passes).
@@ -25,7 +27,7 @@ pub struct ProfileColumn {
     pub active: bool,
     /// 0 inactive, 1 tools named, 2 not.
     pub tier: u8,
-    /// The listing form (null for seed).
+    /// The listing form (null for a release without a listing).
     pub listing_form: Option<String>,
     /// The listing budget (newer profile when active).
     pub listing_budget: Option<u64>,
@@ -41,7 +43,7 @@ pub struct ProfileColumn {
     pub by_style: BTreeMap<String, Metrics>,
 }
 
-/// One query under both profiles.
+/// One query under every profile compared.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct QueryColumns {
     /// Id.
@@ -61,15 +63,18 @@ pub struct QueryColumns {
 pub struct CompareReport {
     /// Where the config came from.
     pub config_path: String,
-    /// Seed, then hermes-2026-09.
+    /// The profiles, the first the baseline.
     pub profiles: Vec<ProfileColumn>,
     /// The k of recall@k.
     pub k: usize,
-    /// Every query under both.
+    /// Every query under every profile.
     pub queries: Vec<QueryColumns>,
-    /// Ids of the queries whose expected tool only one profile finds in the top k, by the
-    /// profile that finds it.
-    pub found_only_by: BTreeMap<String, Vec<String>>,
+    /// Per later profile, the queries whose expected tool it finds in the top k and the first
+    /// does not.
+    pub gained: BTreeMap<String, Vec<String>>,
+    /// Per later profile, the queries whose expected tool the first finds in the top k and it
+    /// does not.
+    pub lost: BTreeMap<String, Vec<String>>,
 }
 
 impl CompareReport {
@@ -82,11 +87,12 @@ impl CompareReport {
                 let a = &side.activation;
                 ProfileColumn {
                     profile: side.profile.id().to_string(),
+                    releases: side.profile.releases_label(),
                     deferrable_tools: a.deferrable_tools,
                     tokens_before: a.tokens_before(),
                     active: a.active,
                     tier: a.tier(),
-                    listing_form: (side.profile != Profile::Seed).then(|| {
+                    listing_form: side.profile.spec().listing.is_some().then(|| {
                         a.listing
                             .as_ref()
                             .map_or("none", |l| l.listing.form.as_str())
@@ -105,7 +111,11 @@ impl CompareReport {
                 }
             })
             .collect();
-        let ids: Vec<String> = Profile::ALL.iter().map(|p| p.id().to_string()).collect();
+        let ids: Vec<String> = comparison
+            .sides
+            .iter()
+            .map(|s| s.profile.id().to_string())
+            .collect();
         let queries = comparison
             .queries
             .iter()
@@ -114,28 +124,32 @@ impl CompareReport {
                 query: q.query.clone(),
                 style: q.style.clone(),
                 expected: q.expected.clone(),
-                ranks: ids.iter().cloned().zip(q.ranks).collect(),
+                ranks: ids.iter().cloned().zip(q.ranks.iter().copied()).collect(),
             })
             .collect();
-        let found_only_by = ids
-            .iter()
-            .enumerate()
-            .map(|(side, id)| {
-                let only: Vec<String> = comparison
-                    .queries
-                    .iter()
-                    .filter(|q| q.found_only_by(side, comparison.k))
-                    .map(|q| q.id.clone())
-                    .collect();
-                (id.clone(), only)
-            })
-            .collect();
+        let by_side = |test: &dyn Fn(&crate::engine::compare::QueryComparison, usize) -> bool| {
+            ids.iter()
+                .enumerate()
+                .skip(1)
+                .map(|(side, id)| {
+                    let matching: Vec<String> = comparison
+                        .queries
+                        .iter()
+                        .filter(|q| test(q, side))
+                        .map(|q| q.id.clone())
+                        .collect();
+                    (id.clone(), matching)
+                })
+                .collect()
+        };
+        let k = comparison.k;
         CompareReport {
             config_path: inputs.config_label.clone(),
             profiles,
-            k: comparison.k,
+            k,
             queries,
-            found_only_by,
+            gained: by_side(&|q, side| q.gained_by(side, k)),
+            lost: by_side(&|q, side| q.lost_by(side, k)),
         }
     }
 
@@ -145,6 +159,7 @@ impl CompareReport {
             self.profiles.iter().map(f).collect()
         };
         let mut rows = vec![
+            ("releases".to_string(), cell(&|p| p.releases.clone())),
             (
                 "deferrable tools".to_string(),
                 cell(&|p| thousands(p.deferrable_tools as u64)),
@@ -268,27 +283,36 @@ impl CompareReport {
     }
 
     fn found_lines(&self) -> Vec<String> {
-        self.found_only_by
+        let first = self.profiles.first().map_or("", |p| p.profile.as_str());
+        let list = |ids: &[String]| {
+            if ids.is_empty() {
+                "none".to_string()
+            } else {
+                ids.join(", ")
+            }
+        };
+        self.profiles
             .iter()
-            .map(|(profile, ids)| {
-                if ids.is_empty() {
-                    format!("Found in the top {} by {profile} only: none", self.k)
-                } else {
-                    format!(
-                        "Found in the top {} by {profile} only: {}",
-                        self.k,
-                        ids.join(", ")
-                    )
-                }
+            .skip(1)
+            .flat_map(|p| {
+                let id = p.profile.as_str();
+                let gained = self.gained.get(id).map_or(&[][..], Vec::as_slice);
+                let lost = self.lost.get(id).map_or(&[][..], Vec::as_slice);
+                [
+                    format!("Found in the top {} by {id}, not by {first}: {}", self.k, list(gained)),
+                    format!("Found in the top {} by {first}, not by {id}: {}", self.k, list(lost)),
+                ]
             })
             .collect()
     }
 
     /// Renders in `format`.
     pub fn render(&self, format: Format) -> String {
+        let ids: Vec<&str> = self.profiles.iter().map(|p| p.profile.as_str()).collect();
         let headline = format!(
-            "schematax compare: {} under both profiles",
-            self.config_path
+            "schematax compare: {} under {}",
+            self.config_path,
+            ids.join(", ")
         );
         match format {
             Format::Json => super::to_json(self),

@@ -140,6 +140,7 @@ pub fn collision_kind(kind: CollisionKind) -> &'static str {
         CollisionKind::Overwritten => "overwritten",
         CollisionKind::NameTaken => "name_taken",
         CollisionKind::DuplicateInServer => "duplicate_in_server",
+        CollisionKind::Repeated => "repeated",
     }
 }
 
@@ -149,7 +150,7 @@ impl CostReport {
         let activation: Activation = session.activation();
         let settings = session.settings();
         let costs = session.server_costs();
-        let newer = session.profile() != Profile::Seed;
+        let newer = session.profile().spec().listing.is_some();
         let servers = session
             .servers()
             .iter()

@@ -59,12 +59,13 @@ pub enum Msg {
         /// Its findings (with their session, so boxed).
         findings: Box<Findings>,
     },
-    /// A background evaluation of the queries file under both profiles finished.
+    /// A background evaluation of the queries file under the session's profile and the one
+    /// set beside it finished.
     Evaluated {
         /// The evaluation generation it ran for.
         generation: u64,
-        /// Each profile's evaluation ([`Profile::ALL`] order).
-        evaluations: Box<[Evaluation; 2]>,
+        /// Each profile's evaluation: the session's first.
+        evaluations: Box<[(Profile, Evaluation); 2]>,
     },
     /// The catalog was rebuilt in the background after a server was switched on or off.
     Rebuilt {
@@ -192,11 +193,9 @@ impl Effect {
                 k,
             } => {
                 let mine = evaluate(&session, &set, k, false);
-                let theirs = evaluate(&other.build(), &set, k, false);
-                let evaluations = match session.profile() {
-                    Profile::Seed => [mine, theirs],
-                    Profile::Hermes202609 => [theirs, mine],
-                };
+                let other = other.build();
+                let theirs = evaluate(&other, &set, k, false);
+                let evaluations = [(session.profile(), mine), (other.profile(), theirs)];
                 Some(Msg::Evaluated {
                     generation,
                     evaluations: Box::new(evaluations),
@@ -384,8 +383,8 @@ impl LintPane {
 pub struct EvalPane {
     /// The queries file.
     pub set: Arc<QuerySet>,
-    /// Its evaluation under each profile ([`Profile::ALL`] order), once computed.
-    pub evaluations: Option<Box<[Evaluation; 2]>>,
+    /// Its evaluation under the session's profile and the one set beside it, once computed.
+    pub evaluations: Option<Box<[(Profile, Evaluation); 2]>>,
     /// Whether they are current.
     pub job: Job,
     /// Selected query.
@@ -395,7 +394,15 @@ pub struct EvalPane {
 impl EvalPane {
     /// The evaluation under `profile`, once computed.
     pub fn evaluation(&self, profile: Profile) -> Option<&Evaluation> {
-        self.evaluations.as_ref().map(|e| &e[profile as usize])
+        self.evaluations
+            .as_ref()
+            .and_then(|e| e.iter().find(|(p, _)| *p == profile))
+            .map(|(_, evaluation)| evaluation)
+    }
+
+    /// The profiles evaluated, the session's first.
+    pub fn profiles(&self) -> Option<[Profile; 2]> {
+        self.evaluations.as_ref().map(|e| [e[0].0, e[1].0])
     }
 }
 
@@ -657,7 +664,7 @@ impl App {
 
     /// Evaluation of the queries file again (when there is one).
     fn evaluate_effect(&mut self) -> Option<Effect> {
-        let other = self.recipe(self.session.profile().other());
+        let other = self.recipe(self.session.profile().contrast());
         let k = self.search.limit;
         let session = Box::new(self.session.clone());
         let eval = self.eval.as_mut()?;
@@ -805,7 +812,11 @@ impl App {
                     let profile = session.profile();
                     self.overrides.profile = Some(profile);
                     self.adopt_session(*session);
-                    self.status = Some(format!("profile {profile}: {}", profile.spec().title));
+                    self.status = Some(format!(
+                        "{profile} (Hermes {}): {}",
+                        profile.releases_label(),
+                        profile.spec().changes
+                    ));
                     return self.session_effects();
                 }
             }
@@ -1018,13 +1029,18 @@ impl App {
         Vec::new()
     }
 
-    /// Starts building the other profile's session in the background.
+    /// Starts building the next release's session in the background (P steps through the
+    /// releases, oldest to newest, and round again).
     fn switch_profile(&mut self) -> Vec<Effect> {
         if let Some(profile) = self.switching {
             self.status = Some(format!("switching to {profile}..."));
             return Vec::new();
         }
-        let profile = self.session.profile().other();
+        let current = self.session.profile();
+        let profile = Profile::released()
+            .find(|p| *p > current)
+            .or_else(|| Profile::released().next())
+            .unwrap_or(current);
         self.switching = Some(profile);
         self.status = Some(format!("switching to {profile}..."));
         vec![Effect::BuildSession {
@@ -1074,7 +1090,7 @@ impl App {
                     scroll: 0,
                 }
             }
-            None if self.session.profile() == Profile::Seed => DetailView {
+            None if self.session.profile().spec().listing.is_none() => DetailView {
                 title: "The seed bridge".to_string(),
                 summary: format!(
                     "3 tools, {} chars = {} tokens (chars/4)",
@@ -1131,9 +1147,12 @@ impl App {
 
     /// Whether the profile has a listing; says so in the status line when not.
     fn has_listing(&mut self) -> bool {
-        let lists = self.session.profile() != Profile::Seed;
+        let profile = self.session.profile();
+        let lists = profile.spec().listing.is_some();
         if !lists {
-            self.status = Some("the seed profile has no listing (P switches profile)".into());
+            self.status = Some(format!(
+                "{profile} has no listing: it came in Hermes 0.20 (P steps to the next release)"
+            ));
         }
         lists
     }
@@ -1459,7 +1478,7 @@ impl App {
             self.search.limit,
             settings.max_search_limit
         ));
-        if self.session.profile() != Profile::Seed {
+        if self.session.profile().spec().config.listing_keys {
             yaml.push_str(&format!(
                 "    listing: {}\n    listing_max_tokens: {}\n",
                 settings.listing, settings.listing_max_tokens

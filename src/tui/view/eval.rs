@@ -30,10 +30,12 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(block, area);
     let Some(eval) = &app.eval else { return };
     let current = app.session.profile();
-    let other = current.other();
+    let other = current.contrast();
     let (Some(mine), Some(theirs)) = (eval.evaluation(current), eval.evaluation(other)) else {
         frame.render_widget(
-            Paragraph::new("Evaluating the queries file under both profiles...")
+            Paragraph::new(format!(
+                "Evaluating the queries file under {current} and {other}..."
+            ))
                 .style(Style::new().fg(Color::DarkGray))
                 .wrap(Wrap { trim: true }),
             inner,
@@ -161,10 +163,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     }
 }
 
-/// A short name of a profile for narrow columns.
+/// A short name of a profile for narrow columns: its first release (`0.21.4`).
 fn short(profile: Profile) -> &'static str {
-    match profile {
-        Profile::Seed => "seed",
-        Profile::Hermes202609 => "2609",
-    }
+    profile.short_label()
 }
