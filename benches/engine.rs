@@ -53,7 +53,7 @@ fn catalogs(c: &mut Criterion) {
         if size > 10_000 {
             group.sample_size(10);
         }
-        for profile in [Profile::Seed, Profile::Hermes202609] {
+        for profile in [Profile::seed(), Profile::from_id("hermes-2026-09").unwrap()] {
             let mut session = session_of(&captures, profile);
             assert_eq!(session.total_available(), size);
             let name = profile.id();
@@ -79,7 +79,7 @@ fn catalogs(c: &mut Criterion) {
                     .flat_map(|c| {
                         c.tools
                             .par_iter()
-                            .map(move |t| definition_chars(Profile::Seed, &c.server, t))
+                            .map(move |t| definition_chars(Profile::seed(), &c.server, t))
                     })
                     .sum();
                 estimate_tokens(chars)
@@ -109,7 +109,7 @@ fn lint_and_eval(c: &mut Criterion) {
         let captures = support::catalog_of(size);
         let mut group = c.benchmark_group(format!("quality_{}k", size / 1000));
         group.sample_size(10);
-        for profile in [Profile::Seed, Profile::Hermes202609] {
+        for profile in [Profile::seed(), Profile::from_id("hermes-2026-09").unwrap()] {
             let session = session_of(&captures, profile);
             let query_of = |e: &schematax::engine::catalog::ToolEntry, text: String| EvalQuery {
                 id: e.name.clone(),

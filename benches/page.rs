@@ -57,7 +57,7 @@ impl Catalog {
             &inputs.config,
             &inputs.captures,
             &Overrides {
-                profile: Some(Profile::Hermes202609),
+                profile: Some(Profile::from_id("hermes-2026-09").unwrap()),
                 ..Overrides::default()
             },
         );

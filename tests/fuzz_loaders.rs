@@ -116,7 +116,7 @@ fn load_capture(bytes: &[u8]) -> Result<(), TestCaseError> {
             for line in &capture.skipped {
                 one_line(line)?;
             }
-            for profile in Profile::ALL {
+            for profile in Profile::all() {
                 let overrides = Overrides {
                     profile: Some(profile),
                     ..Overrides::default()
@@ -138,7 +138,7 @@ fn load_config(bytes: &[u8]) -> Result<(), TestCaseError> {
     match Config::parse(bytes) {
         Err(error) => one_line(error),
         Ok(config) => {
-            for profile in Profile::ALL {
+            for profile in Profile::all() {
                 for warning in config.warnings(profile) {
                     one_line(warning)?;
                 }

@@ -170,7 +170,10 @@ fn huge_strings_count_in_full_but_are_analysed_cut() {
         {"name": "big", "description": words, "inputSchema": {"type": "object", "properties": {key.clone(): {"type": "string"}}}}
     ]});
     let path = write_json(dir.path(), "big.json", &big);
-    let report = answers(&["report", "--tools", &path, "--format", "json"]);
+    // Under seed: from 0.20.0 on, Hermes renames a property key over 64 characters.
+    let report = answers(&[
+        "report", "--tools", &path, "--format", "json", "--profile", "seed",
+    ]);
     let chars = report["servers"][0]["chars"].as_u64().expect("chars");
     // Everything counts: both strings in full, plus the definition around them.
     assert!(chars > (words.len() + key.len()) as u64, "{chars}");
@@ -179,7 +182,7 @@ fn huge_strings_count_in_full_but_are_analysed_cut() {
     assert!(warnings.contains("cut for analysis"), "{warnings}");
     // Search and lint see the cut text: a word past the cut is not found.
     let first = answers(&["search", "--tools", &path, "w000000", "--format", "json"]);
-    assert_eq!(first["hits"][0]["name"], "mcp_big_big", "{first}");
+    assert_eq!(first["hits"][0]["name"], "mcp__big__big", "{first}");
     let last = format!("w{:06x}", HUGE / 8 - 1);
     let past = answers(&["search", "--tools", &path, &last, "--format", "json"]);
     assert_eq!(past["via"], "none", "{past}");

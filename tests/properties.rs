@@ -14,9 +14,8 @@ fn samples() -> &'static [Session] {
     static SESSIONS: OnceLock<Vec<Session>> = OnceLock::new();
     SESSIONS.get_or_init(|| {
         let inputs = Inputs::sample();
-        Profile::ALL
-            .iter()
-            .map(|&profile| {
+        Profile::all()
+            .map(|profile| {
                 let overrides = Overrides {
                     profile: Some(profile),
                     ..Overrides::default()
@@ -51,7 +50,7 @@ proptest! {
 
     #[test]
     fn search_hits_are_ranked_and_bounded(query in "[a-z_ ]{0,30}", limit in 1usize..25) {
-        prop_assert_eq!(samples().len(), 2);
+        prop_assert_eq!(samples().len(), Profile::all().len());
         for session in samples() {
             let result = session.search(&query, limit);
             prop_assert!(result.hits.len() <= limit);

@@ -501,7 +501,8 @@ mod tests {
 
     #[test]
     fn bridge_cost() {
-        assert_eq!(estimate_tokens(seed_bridge_chars(5)), 378);
+        let texts = Profile::seed().spec().bridge.texts;
+        assert_eq!(estimate_tokens(texts.chars(5, None)), 378);
     }
 
     #[test]
@@ -537,10 +538,10 @@ mod tests {
             source: ContextSource::Flag,
         };
         // 80728 chars -> 20182 tokens; threshold 20000 -> 183 tokens can go before it flips.
-        let settings = ToolSearchSettings::default();
+        let settings = ToolSearchSettings::defaults(Profile::seed());
         let none = CatalogListing::default();
         let seed =
-            |chars| Activation::evaluate(Profile::Seed, &settings, ctx.clone(), 35, chars, &none);
+            |chars| Activation::evaluate(Profile::seed(), &settings, ctx.clone(), 35, chars, &none);
         let a = seed(80_728);
         assert!(a.active);
         assert_eq!(a.tokens_to_flip(), Some(183));
@@ -556,13 +557,14 @@ mod tests {
             tokens: 200_000,
             source: ContextSource::Flag,
         };
-        let mut settings = ToolSearchSettings::defaults(Profile::Hermes202609);
+        let mut settings = ToolSearchSettings::defaults(Profile::from_id("hermes-2026-09").unwrap());
         let groups = CatalogListing::new(vec![crate::engine::listing::ListingGroup::new(
             "s",
+            crate::engine::profile::SentenceEnd::MarkThenSpace,
             [("mcp__s__t", "Does it.")],
         )]);
         let a = Activation::evaluate(
-            Profile::Hermes202609,
+            Profile::from_id("hermes-2026-09").unwrap(),
             &settings,
             ctx.clone(),
             1,
@@ -581,7 +583,7 @@ mod tests {
         );
         settings.listing = Mode::Off;
         let a = Activation::evaluate(
-            Profile::Hermes202609,
+            Profile::from_id("hermes-2026-09").unwrap(),
             &settings,
             ctx.clone(),
             1,
@@ -593,7 +595,7 @@ mod tests {
             (2, ListingForm::None)
         );
         settings.enabled = Mode::Off;
-        let a = Activation::evaluate(Profile::Hermes202609, &settings, ctx, 1, 40, &groups);
+        let a = Activation::evaluate(Profile::from_id("hermes-2026-09").unwrap(), &settings, ctx, 1, 40, &groups);
         assert_eq!((a.active, a.tier(), a.bridge_chars), (false, 0, 0));
     }
 }

@@ -146,13 +146,6 @@ pub struct BridgeProtocol {
     pub description: DescriptionCap,
 }
 
-/// The message a call outside the session's catalog gets.
-pub fn not_available_message(name: &str) -> String {
-    format!(
-        "'{name}' is not available in this session. Use tool_search to find tools you can call."
-    )
-}
-
 /// `{"error": message}`.
 pub fn error_payload(message: &str) -> Value {
     json!({ "error": message })

@@ -665,8 +665,13 @@ pub fn entry(servers: &[Server], tool: ToolRef) -> &ToolEntry {
 mod tests {
     use super::*;
 
-    const SEED: Profile = Profile::Seed;
-    const CURRENT: Profile = Profile::Hermes202609;
+    fn seed() -> Profile {
+        Profile::seed()
+    }
+
+    fn current() -> Profile {
+        Profile::from_id("hermes-2026-09").unwrap()
+    }
 
     fn tool(name: &str) -> McpTool {
         McpTool {
@@ -680,17 +685,17 @@ mod tests {
     #[test]
     fn names_are_sanitised_without_collapsing() {
         assert_eq!(
-            hermes_name(SEED, "github", "create-issue"),
+            hermes_name(seed(), "github", "create-issue"),
             "mcp_github_create_issue"
         );
         assert_eq!(
-            hermes_name(SEED, "my-api", "query.data"),
+            hermes_name(seed(), "my-api", "query.data"),
             "mcp_my_api_query_data"
         );
-        assert_eq!(hermes_name(SEED, "a b", "x--Y"), "mcp_a_b_x__Y");
-        assert_eq!(hermes_name(SEED, "uni", "café"), "mcp_uni_caf_");
+        assert_eq!(hermes_name(seed(), "a b", "x--Y"), "mcp_a_b_x__Y");
+        assert_eq!(hermes_name(seed(), "uni", "café"), "mcp_uni_caf_");
         assert_eq!(
-            hermes_name(CURRENT, "my-api", "query.data"),
+            hermes_name(current(), "my-api", "query.data"),
             "mcp__my_api__query_data"
         );
         assert_eq!(toolset_name("my-api"), "mcp-my-api");
@@ -704,13 +709,13 @@ mod tests {
             input_schema: None,
             truncated_chars: 0,
         };
-        let e = ToolEntry::new(SEED, "s", &tool);
+        let e = ToolEntry::new(seed(), "s", &tool);
         assert_eq!(
             e.definition(),
             r#"{"type":"function","function":{"name":"mcp_s_t","description":"MCP tool t from s","parameters":{"type":"object","properties":{}}}}"#
         );
         assert_eq!(e.chars, e.definition().chars().count() as u64);
-        assert_eq!(definition_chars(SEED, "s", &tool), e.chars);
+        assert_eq!(definition_chars(seed(), "s", &tool), e.chars);
         assert!(!e.has_own_description && e.missing_input_schema);
         assert!(
             e.schema_change.is_none(),
@@ -720,7 +725,7 @@ mod tests {
             input_schema: Some(ObjectText::new(&Map::new())),
             ..tool
         };
-        let e = ToolEntry::new(SEED, "s", &empty_schema);
+        let e = ToolEntry::new(seed(), "s", &empty_schema);
         assert!(e
             .definition()
             .ends_with(r#""parameters":{"type":"object","properties":{}}}}"#));
@@ -741,26 +746,57 @@ mod tests {
             input_schema: None,
             truncated_chars: 0,
         };
-        assert_eq!(ToolEntry::new(SEED, "s", &t).description, text);
+        assert_eq!(ToolEntry::new(seed(), "s", &t).description, text);
         assert_eq!(
-            ToolEntry::new(CURRENT, "s", &t).description,
+            ToolEntry::new(current(), "s", &t).description,
             format!("ab {flag} c")
         );
     }
 
     #[test]
+    fn globs_match_as_python_fnmatchcase() {
+        for (pattern, text, expected) in [
+            ("get*", "get_user", true),
+            ("get*", "Get_user", false),
+            ("*_radar_*", "cf_radar_http", true),
+            ("?ab", "xab", true),
+            ("?ab", "ab", false),
+            ("[a-m]bc", "kbc", true),
+            ("[a-m]bc", "zbc", false),
+            ("[!a-m]bc", "zbc", true),
+            ("[]]x", "]x", true),
+            ("[abc", "[abc", true),
+            ("a*b*c", "aXXbYYc", true),
+            ("a*b*c", "aXXbYY", false),
+            ("*", "", true),
+        ] {
+            assert_eq!(glob_matches(pattern, text), expected, "{pattern} {text}");
+        }
+        let f = ToolFilter {
+            include: Some(vec!["get*".into()]),
+            exclude: vec![],
+        };
+        assert!(!f.allows("get_a", &seed().spec().registration), "0.17: names only");
+        assert!(f.allows("get_a", &Profile::newest().spec().registration));
+    }
+
+    #[test]
     fn include_wins_over_exclude() {
+        let rules = seed().spec().registration;
         let f = ToolFilter {
-            include: vec!["a".into()],
+            include: Some(vec!["a".into()]),
             exclude: vec!["a".into()],
         };
-        assert!(f.allows("a") && !f.allows("b"));
+        assert!(f.allows("a", &rules) && !f.allows("b", &rules));
         let f = ToolFilter {
-            include: vec![],
+            include: Some(vec![]),
             exclude: vec!["a".into()],
         };
-        assert!(!f.allows("a") && f.allows("b"));
-        let server = Server::new(SEED, "s", &[tool("a"), tool("b")], &f);
+        assert!(!f.allows("a", &rules) && f.allows("b", &rules));
+        // From 0.20.6 an include given empty registers nothing.
+        let newest = Profile::newest().spec().registration;
+        assert!(!f.allows("b", &newest));
+        let server = Server::new(seed(), "s", &[tool("a"), tool("b")], &f);
         assert_eq!(server.tools.len(), 1);
         assert_eq!(server.filtered_out, 1);
     }
@@ -779,19 +815,19 @@ mod tests {
     fn seed_last_registration_wins_a_collision_and_catalog_is_sorted() {
         let servers = vec![
             Server::new(
-                SEED,
+                seed(),
                 "my-api",
                 &[tool("q.d"), tool("z")],
                 &ToolFilter::default(),
             ),
             Server::new(
-                SEED,
+                seed(),
                 "my_api",
                 &[tool("q_d"), tool("a")],
                 &ToolFilter::default(),
             ),
         ];
-        let catalog = build(SEED, &servers, &[true, true]);
+        let catalog = build(seed(), &servers, &[true, true]);
         let names: Vec<_> = catalog
             .tools
             .iter()
@@ -810,7 +846,7 @@ mod tests {
             }]
         );
         // With the later server off, the earlier one keeps its tool.
-        let catalog = build(SEED, &servers, &[true, false]);
+        let catalog = build(seed(), &servers, &[true, false]);
         assert!(catalog.collisions.is_empty());
     }
 
@@ -818,19 +854,19 @@ mod tests {
     fn newer_profile_keeps_the_first_owner_and_drops_a_servers_own_duplicates() {
         let servers = vec![
             Server::new(
-                CURRENT,
+                current(),
                 "my-api",
                 &[tool("x"), tool("d-up"), tool("d_up")],
                 &ToolFilter::default(),
             ),
             Server::new(
-                CURRENT,
+                current(),
                 "my_api",
                 &[tool("x"), tool("d_up")],
                 &ToolFilter::default(),
             ),
         ];
-        let catalog = build(CURRENT, &servers, &[true, true]);
+        let catalog = build(current(), &servers, &[true, true]);
         assert_eq!(
             catalog.tools,
             [
@@ -857,8 +893,8 @@ mod tests {
     #[test]
     fn disabled_servers_and_scope_are_left_out() {
         let servers = vec![
-            Server::new(SEED, "a", &[tool("x")], &ToolFilter::default()),
-            Server::new(SEED, "b", &[tool("y")], &ToolFilter::default()),
+            Server::new(seed(), "a", &[tool("x")], &ToolFilter::default()),
+            Server::new(seed(), "b", &[tool("y")], &ToolFilter::default()),
         ];
         let only_b = Scope {
             enabled_toolsets: Some(vec!["mcp-b".into()]),
@@ -866,7 +902,7 @@ mod tests {
         };
         let groups = NameGroups::new(&servers);
         assert_eq!(
-            Catalog::build(SEED, &servers, &groups, &[true, true], &only_b).tools,
+            Catalog::build(seed(), &servers, &groups, &[true, true], &only_b).tools,
             [ToolRef { server: 1, tool: 0 }]
         );
         let not_b = Scope {
@@ -874,11 +910,11 @@ mod tests {
             disabled_toolsets: vec!["b".into()],
         };
         assert_eq!(
-            Catalog::build(SEED, &servers, &groups, &[true, true], &not_b).tools,
+            Catalog::build(seed(), &servers, &groups, &[true, true], &not_b).tools,
             [ToolRef { server: 0, tool: 0 }]
         );
         assert_eq!(
-            build(SEED, &servers, &[false, true]).tools,
+            build(seed(), &servers, &[false, true]).tools,
             [ToolRef { server: 1, tool: 0 }]
         );
     }

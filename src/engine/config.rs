@@ -100,12 +100,6 @@ impl ToolSearchSettings {
     }
 }
 
-impl Default for ToolSearchSettings {
-    fn default() -> Self {
-        ToolSearchSettings::defaults(Profile::default())
-    }
-}
-
 /// A YAML or JSON scalar reduced to what the parsing rules look at.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Scalar<'a> {
@@ -323,7 +317,8 @@ pub struct Config {
     pub model: ModelConfig,
     /// `mcp_servers` in config order; `None` when the config has no such section.
     pub mcp_servers: Option<Vec<ServerConfig>>,
-    /// `schematax.profile`, when set.
+    /// The profile `schematax.hermes` (a Hermes version) or `schematax.profile` names, when
+    /// set.
     pub profile: Option<Profile>,
     /// Fallbacks and ignored keys outside `tools.tool_search`, one line each.
     pub warnings: Vec<String>,
@@ -776,7 +771,8 @@ fn parse_defer(value: Option<&Yaml>, warnings: &mut Vec<String>) -> Option<Vec<S
     }
 }
 
-/// `schematax.profile`.
+/// `schematax.hermes` (a Hermes version) or `schematax.profile` (a profile id): which engine
+/// the config's Hermes runs.
 fn parse_profile(value: Option<&Yaml>, warnings: &mut Vec<String>) -> Option<Profile> {
     let map = match value {
         None | Some(Yaml::Null) => return None,
@@ -789,27 +785,63 @@ fn parse_profile(value: Option<&Yaml>, warnings: &mut Vec<String>) -> Option<Pro
             return None;
         }
     };
-    check_keys(map, "schematax.", &["profile"], KeyCheck::All, warnings);
-    match map.get("profile") {
+    check_keys(map, "schematax.", &["hermes", "profile"], KeyCheck::All, warnings);
+    let fallback = Profile::default();
+    let hermes = match map.get("hermes") {
+        None | Some(Yaml::Null) => None,
+        Some(value @ (Yaml::Str(_) | Yaml::Float(_) | Yaml::Int(_))) => {
+            let version = value.key_text();
+            match Profile::for_version(&version) {
+                Ok(found) => {
+                    if found.newer_than_verified {
+                        warnings.push(format!(
+                            "schematax.hermes: {version} is newer than every verified release; replaying {} ({}), the newest",
+                            found.profile,
+                            found.release.version
+                        ));
+                    }
+                    Some(found.profile)
+                }
+                Err(error) => {
+                    warnings.push(format!("schematax.hermes: {error}; using {fallback}"));
+                    None
+                }
+            }
+        }
+        Some(other) => {
+            warnings.push(format!(
+                "schematax.hermes: {} is not a version; using {fallback}",
+                describe(other)
+            ));
+            None
+        }
+    };
+    let profile = match map.get("profile") {
         None | Some(Yaml::Null) => None,
         Some(Yaml::Str(id)) => Profile::from_id(id).or_else(|| {
             let ids: Vec<&str> = Profile::all().map(|p| p.id()).collect();
             warnings.push(format!(
-                "schematax.profile: {id:?} is not a profile ({}); using {}",
-                ids.join(", "),
-                Profile::default()
+                "schematax.profile: {id:?} is not a profile ({}); using {fallback}",
+                ids.join(", ")
             ));
             None
         }),
         Some(other) => {
             warnings.push(format!(
-                "schematax.profile: {} is not a profile name; using {}",
-                describe(other),
-                Profile::default()
+                "schematax.profile: {} is not a profile name; using {fallback}",
+                describe(other)
             ));
             None
         }
+    };
+    if let (Some(by_version), Some(by_id)) = (hermes, profile) {
+        if by_version != by_id {
+            warnings.push(format!(
+                "schematax: hermes names {by_version} and profile names {by_id}; using {by_id}"
+            ));
+        }
     }
+    profile.or(hermes)
 }
 
 fn parse_model(value: Option<&Yaml>, warnings: &mut Vec<String>) -> ModelConfig {
@@ -1048,10 +1080,10 @@ mod tests {
     #[test]
     fn defaults_when_absent() {
         assert_eq!(
-            settings("", Profile::Seed).0,
-            ToolSearchSettings::defaults(Profile::Seed)
+            settings("", Profile::seed()).0,
+            ToolSearchSettings::defaults(Profile::seed())
         );
-        let current = settings("", Profile::Hermes202609).0;
+        let current = settings("", Profile::from_id("hermes-2026-09").unwrap()).0;
         assert_eq!(
             (
                 current.threshold_pct,
@@ -1066,9 +1098,9 @@ mod tests {
     fn typos_fall_back_with_a_warning_and_a_guess() {
         let (s, warnings) = settings(
             "tools:\n  tool_search:\n    enabled: maybe\n    threshold_pct: ten\n    colour: red\n    treshold_pct: 3",
-            Profile::Seed,
+            Profile::seed(),
         );
-        assert_eq!(s, ToolSearchSettings::default());
+        assert_eq!(s, ToolSearchSettings::defaults(Profile::seed()));
         assert_eq!(warnings.len(), 4, "{warnings:?}");
         assert!(warnings.iter().any(|w| w.contains("colour: unknown key")));
         assert!(warnings
@@ -1079,7 +1111,7 @@ mod tests {
     #[test]
     fn misspelt_sections_are_reported_with_a_guess() {
         let config = parse("tool:\n  tool_search: false\nmcp_server:\n  x: {}\nagent:\n  a: 1\ntools:\n  tool_serach: {}\nmodel:\n  context_lenght: 5\n");
-        let warnings: Vec<String> = config.warnings(Profile::Seed).collect();
+        let warnings: Vec<String> = config.warnings(Profile::seed()).collect();
         for needle in [
             "tool: unknown key, ignored; did you mean tools?",
             "mcp_server: unknown key, ignored; did you mean mcp_servers?",
@@ -1101,7 +1133,7 @@ mod tests {
     fn clamps_nan_and_infinities() {
         let (s, warnings) = settings(
             "tools:\n  tool_search:\n    threshold_pct: 150\n    max_search_limit: 99",
-            Profile::Seed,
+            Profile::seed(),
         );
         assert_eq!((s.threshold_pct, s.max_search_limit), (100.0, 50));
         assert_eq!(warnings.len(), 2);
@@ -1113,30 +1145,30 @@ mod tests {
         ] {
             let (s, _) = settings(
                 &format!("tools:\n  tool_search:\n    threshold_pct: {value}"),
-                Profile::Seed,
+                Profile::seed(),
             );
             assert_eq!(s.threshold_pct, expected, "{value}");
         }
         for key in ["max_search_limit", "search_default_limit"] {
             let (s, warnings) = settings(
                 &format!("tools:\n  tool_search:\n    enabled: off\n    threshold_pct: 3\n    {key}: .inf"),
-                Profile::Seed,
+                Profile::seed(),
             );
             assert_eq!(
                 s,
-                ToolSearchSettings::default(),
+                ToolSearchSettings::defaults(Profile::seed()),
                 "{key}: whole block resets"
             );
             assert!(warnings.iter().any(|w| w.contains("whole block")));
         }
         let (s, _) = settings(
             "tools:\n  tool_search:\n    max_search_limit: .nan\n    enabled: off",
-            Profile::Seed,
+            Profile::seed(),
         );
         assert_eq!((s.max_search_limit, s.enabled), (20, Mode::Off));
         let (s, _) = settings(
             "tools:\n  tool_search:\n    listing_max_tokens: 1e400\n    enabled: off",
-            Profile::Hermes202609,
+            Profile::from_id("hermes-2026-09").unwrap(),
         );
         assert_eq!(
             s.enabled,
@@ -1148,16 +1180,16 @@ mod tests {
     #[test]
     fn only_booleans_are_shorthands() {
         assert_eq!(
-            settings("tools:\n  tool_search: off", Profile::Seed)
+            settings("tools:\n  tool_search: off", Profile::seed())
                 .0
                 .enabled,
             Mode::Off
         );
-        let (s, warnings) = settings("tools:\n  tool_search: 'off'", Profile::Seed);
+        let (s, warnings) = settings("tools:\n  tool_search: 'off'", Profile::seed());
         assert_eq!(s.enabled, Mode::Auto);
         assert!(warnings[0].contains("not a boolean"));
         assert_eq!(
-            settings("tools:\n  tool_search: no", Profile::Hermes202609)
+            settings("tools:\n  tool_search: no", Profile::from_id("hermes-2026-09").unwrap())
                 .0
                 .enabled,
             Mode::Off
@@ -1167,10 +1199,10 @@ mod tests {
     #[test]
     fn newer_keys_are_read_by_the_newer_profile_only() {
         let yaml = "tools:\n  tool_search:\n    listing: off\n    listing_max_tokens: 50\n    defer: [b, ' a ', '', b]";
-        let (s, warnings) = settings(yaml, Profile::Hermes202609);
+        let (s, warnings) = settings(yaml, Profile::from_id("hermes-2026-09").unwrap());
         assert_eq!((s.listing, s.listing_max_tokens), (Mode::Off, 200));
         assert_eq!(warnings.len(), 1, "the clamp: {warnings:?}");
-        let (_, warnings) = settings(yaml, Profile::Seed);
+        let (_, warnings) = settings(yaml, Profile::seed());
         assert_eq!(warnings.len(), 3, "{warnings:?}");
         assert_eq!(parse(yaml).defer, Some(vec!["a".into(), "b".into()]));
         let config = parse("tools:\n  tool_search:\n    defer: todo_list");
@@ -1185,9 +1217,9 @@ mod tests {
             &|name| (name == "PCT").then(|| "12.5".to_string()),
         )
         .unwrap();
-        assert_eq!(config.tool_search(Profile::Seed).threshold_pct, 12.5);
+        assert_eq!(config.tool_search(Profile::seed()).threshold_pct, 12.5);
         assert!(config
-            .warnings(Profile::Seed)
+            .warnings(Profile::seed())
             .any(|w| w.contains("\"${UNSET}\" is not auto/on/off")));
     }
 
@@ -1197,10 +1229,10 @@ mod tests {
             let config = Config::parse(text).unwrap();
             assert!(config.ignored.is_some(), "{text:?}");
             assert_eq!(
-                *config.tool_search(Profile::Seed),
-                ToolSearchSettings::default()
+                *config.tool_search(Profile::seed()),
+                ToolSearchSettings::defaults(Profile::seed())
             );
-            let first = config.warnings(Profile::Seed).next().unwrap();
+            let first = config.warnings(Profile::seed()).next().unwrap();
             assert!(
                 first.starts_with("Hermes would ignore this whole file"),
                 "{first}"
@@ -1251,7 +1283,7 @@ mod tests {
     fn profile_from_the_config() {
         assert_eq!(
             parse("schematax:\n  profile: hermes-2026-09").profile,
-            Some(Profile::Hermes202609)
+            Some(Profile::from_id("hermes-2026-09").unwrap())
         );
         let c = parse("schematax:\n  profile: newest\n  colour: x");
         assert_eq!(c.profile, None);

@@ -493,12 +493,22 @@ fn metrics<'a>(outcomes: impl Iterator<Item = &'a Outcome>, k: usize) -> Metrics
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The seed engine (the tests below name tools `mcp_S_T`).
+    fn seed_overrides() -> Overrides {
+        Overrides {
+            profile: Some(crate::engine::profile::Profile::seed()),
+            ..Overrides::default()
+        }
+    }
     use crate::engine::capture_file::parse_capture;
     use crate::engine::config::Config;
     use crate::engine::session::Overrides;
 
     fn session() -> Session {
+        // Every tool gets an empty inputSchema (without one, Hermes cannot connect a server).
         let capture = |server: &str, tools: &str| {
+            let tools = tools.replace("\"}", "\",\"inputSchema\":{}}");
             parse_capture(
                 format!("{{\"server\":\"{server}\",\"tools\":{tools}}}").as_bytes(),
                 server,
@@ -519,7 +529,7 @@ mod tests {
                 r#"[{"name":"post_message","description":"Post a message to a Slack channel"}]"#,
             ),
         ];
-        Session::new(&Config::default(), &captures, &Overrides::default())
+        Session::new(&Config::default(), &captures, &seed_overrides())
     }
 
     fn set(yaml: &str) -> QuerySet {

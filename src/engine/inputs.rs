@@ -132,7 +132,7 @@ mod tests {
     fn sample_is_clean_and_complete() {
         let inputs = Inputs::sample();
         assert_eq!(inputs.captures.len(), 5);
-        for profile in Profile::ALL {
+        for profile in Profile::all() {
             assert_eq!(inputs.warnings(profile).count(), 0);
         }
         let configured: Vec<_> = inputs

@@ -12,7 +12,7 @@ use super::eval::{resolve, QuerySet};
 use super::order::permute;
 use super::profile::Profile;
 use super::search::{raw_tokens, Admitted};
-use super::session::Session;
+use super::session::{Note, Session};
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -148,6 +148,12 @@ pub const NO_INPUT_SCHEMA: Rule = rule(
     Severity::Error,
     "no inputSchema: Hermes cannot connect the server",
 );
+/// Another entry of the server's tool list Hermes's MCP client refuses.
+pub const REFUSED_TOOL_LIST: Rule = rule(
+    "refused-tool-list",
+    Severity::Error,
+    "an entry the MCP client refuses: Hermes cannot connect the server",
+);
 /// Hermes's schema passes change the tool's search words.
 pub const SEARCH_WORDS_CHANGED: Rule = rule(
     "search-words-changed",
@@ -168,8 +174,9 @@ pub const UNREACHABLE: Rule = rule(
 );
 
 /// Every rule, in report order.
-pub const RULES: [Rule; 18] = [
+pub const RULES: [Rule; 19] = [
     NO_INPUT_SCHEMA,
+    REFUSED_TOOL_LIST,
     NO_DESCRIPTION,
     SHORT_DESCRIPTION,
     LONG_DESCRIPTION,
@@ -220,6 +227,8 @@ enum Detail {
     Tool,
     /// A tool left out by a name collision.
     Collision,
+    /// A server Hermes cannot connect: its note (an index of [`Session::notes`]).
+    Refused,
     /// A search for the tool's own words did not return it: which of the lint's search
     /// results it returned instead.
     Outranked { result: u32 },
@@ -349,11 +358,31 @@ impl Findings {
                 related: vec![collision.name.clone()],
             };
         }
+        if finding.detail == Detail::Refused {
+            let note = &session.notes()[finding.subject as usize];
+            let (server, tool) = refused_subject(note);
+            let fix = match note {
+                Note::NoInputSchema { .. } => {
+                    "; add \"inputSchema\": {\"type\": \"object\"} to every tool"
+                }
+                _ => "; fix the entry",
+            };
+            return FindingText {
+                rule: *finding.rule,
+                server: server.to_string(),
+                tool: tool.to_string(),
+                name: String::new(),
+                message: format!("{note}{fix}"),
+                related: Vec::new(),
+            };
+        }
         let (entry, _) = session.catalog_entry(finding.subject as usize);
         let limit = session.settings().search_default_limit;
         let (message, related) = match &finding.detail {
             Detail::Tool => (tool_message(entry, finding.rule), Vec::new()),
-            Detail::Collision => unreachable!("a collision is written out above"),
+            Detail::Collision | Detail::Refused => {
+                unreachable!("collisions and refused servers are written out above")
+            }
             Detail::Outranked { result } => {
                 let above: Vec<String> = self.results.get(*result).iter().map(name_of).collect();
                 (outranked_message(finding.rule, entry, limit, &above), above)
@@ -409,6 +438,24 @@ pub fn lint(session: &Session) -> Findings {
         subject: index as u32,
         detail: Detail::Collision,
     }));
+    list.extend(
+        session
+            .notes()
+            .iter()
+            .enumerate()
+            .filter_map(|(index, note)| {
+                let rule = match note {
+                    Note::NoInputSchema { .. } => &NO_INPUT_SCHEMA,
+                    Note::Refused { .. } => &REFUSED_TOOL_LIST,
+                    _ => return None,
+                };
+                Some(Finding {
+                    rule,
+                    subject: index as u32,
+                    detail: Detail::Refused,
+                })
+            }),
+    );
     sort_findings(session, &mut list);
     Findings {
         session: session.clone(),
@@ -497,12 +544,26 @@ fn sort_findings(session: &Session, findings: &mut [Finding]) {
 
 /// The server key and raw tool name a finding is about.
 fn subject_of<'s>(session: &'s Session, finding: &Finding) -> (&'s str, &'s str) {
-    if finding.detail == Detail::Collision {
-        let collision = &session.collisions()[finding.subject as usize];
-        (&collision.server, &collision.tool)
-    } else {
-        let (entry, _) = session.catalog_entry(finding.subject as usize);
-        (&entry.server, &entry.raw_name)
+    match finding.detail {
+        Detail::Collision => {
+            let collision = &session.collisions()[finding.subject as usize];
+            (&collision.server, &collision.tool)
+        }
+        Detail::Refused => refused_subject(&session.notes()[finding.subject as usize]),
+        _ => {
+            let (entry, _) = session.catalog_entry(finding.subject as usize);
+            (&entry.server, &entry.raw_name)
+        }
+    }
+}
+
+/// The server and tool a refused server's note names (the tool empty when the entry has no
+/// name).
+fn refused_subject(note: &Note) -> (&str, &str) {
+    match note {
+        Note::NoInputSchema { server, tool, .. } => (server, tool),
+        Note::Refused { server, .. } => (server, ""),
+        _ => ("", ""),
     }
 }
 
@@ -544,10 +605,7 @@ const TOOL_RULE_GROUPS: [(RuleGroup, &[Rule]); 3] = [
         schema_rules,
         &[PARAM_NO_DESCRIPTION, PARAM_NO_TYPE, DEEP_SCHEMA],
     ),
-    (
-        pass_rules,
-        &[NO_INPUT_SCHEMA, SEARCH_WORDS_CHANGED, SCHEMA_REWRITTEN],
-    ),
+    (pass_rules, &[SEARCH_WORDS_CHANGED, SCHEMA_REWRITTEN]),
 ];
 
 /// Every rule that reads one tool alone; `costly` says whether the tool is in the catalog's
@@ -676,18 +734,8 @@ fn text_rules(entry: &ToolEntry, report: &mut Reporter) {
     }
 }
 
-/// What Hermes's schema passes do to the tool: no schema at all, changed search words, a
-/// changed definition.
+/// What Hermes's schema passes do to the tool: changed search words, a changed definition.
 fn pass_rules(entry: &ToolEntry, report: &mut Reporter) {
-    if entry.missing_input_schema {
-        report(
-            &NO_INPUT_SCHEMA,
-            format_args!(
-                "it has no inputSchema: Hermes's MCP client (mcp 1.26) rejects the whole tool list, so none of {}'s tools reach the model; add \"inputSchema\": {{\"type\": \"object\"}}",
-                entry.server
-            ),
-        );
-    }
     let Some(change) = &entry.schema_change else {
         return;
     };
@@ -1014,12 +1062,41 @@ fn outranked_message(rule: &Rule, entry: &ToolEntry, limit: u32, above: &[String
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The seed engine (the tests below name tools `mcp_S_T`).
+    fn seed_overrides() -> Overrides {
+        Overrides {
+            profile: Some(crate::engine::profile::Profile::seed()),
+            ..Overrides::default()
+        }
+    }
     use crate::engine::capture_file::parse_capture;
     use crate::engine::config::Config;
     use crate::engine::session::Overrides;
 
-    /// A session of captures given as (server, tools JSON), with a config's settings.
+    /// A session of captures given as (server, tools JSON), with a config's settings; a tool
+    /// given without an inputSchema gets an empty object one (the tests of refused servers
+    /// use [`session_as_listed`]).
     fn session_with(config: &Config, servers: &[(&str, &str)]) -> Session {
+        let complete: Vec<(&str, String)> = servers
+            .iter()
+            .map(|(server, tools)| {
+                let mut tools: Value = serde_json::from_str(tools).unwrap();
+                for tool in tools.as_array_mut().unwrap() {
+                    let tool = tool.as_object_mut().unwrap();
+                    if !tool.contains_key("inputSchema") {
+                        tool.insert("inputSchema".into(), serde_json::json!({"type": "object"}));
+                    }
+                }
+                (*server, tools.to_string())
+            })
+            .collect();
+        let listed: Vec<(&str, &str)> = complete.iter().map(|(s, t)| (*s, t.as_str())).collect();
+        session_as_listed(config, &listed)
+    }
+
+    /// A session of captures given as (server, tools JSON), exactly as listed.
+    fn session_as_listed(config: &Config, servers: &[(&str, &str)]) -> Session {
         let captures: Vec<_> = servers
             .iter()
             .map(|(server, tools)| {
@@ -1030,7 +1107,11 @@ mod tests {
                 .unwrap()
             })
             .collect();
-        Session::new(config, &captures, &Overrides::default())
+        let overrides = match config.profile {
+            Some(_) => Overrides::default(),
+            None => seed_overrides(),
+        };
+        Session::new(config, &captures, &overrides)
     }
 
     /// The session's lint findings, written out.
@@ -1247,8 +1328,32 @@ mod tests {
     }
 
     #[test]
+    fn refused_servers_are_findings_and_not_linted() {
+        let findings = written(&session_as_listed(
+            &Config::default(),
+            &[
+                ("bare", r#"[{"name":"purge_cache","description":"Purge the CDN cache."}]"#),
+                ("odd", r#"[{"name":"a","description":7,"inputSchema":{}}]"#),
+                ("ok", &format!("[{FILLER}]")),
+            ],
+        ));
+        let by_rule = |id: &str| findings.iter().filter(|f| f.rule.id == id).collect::<Vec<_>>();
+        let missing = by_rule("no-input-schema");
+        assert_eq!(missing.len(), 1);
+        assert_eq!((missing[0].server.as_str(), missing[0].tool.as_str()), ("bare", "purge_cache"));
+        assert!(missing[0].message.contains("does not connect bare"), "{}", missing[0].message);
+        let refused = by_rule("refused-tool-list");
+        assert_eq!(refused.len(), 1);
+        assert!(refused[0].message.contains("description is not a string"), "{}", refused[0].message);
+        // Their tools never reach the catalog, so no other rule speaks of them.
+        assert!(findings.iter().all(|f| f.server != "bare" || f.rule.id == "no-input-schema"));
+    }
+
+    #[test]
     fn every_one_tool_rule_is_in_one_group() {
         let others = [
+            NO_INPUT_SCHEMA,
+            REFUSED_TOOL_LIST,
             COSTLY_TOOL,
             NAME_COLLISION,
             NEAR_DUPLICATE,

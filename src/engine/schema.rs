@@ -742,3 +742,231 @@ pub fn normalise(schema: Option<&Map<String, Value>>, rules: &SchemaRules) -> Ma
         _ => empty_object(rules),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::profile::{Profile, HERMES_2026_09};
+    use serde_json::json;
+
+    fn rules_of(id: &str) -> SchemaRules {
+        Profile::from_id(id).expect("a profile").spec().schema
+    }
+
+    fn seed(schema: Value) -> Value {
+        Value::Object(normalise(schema.as_object(), &rules_of("seed")))
+    }
+
+    /// Upstream main of late September 2026 (ENGINE-2026-09.md).
+    fn current(schema: Value) -> Value {
+        Value::Object(normalise(schema.as_object(), &HERMES_2026_09.schema))
+    }
+
+    fn release(id: &str, schema: Value) -> Value {
+        Value::Object(normalise(schema.as_object(), &rules_of(id)))
+    }
+
+    /// Compact JSON with key order, to compare byte for byte.
+    fn text(value: &Value) -> String {
+        serde_json::to_string(value).unwrap()
+    }
+
+    #[test]
+    fn missing_or_empty_schema_is_an_empty_object() {
+        let empty = json!({"type": "object", "properties": {}});
+        assert_eq!(
+            text(&Value::Object(normalise(None, &rules_of("seed")))),
+            text(&empty)
+        );
+        assert_eq!(text(&seed(json!({}))), text(&empty));
+        assert_eq!(text(&current(json!({}))), text(&empty));
+    }
+
+    #[test]
+    fn definitions_become_defs() {
+        let schema = json!({"type": "object", "properties": {"definitions": {"type": "string"}, "r": {"$ref": "#/definitions/X"}}, "definitions": {"X": {"type": "string"}}});
+        assert_eq!(
+            text(&seed(schema.clone())),
+            r##"{"type":"object","properties":{"$defs":{"type":"string"},"r":{"$ref":"#/$defs/X"}},"$defs":{"X":{"type":"string"}}}"##
+        );
+        // The newer profile leaves a parameter named `definitions` alone.
+        assert_eq!(
+            text(&current(schema)),
+            r##"{"type":"object","properties":{"definitions":{"type":"string"},"r":{"$ref":"#/$defs/X"}},"$defs":{"X":{"type":"string"}}}"##
+        );
+    }
+
+    #[test]
+    fn nullable_unions_collapse_with_lent_keys() {
+        let schema = json!({"type": "object", "properties": {"when": {"anyOf": [{"type": "string"}, {"type": "null"}], "default": null, "title": "When", "format": "lost"}}});
+        let expected = r#"{"type":"object","properties":{"when":{"type":"string","nullable":true,"title":"When","default":null}}}"#;
+        assert_eq!(text(&seed(schema.clone())), expected);
+        assert_eq!(text(&current(schema)), expected);
+        let to_ref = json!({"properties": {"r": {"oneOf": [{"$ref": "#/$defs/R"}, {"type": "null"}], "default": 1}}});
+        assert_eq!(
+            text(&seed(to_ref)),
+            r##"{"properties":{"r":{"$ref":"#/$defs/R","nullable":true}},"type":"object"}"##
+        );
+        let two = json!({"properties": {"x": {"anyOf": [{"type": "string"}, {"type": "integer"}, {"type": "null"}]}}});
+        assert!(text(&seed(two)).contains("anyOf"));
+    }
+
+    #[test]
+    fn property_maps_are_repaired_too() {
+        // A parameter named `properties` makes the property map look like an object schema:
+        // it gains a `type` parameter, which the sanitiser then reads as a bare-string schema.
+        let schema = json!({"type": "object", "properties": {"properties": {"type": "object"}}});
+        let expected = r#"{"type":"object","properties":{"properties":{"type":"object","properties":{}},"type":{"type":"object","properties":{}}}}"#;
+        assert_eq!(text(&seed(schema.clone())), expected);
+        assert_eq!(text(&current(schema)), expected);
+    }
+
+    #[test]
+    fn objects_get_type_properties_and_pruned_required() {
+        let schema =
+            json!({"required": ["a", "ghost", 3], "properties": {"a": {}}, "x": {"required": []}});
+        assert_eq!(
+            text(&seed(schema)),
+            r#"{"required":["a"],"properties":{"a":{}},"x":{"type":"object","properties":{}},"type":"object"}"#
+        );
+        let none_left = json!({"type": "object", "required": ["ghost"]});
+        assert_eq!(
+            text(&current(none_left)),
+            r#"{"type":"object","properties":{}}"#
+        );
+    }
+
+    #[test]
+    fn type_arrays() {
+        let schema = json!({"type": "object", "properties": {
+            "n": {"description": "d", "type": ["integer", "null"]},
+            "m": {"type": ["string", "number"]},
+            "z": {"type": ["null"]},
+            "e": {"type": []}}});
+        assert_eq!(
+            text(&seed(schema.clone())),
+            r#"{"type":"object","properties":{"n":{"description":"d","type":"integer","nullable":true},"m":{"type":"string"},"z":{"type":"object","properties":{}},"e":{"type":"object","properties":{}}}}"#
+        );
+        assert_eq!(
+            text(&current(schema)),
+            r#"{"type":"object","properties":{"n":{"description":"d","type":"integer","nullable":true},"m":{"anyOf":[{"type":"string"},{"type":"number"}]},"z":{"type":"null"},"e":{"type":"object","properties":{}}}}"#
+        );
+    }
+
+    #[test]
+    fn bare_strings_and_literals() {
+        let schema = json!({"type": "object", "properties": {"a": "string", "b": "object", "c": "thing", "d": {"type": "string", "default": ["x"], "const": "k"}}});
+        assert_eq!(
+            text(&seed(schema.clone())),
+            r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"object","properties":{}},"c":{"type":"object","properties":{}},"d":{"type":"string","default":[{"type":"object","properties":{}}],"const":"k"}}}"#
+        );
+        assert_eq!(
+            text(&current(schema)),
+            r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"object","properties":{}},"c":{"type":"object","properties":{}},"d":{"type":"string","default":["x"],"const":"k"}}}"#
+        );
+    }
+
+    #[test]
+    fn const_unions_collapse_in_the_newer_profile() {
+        let schema = json!({"type": "object", "properties": {"level": {"anyOf": [{"const": "low", "title": "Low"}, {"const": "high", "type": "string"}, {"type": "null"}], "description": "How much"},
+            "mixed": {"oneOf": [{"const": 1}, {"const": "a"}]},
+            "flag": {"anyOf": [{"const": true}, {"const": false}]}}});
+        assert_eq!(
+            text(&current(schema.clone())),
+            r#"{"type":"object","properties":{"level":{"type":"string","enum":["low","high"],"nullable":true,"description":"How much"},"mixed":{"oneOf":[{"const":1},{"const":"a"}]},"flag":{"type":"boolean","enum":[true,false]}}}"#
+        );
+        assert!(text(&seed(schema)).contains(r#""anyOf":[{"const":"low""#));
+    }
+
+    #[test]
+    fn arrays_get_items_in_the_newer_profile() {
+        let schema = json!({"type": "object", "properties": {"a": {"type": "array"}, "t": {"type": "array", "prefixItems": [{"type": "string"}]}}});
+        assert_eq!(
+            text(&current(schema.clone())),
+            r#"{"type":"object","properties":{"a":{"type":"array","items":{}},"t":{"type":"array","prefixItems":[{"type":"string"}]}}}"#
+        );
+        assert_eq!(
+            text(&seed(schema)),
+            r#"{"type":"object","properties":{"a":{"type":"array"},"t":{"type":"array","prefixItems":[{"type":"string"}]}}}"#
+        );
+    }
+
+    #[test]
+    fn bad_property_names_are_renamed_in_the_newer_profile() {
+        let long = "x".repeat(70);
+        let schema = json!({"type": "object", "properties": {"a b": {}, "a_b": {}, "": {}, "ü": {}, long.clone(): {}}, "required": ["a b", "ü"]});
+        let out = current(schema.clone());
+        let names: Vec<&String> = out["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(
+            names,
+            ["a_b_2", "a_b", "param", "_", &"x".repeat(64)],
+            "renamed in place"
+        );
+        assert_eq!(out["required"], json!(["a_b_2", "_"]));
+        assert!(seed(schema)["properties"].get("a b").is_some());
+    }
+
+    #[test]
+    fn boolean_required_is_hoisted_in_the_newer_profile() {
+        let schema = json!({"type": "object", "properties": {"a": {"type": "string", "required": true}, "b": {"type": "string", "required": false}}});
+        assert_eq!(
+            text(&current(schema.clone())),
+            r#"{"type":"object","properties":{"a":{"type":"string"},"b":{"type":"string"}},"required":["a"]}"#
+        );
+        assert!(text(&seed(schema)).contains(r#""required":true"#));
+    }
+
+    #[test]
+    fn top_level_cleanup() {
+        let schema = json!({"type": "object", "properties": {"r": {"$ref": "#/$defs/R", "default": 3}}, "allOf": [{"required": ["r"]}], "anyOf": [], "enum": [1], "not": {}, "$defs": {"R": {"type": "object"}}});
+        let expected = r##"{"type":"object","properties":{"r":{"$ref":"#/$defs/R"}},"$defs":{"R":{"type":"object","properties":{}}}}"##;
+        assert_eq!(text(&seed(schema.clone())), expected);
+        assert_eq!(text(&current(schema)), expected);
+        let not_object = json!({"type": "string", "description": "x"});
+        assert_eq!(
+            text(&seed(not_object)),
+            r#"{"type":"object","description":"x","properties":{}}"#
+        );
+    }
+
+    #[test]
+    fn normalising_twice_changes_nothing() {
+        let schema = json!({"type": "object", "properties": {"when": {"anyOf": [{"type": "string"}, {"type": "null"}]}, "m": {"type": ["string", "number"]}, "a b": {"required": true}}, "definitions": {"X": {}}});
+        for profile in Profile::all() {
+            let rules = &profile.spec().schema;
+            let once = normalise(schema.as_object(), rules);
+            let twice = normalise(Some(&once), rules);
+            assert_eq!(text(&Value::Object(once)), text(&Value::Object(twice)), "{profile}");
+        }
+    }
+
+    #[test]
+    fn releases_differ_where_their_rows_say() {
+        // 0.16 keeps `default` beside `$ref`; 0.17 drops it.
+        let with_ref = json!({"type": "object", "properties": {"r": {"$ref": "#/$defs/R", "default": 1}}});
+        assert!(text(&release("hermes-0.16", with_ref.clone())).contains(r#""default":1"#));
+        assert!(!text(&release("hermes-0.17", with_ref)).contains("default"));
+        // 0.18.1: several types become anyOf, in place; an all-null array becomes "null".
+        let several = json!({"type": "object", "properties": {"m": {"type": ["string", "number", "null"], "title": "M"}}});
+        assert_eq!(
+            text(&release("hermes-0.18.1", several)),
+            r#"{"type":"object","properties":{"m":{"anyOf":[{"type":"string"},{"type":"number"}],"nullable":true,"title":"M"}}}"#
+        );
+        // 0.21.3: literals are data, and a boolean `required` is lifted once.
+        let flags = json!({"type": "object", "properties": {"a": {"type": "string", "required": true}, "d": {"default": ["x"]}}, "required": ["a"]});
+        assert_eq!(
+            text(&release("hermes-0.21.3", flags.clone())),
+            r#"{"type":"object","properties":{"a":{"type":"string"},"d":{"default":["x"]}},"required":["a"]}"#
+        );
+        assert!(text(&release("hermes-0.20.6", flags)).contains(r#""required":true"#));
+        // 0.21.4: every object has a `required` list.
+        assert_eq!(
+            text(&release("hermes-0.21.4", json!({"properties": {"o": {"type": "object"}}}))),
+            r#"{"properties":{"o":{"type":"object","properties":{},"required":[]}},"type":"object","required":[]}"#
+        );
+        // 0.21.5: a `required`-only fragment inside a combinator is left alone.
+        let fragment = json!({"type": "object", "properties": {"t": {"type": "object", "properties": {"a": {}}, "oneOf": [{"required": ["a"]}]}}});
+        assert!(text(&release("hermes-0.21.5", fragment.clone())).contains(r#""oneOf":[{"required":["a"]}]"#));
+        assert!(!text(&release("hermes-0.21.4", fragment)).contains(r#""oneOf":[{"required":["a"]}]"#));
+    }
+}

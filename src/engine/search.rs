@@ -1424,7 +1424,11 @@ impl SearchIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::profile::{HERMES_2026_09, SEED};
+    use crate::engine::profile::{Profile, HERMES_2026_09};
+
+    fn seed_rules() -> SearchRules {
+        Profile::seed().spec().search
+    }
 
     struct Fixture {
         vocabulary: Vocabulary,
@@ -1456,7 +1460,7 @@ mod tests {
     }
 
     fn index(docs: &[(&'static str, &'static str, &'static [&'static str])]) -> Fixture {
-        index_with(SEED.search, docs)
+        index_with(seed_rules(), docs)
     }
 
     #[test]
@@ -1467,7 +1471,7 @@ mod tests {
             "creates issues",
             "issue runs",
         ];
-        for rules in [SEED.search, HERMES_2026_09.search] {
+        for rules in [seed_rules(), HERMES_2026_09.search] {
             let mut one_by_one = Vocabulary::new(rules);
             let expected: Vec<TermCounts> = texts
                 .iter()
@@ -1508,7 +1512,7 @@ mod tests {
 
     #[test]
     fn tokens_are_ascii_alphanumeric_runs() {
-        let t: Vec<_> = tokens("listItems café_v2 東京 S3-put 100%", &SEED.search).collect();
+        let t: Vec<_> = tokens("listItems café_v2 東京 S3-put 100%", &seed_rules()).collect();
         assert_eq!(t, ["listitems", "caf", "v2", "s3", "put", "100"]);
         let t: Vec<_> = tokens("Creates issues, running", &HERMES_2026_09.search).collect();
         assert_eq!(t, ["creat", "issu", "run"]);
@@ -1517,7 +1521,7 @@ mod tests {
     #[test]
     fn search_text_pieces_by_profile() {
         let seed: Vec<_> = search_text(
-            &SEED.search,
+            &seed_rules(),
             "mcp_a.b-c:d",
             "a",
             "Desc.",
@@ -1649,7 +1653,7 @@ mod tests {
         ];
         let mut rng = Lcg(7);
         let mut compared = 0;
-        for rules in [SEED.search, HERMES_2026_09.search] {
+        for rules in [seed_rules(), HERMES_2026_09.search] {
             for _ in 0..150 {
                 let docs = 1 + rng.below(120);
                 let mut vocabulary = Vocabulary::new(rules);
@@ -1712,7 +1716,7 @@ mod tests {
         // sums are equal, so the earlier one must come first at any limit.
         let filler = ["y"; 29].join(" ");
         let texts = ["x x", "x x x z z", filler.as_str()];
-        let mut vocabulary = Vocabulary::new(SEED.search);
+        let mut vocabulary = Vocabulary::new(seed_rules());
         let counts: Vec<TermCounts> = texts
             .iter()
             .map(|t| vocabulary.count_terms("", std::iter::once(*t)))
@@ -1845,7 +1849,7 @@ mod tests {
 
     #[test]
     fn limit_rule() {
-        let s = ToolSearchSettings::default();
+        let s = ToolSearchSettings::defaults(Profile::seed());
         assert_eq!(resolve_limit(&Scalar::Null, &s), 5);
         assert_eq!(resolve_limit(&Scalar::Float(2.9), &s), 2);
         assert_eq!(resolve_limit(&Scalar::Text("2.5"), &s), 5);

@@ -1009,6 +1009,14 @@ pub fn count_tokens(servers: &[Server]) -> Result<Vec<(ToolRef, TokenCount)>, To
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The seed engine (the tests below name tools `mcp_S_T`).
+    fn seed_overrides() -> Overrides {
+        Overrides {
+            profile: Some(crate::engine::profile::Profile::seed()),
+            ..Overrides::default()
+        }
+    }
     use crate::engine::capture_file::parse_capture;
     use serde_json::json;
 
@@ -1039,12 +1047,12 @@ mod tests {
 
     #[test]
     fn without_mcp_servers_every_capture_counts_in_name_order() {
-        let s = Session::new(&Config::default(), &captures(), &Overrides::default());
+        let s = Session::new(&Config::default(), &captures(), &seed_overrides());
         let names: Vec<_> = s.servers().iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["git", "zed"]);
         assert_eq!(s.total_available(), 3);
         assert!(s.notes().is_empty());
-        assert_eq!(s.profile(), Profile::Seed);
+        assert_eq!(s.profile(), Profile::seed());
     }
 
     #[test]
@@ -1052,7 +1060,7 @@ mod tests {
         let config = config("mcp_servers:\n  zed: {command: z, tools: {exclude: [x]}}\n  ghost: {command: g}\n  idle: {command: o, enabled: false}\n  gone: {command: o, enabled: false}");
         let mut all = captures();
         all.push(capture("idle", r#"[{"name":"t","inputSchema":{}}]"#));
-        let s = Session::new(&config, &all, &Overrides::default());
+        let s = Session::new(&config, &all, &seed_overrides());
         let names: Vec<_> = s
             .servers()
             .iter()
@@ -1093,7 +1101,7 @@ mod tests {
                     r#"[{"name":"a","inputSchema":{}},{"name":"b"},{"name":"c"},{"name":"d"}]"#,
                 ),
             ],
-            &Overrides::default(),
+            &seed_overrides(),
         );
         assert_eq!(
             s.notes(),
@@ -1116,25 +1124,26 @@ mod tests {
         assert!(s.notes()[1]
             .to_string()
             .starts_with("server many: 3 tools (b and 2 more) have no inputSchema;"));
-        assert!(s.notes()[1].to_string().contains("would not connect many"));
+        assert!(s.notes()[1].to_string().contains("does not connect many: not counted"));
+        assert_eq!(s.total_available(), 0, "neither server is connected");
     }
 
     #[test]
     fn the_profile_comes_from_overrides_then_config() {
         let c = config("schematax:\n  profile: hermes-2026-09");
         let s = Session::new(&c, &captures(), &Overrides::default());
-        assert_eq!(s.profile(), Profile::Hermes202609);
+        assert_eq!(s.profile(), Profile::from_id("hermes-2026-09").unwrap());
         assert!(s.catalog().all(|e| e.name.starts_with("mcp__")));
         assert_eq!(s.settings().threshold_pct, 5.0);
         let s = Session::new(
             &c,
             &captures(),
             &Overrides {
-                profile: Some(Profile::Seed),
+                profile: Some(Profile::seed()),
                 ..Default::default()
             },
         );
-        assert_eq!(s.profile(), Profile::Seed);
+        assert_eq!(s.profile(), Profile::seed());
     }
 
     #[test]
@@ -1144,7 +1153,7 @@ mod tests {
             &captures(),
             &Overrides {
                 mode: Some(Mode::On),
-                ..Default::default()
+                ..seed_overrides()
             },
         );
         let before = s.activation();
@@ -1164,16 +1173,21 @@ mod tests {
                 enabled_toolsets: Some(vec!["git".into()]),
                 disabled_toolsets: vec![],
             },
-            ..Default::default()
+            ..seed_overrides()
         };
         let s = Session::new(&Config::default(), &captures(), &scoped);
         assert_eq!(s.describe("mcp_git_push").unwrap()["name"], "mcp_git_push");
+        // Registered, but out of the session's scope.
         assert_eq!(
             s.describe("mcp_zed_open").unwrap_err()["error"],
-            bridge::not_available_message("mcp_zed_open")
+            "'mcp_zed_open' is not currently available. Re-run tool_search to refresh."
         );
+        assert!(s.describe("mcp_nope_x").unwrap_err()["error"]
+            .as_str()
+            .unwrap()
+            .contains("is not a deferrable tool"));
         let newer = Overrides {
-            profile: Some(Profile::Hermes202609),
+            profile: Some(Profile::from_id("hermes-2026-09").unwrap()),
             ..scoped
         };
         let s = Session::new(&Config::default(), &captures(), &newer);
@@ -1186,12 +1200,12 @@ mod tests {
 
     #[test]
     fn tool_search_calls_by_profile() {
-        let s = Session::new(&Config::default(), &captures(), &Overrides::default());
+        let s = Session::new(&Config::default(), &captures(), &seed_overrides());
         let (payload, results) = s.tool_search(&json!({"query": "commit", "limit": 9}));
         assert_eq!(payload["matches"][0]["name"], "mcp_git_commit");
         assert_eq!(results.len(), 1);
         let newer = Overrides {
-            profile: Some(Profile::Hermes202609),
+            profile: Some(Profile::from_id("hermes-2026-09").unwrap()),
             ..Default::default()
         };
         let s = Session::new(&Config::default(), &captures(), &newer);
@@ -1217,7 +1231,7 @@ mod tests {
             "hg",
             r#"[{"name":"commit","inputSchema":{"type":"object"}}]"#,
         ));
-        let s = Session::new(&Config::default(), &all, &Overrides::default());
+        let s = Session::new(&Config::default(), &all, &seed_overrides());
         let name_of = |l: Lookup| match l {
             Lookup::Found(p) => s.catalog_entry(p).0.name.clone(),
             other => panic!("{other:?}"),
@@ -1231,7 +1245,7 @@ mod tests {
 
     #[test]
     fn server_costs_sum_counts_only_when_all_are_known() {
-        let mut s = Session::new(&Config::default(), &captures(), &Overrides::default());
+        let mut s = Session::new(&Config::default(), &captures(), &seed_overrides());
         assert_eq!(s.server_costs()[0].counted, None);
         s.set_token_counts([
             (

@@ -131,7 +131,7 @@ pub struct PageReport {
     pub theme: Theme,
     /// The cost report under the chosen profile, exactly as `report --format json` writes it.
     pub report: CostReport,
-    /// The cost report under each profile, seed first (one of them is `report`).
+    /// The cost report under each profile, the older release first (one of them is `report`).
     pub profiles: Vec<CostReport>,
     /// The sweep under each profile, in the order of `profiles`.
     pub sweeps: Vec<SweepReport>,
@@ -1010,7 +1010,7 @@ mod tests {
             &inputs.config,
             &inputs.captures,
             &Overrides {
-                profile: Some(crate::engine::profile::Profile::Hermes202609),
+                profile: Some(crate::engine::profile::Profile::seed()),
                 ..Overrides::default()
             },
         );
@@ -1032,9 +1032,9 @@ mod tests {
     fn the_sample_page_has_every_section() {
         let page = sample_page(Theme::Light);
         assert_eq!(page.profiles.len(), 2);
-        assert_eq!(page.profiles[0].profile, "seed");
-        assert_eq!(page.profiles[1].profile, "hermes-2026-09");
-        assert_eq!(page.profiles[0], page.report);
+        assert_eq!(page.profiles[0].profile, "hermes-0.17");
+        assert_eq!(page.profiles[1].profile, "hermes-0.22.2");
+        assert_eq!(page.profiles[1], page.report);
         assert_eq!(page.top_tools.len(), 5);
         assert_eq!(page.top_tools[0].total, 26);
         assert!(page.top_tools[0]
@@ -1048,8 +1048,8 @@ mod tests {
             "id=\"activation\"",
             "id=\"lint\"",
             "id=\"inputs\"",
-            "<data id=\"tokens-before\" value=\"20226\">20,226</data>",
-            "data-profile=\"hermes-2026-09\"",
+            "<data id=\"tokens-before\" value=\"20366\">20,366</data>",
+            "data-profile=\"hermes-0.17\"",
             "2026-12-02T19:17:51Z",
         ] {
             assert!(html.contains(id), "{id}");

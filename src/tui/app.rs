@@ -1484,11 +1484,13 @@ impl App {
                 settings.listing, settings.listing_max_tokens
             ));
         }
-        if self.session.profile() != self.start_profile {
-            yaml.push_str(&format!(
-                "# schematax itself: replay this engine\nschematax:\n  profile: {}\n",
-                self.session.profile()
-            ));
+        let profile = self.session.profile();
+        if profile != self.start_profile {
+            yaml.push_str("# schematax itself: replay this Hermes release\nschematax:\n");
+            yaml.push_str(&match profile.spec().releases.first() {
+                Some(release) => format!("  hermes: \"{}\"\n", release.version),
+                None => format!("  profile: {profile}\n"),
+            });
         }
         yaml
     }
@@ -1516,10 +1518,18 @@ impl DetailView {
 mod tests {
     use super::*;
 
+    /// The embedded sample under the seed engine (the tests below name tools `mcp_S_T`).
     fn sample_app() -> App {
+        sample_app_at(Profile::seed())
+    }
+
+    fn sample_app_at(profile: Profile) -> App {
         App::new(
             Arc::new(Inputs::sample()),
-            Overrides::default(),
+            Overrides {
+                profile: Some(profile),
+                ..Overrides::default()
+            },
             Traffic::default(),
             None,
         )
@@ -1686,21 +1696,19 @@ mod tests {
 
     #[test]
     fn the_profile_switches_on_a_worker_and_keeps_the_tuning() {
-        let mut app = sample_app();
+        let before = Profile::from_id("hermes-0.18.1").unwrap();
+        let next = Profile::from_id("hermes-0.20.0").unwrap();
+        let mut app = sample_app_at(before);
         press(&mut app, KeyCode::Char('+'));
         app.servers.selected = 4;
         press(&mut app, KeyCode::Char(' '));
         let off = app.selected_server().unwrap();
         assert!(!app.session.is_connected(off));
         let effects = press(&mut app, KeyCode::Char('P'));
-        assert_eq!(app.switching, Some(Profile::Hermes202609));
-        assert_eq!(
-            app.session.profile(),
-            Profile::Seed,
-            "not until the worker answers"
-        );
+        assert_eq!(app.switching, Some(next), "P steps to the next release");
+        assert_eq!(app.session.profile(), before, "not until the worker answers");
         run_effects(&mut app, effects);
-        assert_eq!(app.session.profile(), Profile::Hermes202609);
+        assert_eq!(app.session.profile(), next);
         assert_eq!(
             app.session.settings().threshold_pct,
             11.0,
@@ -1714,19 +1722,19 @@ mod tests {
         assert!(app.derived.activation.listing.is_some());
         assert!(app.is_tuned());
         assert!(app.tuned_yaml().contains("listing_max_tokens: 4000"));
-        assert!(app.tuned_yaml().contains("profile: hermes-2026-09"));
+        assert!(app.tuned_yaml().contains("hermes: \"0.20.0.post2\""), "{}", app.tuned_yaml());
         // A stale answer (another switch generation) is dropped.
-        let stale = Box::new(app.recipe(Profile::Seed).build());
+        let stale = Box::new(app.recipe(before).build());
         app.update(Msg::SessionBuilt {
             generation: 99,
             session: stale,
         });
-        assert_eq!(app.session.profile(), Profile::Hermes202609);
+        assert_eq!(app.session.profile(), next);
     }
 
     #[test]
     fn listing_keys_tune_the_newer_profile_only() {
-        let mut app = sample_app();
+        let mut app = sample_app_at(Profile::from_id("hermes-0.18.1").unwrap());
         press(&mut app, KeyCode::Char('}'));
         assert!(app.status.as_deref().unwrap().contains("no listing"));
         let effects = press(&mut app, KeyCode::Char('P'));
