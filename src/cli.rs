@@ -25,6 +25,7 @@ use crate::report::eval::EvalReport;
 use crate::report::html::{OtherProfile, PageParts, PageReport};
 use crate::report::lint::{LintFormat, LintReport};
 use crate::report::markup::Theme;
+use crate::report::profiles::ProfilesReport;
 use crate::report::search::SearchReport;
 use crate::report::sweep::SweepReport;
 use crate::report::Format;
@@ -190,8 +191,10 @@ pub enum Command {
     /// Capture tool lists from live MCP servers: those of a config, of MCP client configs, or
     /// one given here (`--name N -- COMMAND ARGS...` or `--name N --url URL`).
     Capture(CaptureArgs),
-    /// The same inputs under both profiles side by side: cost, activation, tier and form, and
-    /// with a queries file each query's rank under each and the tools one profile loses.
+    /// The same inputs under several Hermes releases side by side (`--hermes 0.17,0.21.0,0.22`;
+    /// default: seed and the config's release): cost, activation, tier and form, and with a
+    /// queries file each query's rank under each, and what each release finds or loses
+    /// against the first (old -> new: what an upgrade changes).
     #[command(alias = "diff-profiles")]
     Compare {
         /// A queries file (as for `schematax eval`).
@@ -200,15 +203,15 @@ pub enum Command {
         /// The k of recall@k (default: search_default_limit).
         #[arg(long)]
         limit: Option<usize>,
-        /// Inputs and overrides (`--profile` is ignored: both run).
+        /// Inputs and overrides (`--hermes` / `--profile` take the releases to compare).
         #[command(flatten)]
         input: InputArgs,
         /// Output options.
         #[command(flatten)]
         output: OutputArgs,
     },
-    /// Activation over a grid of context lengths and threshold_pct values: the seed gate's
-    /// flip points, or the newer listing's forms and bridge cost.
+    /// Activation over a grid of context lengths and threshold_pct values: the threshold
+    /// gate's flip points (up to Hermes 0.19), or the listing's forms and bridge cost.
     Sweep {
         /// Inputs and overrides.
         #[command(flatten)]
@@ -217,6 +220,31 @@ pub enum Command {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// The Hermes releases schematax replays: each profile's id, the releases it covers, and
+    /// what changed from the previous one.
+    Profiles {
+        /// Output options.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
+}
+
+impl Command {
+    /// The session flags of a command that replays one release (all but `compare`, which
+    /// takes several, and the commands without a session).
+    fn one_release(&self) -> Option<&SessionArgs> {
+        match self {
+            Command::Tui(args) => Some(&args.input.session),
+            Command::Search { input, .. } => Some(input),
+            Command::Report { input, .. }
+            | Command::Card { input, .. }
+            | Command::Describe { input, .. }
+            | Command::Lint { input, .. }
+            | Command::Eval { input, .. }
+            | Command::Sweep { input, .. } => Some(&input.session),
+            Command::Compare { .. } | Command::Capture(_) | Command::Profiles { .. } => None,
+        }
+    }
 }
 
 /// Inputs and overrides shared by every command.
@@ -239,12 +267,13 @@ pub struct SessionArgs {
     pub tools: Vec<PathBuf>,
     /// The Hermes release to replay (e.g. 0.21.4, 0.22.2.post1, v0.19.0): the profile that
     /// covers it (see `schematax profiles`); default: the config's `schematax.hermes`, else
-    /// the newest verified release.
-    #[arg(long, value_name = "VERSION", value_parser = parse_hermes, conflicts_with = "profile")]
-    pub hermes: Option<VersionMatch>,
-    /// Engine profile by id (hermes-0.21.4, seed, ...; see `schematax profiles`).
-    #[arg(long, value_name = "PROFILE", value_parser = parse_profile_id)]
-    pub profile: Option<Profile>,
+    /// the newest verified release. `compare` takes several, comma-separated.
+    #[arg(long, value_name = "VERSION", value_parser = parse_hermes, value_delimiter = ',', conflicts_with = "profile")]
+    pub hermes: Vec<VersionMatch>,
+    /// Engine profile by id (hermes-0.21.4, seed, ...; see `schematax profiles`). `compare`
+    /// takes several, comma-separated.
+    #[arg(long, value_name = "PROFILE", value_parser = parse_profile_id, value_delimiter = ',')]
+    pub profile: Vec<Profile>,
     /// Context length in tokens (e.g. 200000, 200K, 1M; 0 = unknown), instead of the config's.
     #[arg(long = "context", value_name = "N", value_parser = parse_context)]
     pub context: Option<u64>,
@@ -438,10 +467,18 @@ impl InputArgs {
 }
 
 impl SessionArgs {
-    /// The overrides these flags give.
+    /// The profiles `--profile` or `--hermes` name, in order.
+    pub fn profiles(&self) -> Vec<Profile> {
+        match self.profile.as_slice() {
+            [] => self.hermes.iter().map(|m| m.profile).collect(),
+            ids => ids.to_vec(),
+        }
+    }
+
+    /// The overrides these flags give (the first profile named; `compare` reads them all).
     pub fn overrides(&self) -> Overrides {
         Overrides {
-            profile: self.profile.or(self.hermes.map(|m| m.profile)),
+            profile: self.profiles().first().copied(),
             context_length: self.context,
             context_source: None,
             threshold_pct: self.threshold_pct,
@@ -455,9 +492,20 @@ impl SessionArgs {
         }
     }
 
-    /// Reads the inputs of `config` and these flags.
+    /// Reads the inputs of `config` and these flags (a `--hermes` newer than every verified
+    /// release adds a warning).
     pub fn inputs(&self, config: Option<&Path>) -> Result<Inputs, CliError> {
-        Ok(Inputs::load(config, &self.tools)?)
+        let mut inputs = Inputs::load(config, &self.tools)?;
+        for found in self.hermes.iter().filter(|m| m.newer_than_verified) {
+            inputs.warnings.insert(
+                0,
+                format!(
+                    "--hermes: newer than every verified release; replaying {} (Hermes {}), the newest",
+                    found.profile, found.release.version
+                ),
+            );
+        }
+        Ok(inputs)
     }
 
     /// Reads the inputs and builds the session.
@@ -581,7 +629,13 @@ fn load_queries(path: Option<&Path>) -> Result<Option<QuerySet>, CliError> {
 
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
-    match cli.command.unwrap_or(Command::Tui(cli.tui)) {
+    let command = cli.command.unwrap_or(Command::Tui(cli.tui));
+    if command.one_release().is_some_and(|args| args.profiles().len() > 1) {
+        return Err(CliError::Usage(
+            "--hermes and --profile name one release here; `schematax compare` takes several".into(),
+        ));
+    }
+    match command {
         Command::Tui(args) => {
             let inputs = describe_inputs(&args.input);
             let outcome = crate::tui::run(inputs, move || build_app(&args));
@@ -800,7 +854,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         } => {
             let inputs = input.inputs()?;
             let set = load_queries(queries.as_deref())?;
-            let profiles = [Profile::seed(), input.overrides().profile_for(&inputs.config)];
+            let profiles = match input.session.profiles().as_slice() {
+                [] | [_] => {
+                    let chosen = input.overrides().profile_for(&inputs.config);
+                    vec![chosen.contrast().min(chosen), chosen.contrast().max(chosen)]
+                }
+                many => many.to_vec(),
+            };
             let comparison = ProfileComparison::build(
                 &inputs.config,
                 &inputs.captures,
@@ -813,6 +873,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             emit(&report.render(output.format), output.output.as_deref())
         }
         Command::Capture(args) => run_capture(&args),
+        Command::Profiles { output } => emit(
+            &ProfilesReport::build().render(output.format),
+            output.output.as_deref(),
+        ),
         Command::Sweep { input, output } => {
             let (_, session) = input.session()?;
             emit(

@@ -96,6 +96,8 @@ fn schematax(job: &Value, profile: Profile) -> Value {
     let lookup = |name: &str| env.get(name).and_then(Value::as_str).map(str::to_string);
     let config = Config::parse_with(job["config_yaml"].as_str().unwrap().as_bytes(), &lookup)
         .expect("the job's config parses");
+    // As the release's loader reads it (0.22 refuses a file with a duplicate key).
+    let config = config.as_read_by(profile).into_owned();
     let captures: Vec<ServerCapture> = job["servers"]
         .as_array()
         .unwrap()
@@ -240,7 +242,7 @@ fn settings_fields(settings: &ToolSearchSettings, config: &Config, profile: Prof
         fields["listing_max_tokens"] = json!(settings.listing_max_tokens);
     }
     if rules.defer_key {
-        fields["defer_tools"] = match (&config.defer, rules.default_defer) {
+        fields["defer_tools"] = match (config.defer_for(profile), rules.default_defer) {
             (Some(list), _) => json!(list),
             (None, default) => json!(default),
         };

@@ -7,12 +7,13 @@
 //! the defaults). A typo never fails: every fallback is recorded as a warning, with a "did you
 //! mean" for misspelt keys and sections.
 
+use std::borrow::Cow;
 use std::fmt;
 use std::path::Path;
 
 use super::error::{read_limited, InputError};
 use super::profile::Profile;
-use super::yaml::{self, Mapping, Yaml, YamlError};
+use super::yaml::{self, DuplicateKey, Mapping, Yaml, YamlError};
 
 /// Largest config file read, so a mistaken path to a huge file fails fast.
 pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
@@ -302,6 +303,8 @@ pub struct ServerConfig {
 pub struct Resolved {
     /// The settings.
     pub settings: ToolSearchSettings,
+    /// The profile dropped the whole block (an infinite integer): `defer` too.
+    pub dropped: bool,
     /// Every fallback, clamp and ignored key, one line each.
     pub warnings: Vec<String>,
 }
@@ -325,6 +328,10 @@ pub struct Config {
     /// Why Hermes would ignore the whole file (not valid YAML, not a mapping): its settings
     /// are then the defaults.
     pub ignored: Option<String>,
+    /// The first key a mapping of the file holds twice: releases that read the config with
+    /// ruamel.yaml refuse the file for it (see [`Config::as_read_by`]); the others keep the
+    /// later value.
+    pub duplicate_key: Option<DuplicateKey>,
 }
 
 impl Default for Config {
@@ -335,12 +342,17 @@ impl Default for Config {
 
 /// Parses a YAML document from bytes (UTF-8 required).
 pub fn parse_yaml_document(bytes: &[u8]) -> Result<Yaml, YamlError> {
+    parse_config_document(bytes).map(|document| document.root)
+}
+
+/// Parses a YAML document from bytes (UTF-8 required), noting its first duplicate key.
+fn parse_config_document(bytes: &[u8]) -> Result<yaml::Document, YamlError> {
     let text = std::str::from_utf8(bytes).map_err(|e| YamlError::Syntax {
         reason: format!("not valid UTF-8 (at byte {})", e.valid_up_to()),
         line: 0,
         column: 0,
     })?;
-    yaml::parse(text)
+    yaml::parse_document(text)
 }
 
 impl Config {
@@ -370,15 +382,20 @@ impl Config {
                 ..Config::default()
             })
         };
-        let mut root = match parse_yaml_document(bytes) {
-            Ok(root) => root,
+        let document = match parse_config_document(bytes) {
+            Ok(document) => document,
             Err(error) if error.is_syntax() => return ignored(error.to_string()),
             Err(error) => return Err(error),
         };
+        let duplicate_key = document.duplicate_key;
+        let mut root = document.root;
         root.expand_variables(lookup);
         match root {
             Yaml::Null => Ok(Config::default()),
-            Yaml::Map(map) => Ok(Config::from_root(&map)),
+            Yaml::Map(map) => Ok(Config {
+                duplicate_key,
+                ..Config::from_root(&map)
+            }),
             other => ignored(format!(
                 "expected a mapping at the top level, found {}",
                 describe(&other)
@@ -443,7 +460,17 @@ impl Config {
             profile,
             warnings,
             ignored: None,
+            duplicate_key: None,
         }
+    }
+
+    /// `tools.tool_search.defer` as `profile` reads it: none before the key, or when the
+    /// profile drops the whole block.
+    pub fn defer_for(&self, profile: Profile) -> Option<&[String]> {
+        if !profile.spec().config.defer_key || self.resolved(profile).dropped {
+            return None;
+        }
+        self.defer.as_deref()
     }
 
     /// `tools.tool_search` under `profile`.
@@ -458,15 +485,48 @@ impl Config {
     /// Every warning of the config under `profile`: the loud "ignored" first, then the
     /// `tools.tool_search` fallbacks of that profile, then the rest.
     pub fn warnings(&self, profile: Profile) -> impl Iterator<Item = String> + '_ {
+        if let Some(refused) = self.refused_by(profile) {
+            let warnings: Vec<String> = refused.warnings(profile).collect();
+            return Box::new(warnings.into_iter()) as Box<dyn Iterator<Item = String>>;
+        }
         let ignored = self.ignored.as_ref().map(|reason| {
             format!(
                 "Hermes would ignore this whole file ({reason}) and run on the defaults; the figures below use the defaults"
             )
         });
-        ignored
-            .into_iter()
-            .chain(self.resolved(profile).warnings.iter().cloned())
-            .chain(self.warnings.iter().cloned())
+        let duplicate = self.duplicate_key.as_ref().map(|key| {
+            format!("{key}: {profile}'s config loader keeps the later value")
+        });
+        Box::new(
+            ignored
+                .into_iter()
+                .chain(self.resolved(profile).warnings.iter().cloned())
+                .chain(duplicate)
+                .chain(self.warnings.iter().cloned()),
+        )
+    }
+
+    /// The config as `profile`'s release reads it: the file itself, or, when the release's
+    /// loader refuses it (a duplicate key under ruamel.yaml), the defaults with the reason.
+    pub fn as_read_by(&self, profile: Profile) -> Cow<'_, Config> {
+        match self.refused_by(profile) {
+            Some(refused) => Cow::Owned(refused),
+            None => Cow::Borrowed(self),
+        }
+    }
+
+    /// The defaults Hermes runs on when `profile`'s loader refuses this file.
+    fn refused_by(&self, profile: Profile) -> Option<Config> {
+        let key = self.duplicate_key.as_ref()?;
+        if !profile.spec().config.rejects_duplicate_keys || self.ignored.is_some() {
+            return None;
+        }
+        Some(Config {
+            ignored: Some(format!("{key}, which {profile}'s config loader refuses")),
+            // Hermes then connects no MCP server at all.
+            mcp_servers: Some(Vec::new()),
+            ..Config::default()
+        })
     }
 }
 
@@ -643,24 +703,42 @@ fn resolve_tool_search(value: Option<&Yaml>, profile: Profile) -> Resolved {
     let mut settings = ToolSearchSettings::defaults(profile);
     let mut warnings = Vec::new();
     let block = match value {
-        None | Some(Yaml::Null) | Some(Yaml::Bool(true)) => return Resolved { settings, warnings },
+        None | Some(Yaml::Null) | Some(Yaml::Bool(true)) => {
+            return Resolved {
+                settings,
+                dropped: false,
+                warnings,
+            }
+        }
         Some(Yaml::Bool(false)) => {
             settings.enabled = Mode::Off;
-            return Resolved { settings, warnings };
+            return Resolved {
+                settings,
+                dropped: false,
+                warnings,
+            };
         }
         Some(Yaml::Map(block)) => block,
         Some(Yaml::Str(text)) => {
             warnings.push(format!(
                 "tools.tool_search: the string {text:?} is not a boolean or a mapping: Hermes uses auto with the defaults (write it unquoted, or use `enabled:`)"
             ));
-            return Resolved { settings, warnings };
+            return Resolved {
+                settings,
+                dropped: false,
+                warnings,
+            };
         }
         Some(other) => {
             warnings.push(format!(
                 "tools.tool_search: expected a mapping or a boolean, found {}; Hermes uses auto with the defaults",
                 describe(other)
             ));
-            return Resolved { settings, warnings };
+            return Resolved {
+                settings,
+                dropped: false,
+                warnings,
+            };
         }
     };
     let Some((max, default, listing_max)) = integer_keys(block, profile, &mut warnings) else {
@@ -669,6 +747,7 @@ fn resolve_tool_search(value: Option<&Yaml>, profile: Profile) -> Resolved {
         );
         return Resolved {
             settings: ToolSearchSettings::defaults(profile),
+            dropped: true,
             warnings,
         };
     };
@@ -734,7 +813,11 @@ fn resolve_tool_search(value: Option<&Yaml>, profile: Profile) -> Resolved {
             None => format!("tools.tool_search.{name}: unknown key, ignored"),
         });
     }
-    Resolved { settings, warnings }
+    Resolved {
+        settings,
+        dropped: false,
+        warnings,
+    }
 }
 
 /// `defer`: a list of tool names (trimmed, blanks dropped, sorted, deduplicated); anything

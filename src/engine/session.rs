@@ -219,6 +219,8 @@ impl Session {
     /// `overrides.profile`, else the config's, else seed.
     pub fn new(config: &Config, captures: &[ServerCapture], overrides: &Overrides) -> Session {
         let profile = overrides.profile_for(config);
+        // As the release's config loader reads the file (it may refuse it).
+        let config = &*config.as_read_by(profile);
         let mut notes = Vec::new();
         // What to build: each server's name, capture, filter and whether it is connected.
         let plan: Vec<(&str, &ServerCapture, ToolFilter, bool)> = match &config.mcp_servers {

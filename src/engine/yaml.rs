@@ -6,6 +6,7 @@
 //! Hostile documents are refused early: nesting deeper than [`MAX_DEPTH`], aliases that
 //! expand past [`MAX_ALIAS_NODES`] nodes, several documents in one file.
 
+use rustc_hash::FxHashMap;
 use std::fmt;
 use yaml_rust2::parser::{Event, Parser, Tag};
 use yaml_rust2::scanner::{Marker, TScalarStyle};
@@ -35,44 +36,71 @@ pub enum Yaml {
 }
 
 /// A mapping in document order. A repeated key keeps its first position and its last value,
-/// as a Python dict built from the pairs does.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Mapping(Vec<(Yaml, Yaml)>);
+/// as a Python dict built from the pairs does. Keys are indexed, so building one is linear.
+#[derive(Debug, Clone, Default)]
+pub struct Mapping {
+    pairs: Vec<(Yaml, Yaml)>,
+    /// Each key (as [`key_id`] spells it) -> its place in `pairs`.
+    index: FxHashMap<String, usize>,
+}
+
+impl PartialEq for Mapping {
+    fn eq(&self, other: &Mapping) -> bool {
+        self.pairs == other.pairs
+    }
+}
+
+/// A key's identity: equal keys (in the sense of [`Yaml`]'s equality) give equal ids.
+fn key_id(key: &Yaml) -> String {
+    format!("{key:?}")
+}
 
 impl Mapping {
     /// The value of the string key `key`.
     pub fn get(&self, key: &str) -> Option<&Yaml> {
-        self.0
-            .iter()
-            .find(|(k, _)| matches!(k, Yaml::Str(s) if s == key))
-            .map(|(_, v)| v)
+        let id = key_id(&Yaml::Str(key.to_string()));
+        self.index.get(&id).map(|&at| &self.pairs[at].1)
     }
 
     /// The pairs, in document order.
     pub fn iter(&self) -> impl Iterator<Item = (&Yaml, &Yaml)> {
-        self.0.iter().map(|(k, v)| (k, v))
+        self.pairs.iter().map(|(k, v)| (k, v))
     }
 
     /// The keys, in document order.
     pub fn keys(&self) -> impl Iterator<Item = &Yaml> {
-        self.0.iter().map(|(k, _)| k)
+        self.pairs.iter().map(|(k, _)| k)
     }
 
     /// Number of pairs.
     pub fn len(&self) -> usize {
-        self.0.len()
+        self.pairs.len()
     }
 
     /// Whether the mapping is empty.
     pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
+        self.pairs.is_empty()
     }
 
-    /// Inserts a pair; an existing key keeps its place and takes the new value.
-    pub fn insert(&mut self, key: Yaml, value: Yaml) {
-        match self.0.iter_mut().find(|(k, _)| *k == key) {
-            Some(slot) => slot.1 = value,
-            None => self.0.push((key, value)),
+    /// Whether the mapping has `key`.
+    fn contains(&self, key: &Yaml) -> bool {
+        self.index.contains_key(&key_id(key))
+    }
+
+    /// Inserts a pair; an existing key keeps its place and takes the new value. Returns
+    /// whether the key was there already.
+    pub fn insert(&mut self, key: Yaml, value: Yaml) -> bool {
+        let id = key_id(&key);
+        match self.index.get(&id) {
+            Some(&at) => {
+                self.pairs[at].1 = value;
+                true
+            }
+            None => {
+                self.index.insert(id, self.pairs.len());
+                self.pairs.push((key, value));
+                false
+            }
         }
     }
 }
@@ -115,7 +143,7 @@ impl Yaml {
             Yaml::Str(text) if text.contains("${") => *text = expand_text(text, lookup),
             Yaml::Seq(items) => items.iter_mut().for_each(|i| i.expand_variables(lookup)),
             Yaml::Map(map) => map
-                .0
+                .pairs
                 .iter_mut()
                 .for_each(|(_, v)| v.expand_variables(lookup)),
             _ => {}
@@ -195,7 +223,8 @@ impl YamlError {
 /// A node under construction.
 enum Open {
     Seq(Vec<Yaml>, usize),
-    Map(Mapping, Option<Yaml>, usize),
+    /// The mapping, its pending key with the key's line, and its anchor.
+    Map(Mapping, Option<(Yaml, usize)>, usize),
 }
 
 /// The deepest nesting of flow collections (`[`, `{`) in `text`, outside quoted scalars and
@@ -251,8 +280,23 @@ fn flow_depth_past(text: &str, limit: usize) -> Option<usize> {
     None
 }
 
+/// A parsed document and the first key one of its mappings holds twice.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Document {
+    /// The document (an empty text is [`Yaml::Null`]).
+    pub root: Yaml,
+    /// The first duplicate key: the later value won, as PyYAML keeps it; ruamel.yaml refuses
+    /// the document.
+    pub duplicate_key: Option<DuplicateKey>,
+}
+
 /// Parses one YAML document (an empty text is [`Yaml::Null`]).
 pub fn parse(text: &str) -> Result<Yaml, YamlError> {
+    parse_document(text).map(|document| document.root)
+}
+
+/// Parses one YAML document, noting its first duplicate key.
+pub fn parse_document(text: &str) -> Result<Document, YamlError> {
     if let Some(line) = flow_depth_past(text, MAX_DEPTH) {
         return Err(YamlError::TooDeep { line });
     }
@@ -261,6 +305,7 @@ pub fn parse(text: &str) -> Result<Yaml, YamlError> {
     let mut anchors: Vec<(usize, Yaml, usize)> = Vec::new();
     let mut alias_nodes = 0usize;
     let mut root: Option<Yaml> = None;
+    let mut duplicate: Option<DuplicateKey> = None;
     let mut documents = 0usize;
     loop {
         let (event, mark) = parser.next_token().map_err(|e| YamlError::Syntax {
@@ -314,20 +359,50 @@ pub fn parse(text: &str) -> Result<Yaml, YamlError> {
             let size = node_count(&node);
             anchors.push((anchor, node.clone(), size));
         }
-        attach(&mut stack, &mut root, node, mark);
+        attach(&mut stack, &mut root, node, mark, &mut duplicate);
     }
-    Ok(root.unwrap_or(Yaml::Null))
+    Ok(Document {
+        root: root.unwrap_or(Yaml::Null),
+        duplicate_key: duplicate,
+    })
 }
 
-/// Puts a finished node into its parent (or makes it the root).
-fn attach(stack: &mut [Open], root: &mut Option<Yaml>, node: Yaml, _mark: Marker) {
+/// A key a mapping of the document holds twice.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DuplicateKey {
+    /// The key, as a warning shows it.
+    pub key: String,
+    /// Its second occurrence's line (1-based).
+    pub line: usize,
+}
+
+impl fmt::Display for DuplicateKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "duplicate key {} at line {}", self.key, self.line)
+    }
+}
+
+/// Puts a finished node into its parent (or makes it the root); the first key a mapping gets
+/// twice is noted in `duplicate`.
+fn attach(
+    stack: &mut [Open],
+    root: &mut Option<Yaml>,
+    node: Yaml,
+    mark: Marker,
+    duplicate: &mut Option<DuplicateKey>,
+) {
     match stack.last_mut() {
         None => *root = Some(node),
         Some(Open::Seq(items, _)) => items.push(node),
         Some(Open::Map(map, key, _)) => match key.take() {
-            None => *key = Some(node),
-            Some(k) if k == Yaml::Str("<<".into()) => merge(map, node),
-            Some(k) => map.insert(k, node),
+            None => *key = Some((node, mark.line())),
+            Some((k, _)) if k == Yaml::Str("<<".into()) => merge(map, node),
+            Some((k, line)) => {
+                let text = k.key_text();
+                if map.insert(k, node) && duplicate.is_none() {
+                    *duplicate = Some(DuplicateKey { key: text, line });
+                }
+            }
         },
     }
 }
@@ -340,9 +415,9 @@ fn merge(map: &mut Mapping, source: Yaml) {
     };
     for source in sources {
         if let Yaml::Map(from) = source {
-            for (k, v) in from.0 {
-                if !map.0.iter().any(|(existing, _)| *existing == k) {
-                    map.0.push((k, v));
+            for (k, v) in from.pairs {
+                if !map.contains(&k) {
+                    map.insert(k, v);
                 }
             }
         }

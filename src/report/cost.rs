@@ -2,14 +2,15 @@
 //! newer listing's budget, form and tier), savings and warnings.
 
 use serde::Serialize;
+use std::sync::Arc;
 
 use super::table::{Align, Table};
 use super::{dollars, pct_label, thousands, Format};
 use crate::engine::activation::{Activation, Cost, Traffic, TURNS_PER_SESSION};
-use crate::engine::catalog::CollisionKind;
+use crate::engine::catalog::{CollisionKind, Server, ToolRef};
 use crate::engine::inputs::Inputs;
-use crate::engine::profile::Profile;
-use crate::engine::session::Session;
+use crate::engine::session::{Note, Session};
+use crate::engine::tokens::{estimate_tokens, write_compact_json};
 
 /// The resolved `tools.tool_search` settings.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -71,8 +72,10 @@ pub struct CollisionRow {
 /// The whole `report` output.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct CostReport {
-    /// The engine profile: `seed` or `hermes-2026-09`.
+    /// The engine profile (`hermes-0.22.2`; see `schematax profiles`).
     pub profile: String,
+    /// The Hermes releases the profile replays (`0.18.1, 0.18.2, 0.19.0`).
+    pub hermes: String,
     /// Where the config came from.
     pub config_path: String,
     /// Resolved settings (after command-line overrides).
@@ -130,8 +133,90 @@ pub struct CostReport {
     pub dollars_saved: Cost,
     /// Tools left out by name collisions.
     pub collisions: Vec<CollisionRow>,
+    /// Configured servers with a capture that Hermes does not connect (its MCP client refuses
+    /// their tool list), with what they would cost once fixed.
+    pub not_connected: Vec<NotConnectedRow>,
     /// Config fallbacks, skipped files and entries, assembly notes, collisions.
     pub warnings: Vec<String>,
+    /// What Hermes sends, byte for byte: each catalog tool's definition and, when active, the
+    /// three bridge definitions (listing included).
+    pub sent: Sent,
+}
+
+/// A server Hermes does not connect, and its cost once fixed.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct NotConnectedRow {
+    /// The server.
+    pub server: String,
+    /// Why, in words.
+    pub reason: String,
+    /// Its tools (after include/exclude).
+    pub tools: usize,
+    /// chars/4 tokens they would cost.
+    pub estimate_tokens: u64,
+}
+
+/// The definitions Hermes sends, written out only when the report is serialised: each is the
+/// compact JSON the model receives, as a string, so its bytes can be compared as they are.
+#[derive(Debug, Clone)]
+pub struct Sent {
+    servers: Arc<Vec<Server>>,
+    tools: Vec<ToolRef>,
+    bridge: Option<Vec<String>>,
+}
+
+impl Sent {
+    /// What `session` sends.
+    pub fn of(session: &Session) -> Sent {
+        Sent {
+            servers: session.shared_servers(),
+            tools: (0..session.total_available())
+                .map(|doc| session.catalog_ref(doc))
+                .collect(),
+            bridge: session.bridge_definitions().map(|definitions| {
+                definitions
+                    .iter()
+                    .map(|d| {
+                        let mut text = String::new();
+                        write_compact_json(d, &mut text);
+                        text
+                    })
+                    .collect()
+            }),
+        }
+    }
+
+    fn definitions(&self) -> impl Iterator<Item = String> + '_ {
+        self.tools
+            .iter()
+            .map(|&r| self.servers[r.server].tools[r.tool].definition())
+    }
+}
+
+impl PartialEq for Sent {
+    fn eq(&self, other: &Sent) -> bool {
+        self.bridge == other.bridge && self.definitions().eq(other.definitions())
+    }
+}
+
+impl Serialize for Sent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeSeq, SerializeStruct};
+        struct Tools<'a>(&'a Sent);
+        impl Serialize for Tools<'_> {
+            fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+                let mut seq = serializer.serialize_seq(Some(self.0.tools.len()))?;
+                for definition in self.0.definitions() {
+                    seq.serialize_element(&definition)?;
+                }
+                seq.end()
+            }
+        }
+        let mut sent = serializer.serialize_struct("Sent", 2)?;
+        sent.serialize_field("tools", &Tools(self))?;
+        sent.serialize_field("bridge", &self.bridge)?;
+        sent.end()
+    }
 }
 
 /// The JSON name of a collision kind.
@@ -188,6 +273,23 @@ impl CostReport {
                 kind: collision_kind(c.kind),
             })
             .collect();
+        let not_connected = session
+            .notes()
+            .iter()
+            .filter_map(|note| {
+                let name = match note {
+                    Note::NoInputSchema { server, .. } | Note::Refused { server, .. } => server,
+                    _ => return None,
+                };
+                let server = session.servers().iter().find(|s| &s.name == name)?;
+                Some(NotConnectedRow {
+                    server: name.clone(),
+                    reason: note.to_string(),
+                    tools: server.tools.len(),
+                    estimate_tokens: estimate_tokens(server.chars),
+                })
+            })
+            .collect();
         let mut warnings: Vec<String> = inputs.warnings(session.profile()).collect();
         warnings.extend(session.notes().iter().map(ToString::to_string));
         warnings.extend(session.collisions().iter().map(ToString::to_string));
@@ -196,6 +298,7 @@ impl CostReport {
         let listing = activation.listing.as_ref();
         CostReport {
             profile: session.profile().id().to_string(),
+            hermes: session.profile().releases_label(),
             config_path: inputs.config_label.clone(),
             config: ConfigSummary {
                 enabled: settings.enabled.to_string(),
@@ -204,7 +307,10 @@ impl CostReport {
                 max_search_limit: settings.max_search_limit,
                 listing: newer.then(|| settings.listing.to_string()),
                 listing_max_tokens: newer.then_some(settings.listing_max_tokens),
-                defer: inputs.config.defer.clone(),
+                defer: inputs
+                    .config
+                    .defer_for(session.profile())
+                    .map(<[String]>::to_vec),
             },
             context_length: activation.context.tokens,
             context_source: activation.context.source.tag().to_string(),
@@ -236,7 +342,9 @@ impl CostReport {
             dollars_before: before,
             dollars_after: after,
             collisions,
+            not_connected,
             warnings,
+            sent: Sent::of(session),
         }
     }
 
@@ -308,7 +416,7 @@ impl CostReport {
     /// The activation lines, as (label, value).
     fn gate_lines(&self) -> Vec<(&'static str, String)> {
         let mut lines = vec![
-            ("profile", self.profile.clone()),
+            ("profile", format!("{} (Hermes {})", self.profile, self.hermes)),
             ("mode", self.config.enabled.clone()),
             ("threshold_pct", pct_label(self.config.threshold_pct)),
             ("context length", self.context_line()),
@@ -458,11 +566,12 @@ impl CostReport {
 
     fn to_text(&self) -> String {
         let mut out = format!(
-            "schematax report: {} ({} servers, {} tools, profile {})\n\n",
+            "schematax report: {} ({} servers, {} tools, profile {} for Hermes {})\n\n",
             crate::text::sanitize(&self.config_path),
             crate::text::thousands(self.servers.len() as u64),
             crate::text::thousands(self.deferrable_tools as u64),
-            self.profile
+            self.profile,
+            self.hermes
         );
         if self.servers.is_empty() {
             out.push_str("No MCP servers are connected: nothing to defer.\n\n");
@@ -471,6 +580,17 @@ impl CostReport {
             out.push_str(
                 "  (chars/4 drives activation; o200k and cl100k are real tokenizer counts)\n\n",
             );
+        }
+        for row in &self.not_connected {
+            out.push_str(&format!(
+                "Not connected: {} ({} tools, {} tokens once fixed): its tool list is refused\n",
+                crate::text::sanitize(&row.server),
+                thousands(row.tools as u64),
+                thousands(row.estimate_tokens)
+            ));
+        }
+        if !self.not_connected.is_empty() {
+            out.push('\n');
         }
         let labelled = |title: &str, lines: Vec<(&str, String)>| {
             let mut text = format!("{title}\n");
@@ -500,8 +620,10 @@ impl CostReport {
     fn to_markdown(&self) -> String {
         use super::table::escape_markdown;
         let mut out = format!(
-            "# schematax report: {}\n\n",
-            escape_markdown(&self.config_path)
+            "# schematax report: {}\n\nProfile {} for Hermes {}.\n\n",
+            escape_markdown(&self.config_path),
+            escape_markdown(&self.profile),
+            escape_markdown(&self.hermes)
         );
         out.push_str("## Servers\n\n");
         if self.servers.is_empty() {
@@ -511,6 +633,17 @@ impl CostReport {
             out.push_str(
                 "\nchars/4 drives activation; o200k and cl100k are real tokenizer counts.\n\n",
             );
+        }
+        for row in &self.not_connected {
+            out.push_str(&format!(
+                "- Not connected: **{}** ({} tools, {} tokens once fixed): its tool list is refused\n",
+                escape_markdown(&row.server),
+                thousands(row.tools as u64),
+                thousands(row.estimate_tokens)
+            ));
+        }
+        if !self.not_connected.is_empty() {
+            out.push('\n');
         }
         for (title, lines) in [
             ("Tool Search", self.gate_lines()),

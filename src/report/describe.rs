@@ -29,6 +29,8 @@ pub struct SchemaChangeRow {
 pub struct DescribeReport {
     /// The engine profile.
     pub profile: String,
+    /// The Hermes releases the profile replays (`0.18.1, 0.18.2, 0.19.0`).
+    pub hermes: String,
     /// Hermes name.
     pub name: String,
     /// Raw MCP name.
@@ -128,6 +130,7 @@ pub fn describe(session: &Session, reference: &str) -> Result<DescribeReport, De
     };
     Ok(DescribeReport {
         profile: session.profile().id().to_string(),
+        hermes: session.profile().releases_label(),
         name: entry.name.clone(),
         raw_name: entry.raw_name.clone(),
         server: entry.server.clone(),
@@ -187,8 +190,8 @@ impl DescribeReport {
             counted(self.cl100k_tokens, "cl100k_base")
         );
         let title = format!(
-            "tool_describe {} (server {}, MCP name {}, profile {})",
-            self.name, self.server, self.raw_name, self.profile
+            "tool_describe {} (server {}, MCP name {}, profile {} for Hermes {})",
+            self.name, self.server, self.raw_name, self.profile, self.hermes
         );
         let diff = self
             .schema_change

@@ -32,6 +32,8 @@ pub struct QueryRow {
 pub struct EvalReport {
     /// The engine profile.
     pub profile: String,
+    /// The Hermes releases the profile replays (`0.18.1, 0.18.2, 0.19.0`).
+    pub hermes: String,
     /// All queries.
     pub overall: Metrics,
     /// Per server.
@@ -61,6 +63,7 @@ impl EvalReport {
             .collect();
         EvalReport {
             profile: profile.id().to_string(),
+            hermes: profile.releases_label(),
             overall: evaluation.overall,
             by_server: evaluation.by_server,
             by_style: evaluation.by_style,
@@ -142,13 +145,14 @@ impl EvalReport {
     /// a large evaluation is never held whole.
     pub fn write(&self, format: Format, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let headline = format!(
-            "schematax eval: {} queries, recall@1 {:.3}, recall@{} {:.3}, MRR {:.3} (profile {})",
+            "schematax eval: {} queries, recall@1 {:.3}, recall@{} {:.3}, MRR {:.3} (profile {} for Hermes {})",
             crate::text::thousands(self.overall.queries as u64),
             self.overall.recall_at_1,
             self.overall.k,
             self.overall.recall_at_k,
             self.overall.mrr,
-            self.profile
+            self.profile,
+            self.hermes
         );
         match format {
             Format::Json => super::write_json(self, out),

@@ -79,17 +79,20 @@ pub struct LintReport {
     pub tools: usize,
     /// The engine profile the findability rules ran under.
     pub profile: String,
+    /// The Hermes releases the profile replays (`0.18.1, 0.18.2, 0.19.0`).
+    pub hermes: String,
     /// The capture file of each server, for SARIF locations.
     pub sources: BTreeMap<String, String>,
 }
 
 impl Serialize for LintReport {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut report = serializer.serialize_struct("LintReport", 4)?;
+        let mut report = serializer.serialize_struct("LintReport", 5)?;
         report.serialize_field("findings", &Rows(&self.findings))?;
         report.serialize_field("summary", &self.summary)?;
         report.serialize_field("tools", &self.tools)?;
         report.serialize_field("profile", &self.profile)?;
+        report.serialize_field("hermes", &self.hermes)?;
         report.end()
     }
 }
@@ -119,6 +122,7 @@ impl LintReport {
             summary,
             tools: findings.tools(),
             profile: findings.profile().id().to_string(),
+            hermes: findings.profile().releases_label(),
             findings,
             sources,
         }
@@ -135,12 +139,13 @@ impl LintReport {
 
     fn headline(&self) -> String {
         format!(
-            "schematax lint: {} tools, {} errors, {} warnings, {} infos (profile {})",
+            "schematax lint: {} tools, {} errors, {} warnings, {} infos (profile {} for Hermes {})",
             crate::text::thousands(self.tools as u64),
             crate::text::thousands(self.summary.errors as u64),
             crate::text::thousands(self.summary.warnings as u64),
             crate::text::thousands(self.summary.infos as u64),
-            self.profile
+            self.profile,
+            self.hermes
         )
     }
 

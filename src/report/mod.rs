@@ -10,6 +10,7 @@ pub mod eval;
 pub mod html;
 pub mod lint;
 pub mod markup;
+pub mod profiles;
 pub mod search;
 pub mod sweep;
 pub mod table;

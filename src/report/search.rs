@@ -75,6 +75,8 @@ pub struct QueryResult {
 pub struct SearchReport {
     /// The engine profile.
     pub profile: String,
+    /// The Hermes releases the profile replays (`0.18.1, 0.18.2, 0.19.0`).
+    pub hermes: String,
     /// The query, when one was given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
@@ -130,6 +132,7 @@ impl SearchReport {
         let only = (rows.len() == 1).then(|| &rows[0]);
         SearchReport {
             profile: session.profile().id().to_string(),
+            hermes: session.profile().releases_label(),
             query: only.map(|q| q.query.clone()),
             limit,
             via: only.map(|q| q.via),
@@ -195,12 +198,13 @@ impl SearchReport {
 
     fn headline(&self, query: &QueryResult) -> String {
         format!(
-            "tool_search {:?}: {} hit{} via {} (profile {}, limit {}, {} tools available)",
+            "tool_search {:?}: {} hit{} via {} (profile {} for Hermes {}, limit {}, {} tools available)",
             sanitize(&query.query),
             query.hits.len(),
             if query.hits.len() == 1 { "" } else { "s" },
             query.via,
             self.profile,
+            self.hermes,
             self.limit,
             crate::text::thousands(self.total_available as u64)
         )

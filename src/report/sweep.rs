@@ -46,6 +46,8 @@ pub struct FormBudget {
 pub struct SweepReport {
     /// The engine profile.
     pub profile: String,
+    /// The Hermes releases the profile replays (`0.18.1, 0.18.2, 0.19.0`).
+    pub hermes: String,
     /// auto / on / off.
     pub mode: String,
     /// chars/4 tokens of the deferrable schemas.
@@ -149,6 +151,7 @@ impl SweepReport {
         };
         SweepReport {
             profile: session.profile().id().to_string(),
+            hermes: session.profile().releases_label(),
             mode: activation.mode.to_string(),
             deferrable_tokens: activation.deferrable_tokens,
             context_length: context,
@@ -201,17 +204,19 @@ impl SweepReport {
     fn headline(&self) -> String {
         match self.listing_max_tokens {
             None => format!(
-                "Activation sweep: {} deferrable tokens (chars/4), mode {}, profile {}",
+                "Activation sweep: {} deferrable tokens (chars/4), mode {}, profile {} for Hermes {}",
                 thousands(self.deferrable_tokens),
                 self.mode,
-                self.profile
+                self.profile,
+                self.hermes
             ),
             Some(max) => format!(
-                "Listing sweep: {} deferrable tokens (chars/4), mode {}, listing_max_tokens {}, profile {}",
+                "Listing sweep: {} deferrable tokens (chars/4), mode {}, listing_max_tokens {}, profile {} for Hermes {}",
                 thousands(self.deferrable_tokens),
                 self.mode,
                 thousands(u64::from(max)),
-                self.profile
+                self.profile,
+                self.hermes
             ),
         }
     }

@@ -314,10 +314,18 @@ fn config_yaml(rng: &mut Rng, servers: &[JobServer]) -> String {
             }
         }
     }
-    let block = tool_search_yaml(rng);
+    let mut block = tool_search_yaml(rng);
+    if rng.chance(0.05) && block.contains("    ") {
+        // A key written twice: PyYAML keeps the later value, ruamel.yaml refuses the file.
+        block.push_str("    threshold_pct: 2\n    threshold_pct: 3\n");
+    }
     if !block.is_empty() {
         yaml.push_str("tools:\n");
         yaml.push_str(&block);
+    }
+    if rng.chance(0.03) {
+        let name = &servers[0].name;
+        yaml.push_str(&format!("mcp_servers:\n  {}:\n    command: \"again\"\n", yaml_string(name)));
     }
     yaml
 }
