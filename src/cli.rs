@@ -630,9 +630,13 @@ fn load_queries(path: Option<&Path>) -> Result<Option<QuerySet>, CliError> {
 /// Runs a parsed command line.
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     let command = cli.command.unwrap_or(Command::Tui(cli.tui));
-    if command.one_release().is_some_and(|args| args.profiles().len() > 1) {
+    if command
+        .one_release()
+        .is_some_and(|args| args.profiles().len() > 1)
+    {
         return Err(CliError::Usage(
-            "--hermes and --profile name one release here; `schematax compare` takes several".into(),
+            "--hermes and --profile name one release here; `schematax compare` takes several"
+                .into(),
         ));
     }
     match command {

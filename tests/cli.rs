@@ -5,7 +5,30 @@ use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+/// Commands that replay one release.
+const ONE_RELEASE: [&str; 7] = [
+    "report", "card", "search", "describe", "lint", "eval", "sweep",
+];
+
+/// Runs the binary. The tests below were written against the seed engine (Hermes 0.17,
+/// ENGINE.md), whose figures the golden files give: a command that replays one release runs
+/// under seed unless its arguments name a release ([`latest`] runs the default).
 fn schematax(args: &[&str]) -> Output {
+    let mut args: Vec<&str> = args.to_vec();
+    let names_one = args
+        .iter()
+        .any(|a| a.starts_with("--profile") || a.starts_with("--hermes"));
+    if args.first().is_some_and(|c| ONE_RELEASE.contains(c)) && !names_one {
+        args.splice(1..1, ["--profile", "seed"]);
+    }
+    Command::new(env!("CARGO_BIN_EXE_schematax"))
+        .args(&args)
+        .output()
+        .expect("the binary runs")
+}
+
+/// Runs the binary as it is given, under its default release.
+fn latest(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_schematax"))
         .args(args)
         .output()
@@ -374,10 +397,11 @@ fn describe_payload_and_errors() {
     let out = schematax(&["describe", "scrape", "--format", "json"]);
     assert_eq!(out.status.code(), Some(1));
     let e: Value = serde_json::from_slice(&out.stdout).unwrap();
+    // Hermes 0.17's own answer for a name it has not registered.
     assert!(e["error"]
         .as_str()
         .unwrap()
-        .contains("is not available in this session"));
+        .contains("'scrape' is not a deferrable tool"));
     assert!(e["suggestions"]
         .as_array()
         .unwrap()
@@ -651,7 +675,9 @@ fn a_bad_capture_among_good_ones_is_skipped() {
         "json",
         "--estimate-only",
     ]);
-    assert_eq!(r["deferrable_tools"], 2);
+    // The nameless tool makes Hermes's MCP client refuse that server's whole list.
+    assert_eq!(r["deferrable_tools"], 1);
+    assert_eq!(r["not_connected"][0]["server"], "nameless");
     let warnings = r["warnings"].to_string();
     assert!(
         warnings.contains("skipped") && warnings.contains("garbage.json: invalid JSON"),
@@ -669,7 +695,7 @@ fn escape_sequences_never_reach_the_terminal() {
     let evil = write(
         dir.path(),
         "evil.json",
-        "{\"server\":\"ev\\u001b[2Jil\",\"tools\":[{\"name\":\"wipe\\u001b]0;pwned\\u0007\",\"description\":\"Clears \\u001b[31mred\\u001b[0m screen\\u009b2J now\\r\\nnext\"}]}".as_bytes(),
+        "{\"server\":\"ev\\u001b[2Jil\",\"tools\":[{\"name\":\"wipe\\u001b]0;pwned\\u0007\",\"description\":\"Clears \\u001b[31mred\\u001b[0m screen\\u009b2J now\\r\\nnext\",\"inputSchema\":{}}]}".as_bytes(),
     );
     for args in [
         vec!["report", "--tools", &evil, "--estimate-only"],
@@ -758,13 +784,26 @@ fn lint_formats_and_fail_on() {
     let bad = write(
         dir.path(),
         "bad.json",
-        br#"{"server":"s","tools":[{"name":"getThing"}]}"#,
+        br#"{"server":"s","tools":[{"name":"getThing","inputSchema":{}}]}"#,
     );
     let out = schematax(&["lint", "--tools", &bad, "--fail-on", "error"]);
     assert_eq!(out.status.code(), Some(1));
     let text = stdout(&out);
     assert!(
         text.contains("no-description") && text.contains("camel-case-name"),
+        "{text}"
+    );
+    // Without an inputSchema the server is not connected: that is the one finding.
+    let refused = write(
+        dir.path(),
+        "refused.json",
+        br#"{"server":"s","tools":[{"name":"getThing"}]}"#,
+    );
+    let out = schematax(&["lint", "--tools", &refused, "--fail-on", "error"]);
+    assert_eq!(out.status.code(), Some(1));
+    let text = stdout(&out);
+    assert!(
+        text.contains("no-input-schema") && text.contains("does not connect s"),
         "{text}"
     );
 }
@@ -939,7 +978,12 @@ fn collisions_and_missing_schemas_are_named() {
     write(
         dir.path(),
         "b.json",
-        br#"{"server":"my_api","tools":[{"name":"query_data","description":"Query other data."}]}"#,
+        br#"{"server":"my_api","tools":[{"name":"query_data","description":"Query other data.","inputSchema":{}}]}"#,
+    );
+    write(
+        dir.path(),
+        "c.json",
+        br#"{"server":"bare","tools":[{"name":"no_schema","description":"No inputSchema."}]}"#,
     );
     let tools = dir.path().display().to_string();
     let r = json(&[
@@ -956,9 +1000,11 @@ fn collisions_and_missing_schemas_are_named() {
     let warnings = r["warnings"].to_string();
     assert!(warnings.contains("whichever connects last"), "{warnings}");
     assert!(
-        warnings.contains("my_api: tool query_data has no inputSchema"),
+        warnings.contains("bare: tool no_schema has no inputSchema"),
         "{warnings}"
     );
+    assert_eq!(r["not_connected"][0]["server"], "bare");
+    assert_eq!(r["not_connected"][0]["tools"], 1);
     let r = json(&[
         "report",
         "--tools",
@@ -986,10 +1032,18 @@ fn collisions_and_missing_schemas_are_named() {
 }
 
 #[test]
-fn every_command_runs_under_both_profiles() {
+fn every_command_runs_under_every_profile() {
     let queries = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("samples/queries.yaml");
     let queries = queries.display().to_string();
-    for profile in ["seed", "hermes-2026-09"] {
+    let profiles = json(&["profiles", "--format", "json"]);
+    let ids: Vec<&str> = profiles["profiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids.len(), 12, "{ids:?}");
+    for profile in &ids {
         for args in [
             vec!["report", "--estimate-only"],
             vec!["search", "scrape a page"],
@@ -1001,40 +1055,93 @@ fn every_command_runs_under_both_profiles() {
             let mut args = args.clone();
             args.extend(["--profile", profile, "--format", "json"]);
             let r = json(&args);
-            assert_eq!(r["profile"], profile, "{args:?}");
+            assert_eq!(r["profile"], *profile, "{args:?}");
         }
     }
     let newer = json(&[
         "report",
-        "--profile",
-        "hermes-2026-09",
+        "--hermes",
+        "0.21.4",
         "--format",
         "json",
         "--estimate-only",
     ]);
+    assert_eq!(newer["profile"], "hermes-0.21.4");
+    assert_eq!(newer["hermes"], "0.21.4.post1");
     assert_eq!(newer["listing_form"], "full");
     assert_eq!(newer["tier"], 1);
     assert!(newer["bridge_tokens"].as_u64().unwrap() > 378);
     assert_eq!(newer["tokens_after"], newer["bridge_tokens"]);
     assert_eq!(newer["threshold_tokens"], Value::Null);
+    // The bytes sent: each tool's definition, and the bridge with its listing.
+    let sent = &newer["sent"];
+    assert_eq!(sent["tools"].as_array().unwrap().len(), 35);
+    let bridge = sent["bridge"].as_array().unwrap();
+    assert_eq!(bridge.len(), 3);
+    let chars: usize = bridge
+        .iter()
+        .map(|b| b.as_str().unwrap().chars().count())
+        .sum();
+    assert_eq!(chars as u64, newer["bridge_chars"].as_u64().unwrap());
+    let first: Value = serde_json::from_str(sent["tools"][0].as_str().unwrap()).unwrap();
+    assert!(first["function"]["name"]
+        .as_str()
+        .unwrap()
+        .starts_with("mcp__"));
+    // Without a flag, the config's schematax.hermes chooses, else the newest release.
     let dir = tempfile::tempdir().unwrap();
     let config = write(
         dir.path(),
         "hermes.yaml",
-        b"schematax:\n  profile: hermes-2026-09\n",
+        b"schematax:\n  hermes: \"0.19.0\"\n",
     );
-    let r = json(&[
+    let fetch = captures_dir().join("fetch.json").display().to_string();
+    let args = [
         "report",
         &config,
         "--tools",
-        &captures_dir().join("fetch.json").display().to_string(),
+        &fetch,
         "--format",
         "json",
         "--estimate-only",
-    ]);
+    ];
+    let r: Value = serde_json::from_slice(&latest(&args).stdout).unwrap();
     assert_eq!(
-        r["profile"], "hermes-2026-09",
-        "the config chooses the profile"
+        r["profile"], "hermes-0.18.1",
+        "the config chooses the release"
+    );
+    let r: Value = serde_json::from_slice(
+        &latest(&[
+            "report",
+            "--tools",
+            &fetch,
+            "--format",
+            "json",
+            "--estimate-only",
+        ])
+        .stdout,
+    )
+    .unwrap();
+    assert_eq!(r["profile"], "hermes-0.22.2", "the newest verified release");
+    // A version newer than every verified one: a warning and the newest.
+    let r = json(&[
+        "report", "--tools", &fetch, "--hermes", "0.24.1", "--format", "json",
+    ]);
+    assert_eq!(r["profile"], "hermes-0.22.2");
+    assert!(r["warnings"]
+        .to_string()
+        .contains("newer than every verified release"));
+    // An unknown version, and one release where a command replays one.
+    fails_with(
+        &["report", "--hermes", "0.20.2"],
+        2,
+        "known releases: 0.16.0",
+    );
+    fails_with(&["report", "--hermes", "0.15.2"], 2, "it shipped in 0.16.0");
+    fails_with(
+        &["report", "--hermes", "0.17,0.22"],
+        2,
+        "`schematax compare` takes several",
     );
 }
 
@@ -1054,13 +1161,30 @@ fn compare_shows_both_profiles_and_the_queries_they_split() {
         .iter()
         .map(|p| p["profile"].as_str().unwrap())
         .collect();
-    assert_eq!(profiles, ["seed", "hermes-2026-09"]);
+    // Without --hermes: seed beside the default, the newest release.
+    assert_eq!(profiles, ["seed", "hermes-0.22.2"]);
     assert_eq!(r["queries"].as_array().unwrap().len(), 40);
-    // Ten queries the newer engine's gate loses; none it finds that the first one misses.
-    let seed_only = r["found_only_by"]["seed"].as_array().unwrap();
-    assert_eq!(seed_only.len(), 10, "{seed_only:?}");
-    assert!(seed_only.iter().any(|q| q == "local-1"), "{seed_only:?}");
-    assert_eq!(r["found_only_by"]["hermes-2026-09"], Value::Array(vec![]));
+    // Ten queries the newer engine's rarest-word gate loses; none it finds that seed misses.
+    let lost = r["lost"]["hermes-0.22.2"].as_array().unwrap();
+    assert_eq!(lost.len(), 10, "{lost:?}");
+    assert!(lost.iter().any(|q| q == "local-1"), "{lost:?}");
+    assert_eq!(r["gained"]["hermes-0.22.2"], Value::Array(vec![]));
+    // Any releases, in the order given: the gate came in 0.21.3.
+    let r = json(&[
+        "compare",
+        "--queries",
+        &queries.display().to_string(),
+        "--hermes",
+        "0.17,0.20.6,0.21.3,0.22",
+        "--format",
+        "json",
+    ]);
+    let lost: Vec<usize> = ["hermes-0.20.6", "hermes-0.21.3", "hermes-0.22.2"]
+        .iter()
+        .map(|id| r["lost"][id].as_array().unwrap().len())
+        .collect();
+    assert_eq!(lost, [0, 10, 10]);
+    assert_eq!(r["profiles"][1]["releases"], "0.20.6.post1, 0.21.0.post1");
     let alias = schematax(&["diff-profiles"]);
     assert!(alias.status.success());
     let table = stdout(&alias);

@@ -172,7 +172,13 @@ fn huge_strings_count_in_full_but_are_analysed_cut() {
     let path = write_json(dir.path(), "big.json", &big);
     // Under seed: from 0.20.0 on, Hermes renames a property key over 64 characters.
     let report = answers(&[
-        "report", "--tools", &path, "--format", "json", "--profile", "seed",
+        "report",
+        "--tools",
+        &path,
+        "--format",
+        "json",
+        "--profile",
+        "seed",
     ]);
     let chars = report["servers"][0]["chars"].as_u64().expect("chars");
     // Everything counts: both strings in full, plus the definition around them.

@@ -108,11 +108,8 @@ fn schematax(job: &Value, profile: Profile) -> Value {
         })
         .collect();
     let strings = |v: &Value| -> Option<Vec<String>> {
-        v.as_array().map(|a| {
-            a.iter()
-                .map(|s| s.as_str().unwrap().to_string())
-                .collect()
-        })
+        v.as_array()
+            .map(|a| a.iter().map(|s| s.as_str().unwrap().to_string()).collect())
     };
     let scope = Scope {
         enabled_toolsets: strings(&job["enabled_toolsets"]),
@@ -262,7 +259,10 @@ fn differ(out: &mut Vec<Difference>, field: String, want: &Value, got: &Value) {
     // differing character.
     if let (Value::Array(w), Value::Array(g)) = (want, got) {
         if let Some(i) = (0..w.len().max(g.len())).find(|&i| w.get(i) != g.get(i)) {
-            let (w, g) = (w.get(i).unwrap_or(&Value::Null), g.get(i).unwrap_or(&Value::Null));
+            let (w, g) = (
+                w.get(i).unwrap_or(&Value::Null),
+                g.get(i).unwrap_or(&Value::Null),
+            );
             return differ(out, format!("{field} [{i}]"), w, g);
         }
     }
@@ -353,7 +353,12 @@ fn compare(job: &Value, want: &Value, got: &Value) -> Vec<Difference> {
             "bridge",
         ] {
             if !same(&w[field], &g[field]) {
-                differ(&mut out, format!("assembly {point} {field}"), &w[field], &g[field]);
+                differ(
+                    &mut out,
+                    format!("assembly {point} {field}"),
+                    &w[field],
+                    &g[field],
+                );
             }
         }
     }
@@ -366,7 +371,12 @@ fn compare(job: &Value, want: &Value, got: &Value) -> Vec<Difference> {
     {
         let arguments = &job["searches"][i];
         if !same(&w["payload"], &g["payload"]) {
-            differ(&mut out, format!("search {arguments} payload"), &w["payload"], &g["payload"]);
+            differ(
+                &mut out,
+                format!("search {arguments} payload"),
+                &w["payload"],
+                &g["payload"],
+            );
             continue;
         }
         for (q, scores) in g["scores"].as_array().unwrap().iter().enumerate() {
@@ -393,7 +403,12 @@ fn compare(job: &Value, want: &Value, got: &Value) -> Vec<Difference> {
     {
         let arguments = &job["describes"][i];
         if !same(&w["payload"], &g["payload"]) {
-            differ(&mut out, format!("describe {arguments} payload"), &w["payload"], &g["payload"]);
+            differ(
+                &mut out,
+                format!("describe {arguments} payload"),
+                &w["payload"],
+                &g["payload"],
+            );
         }
     }
     out
@@ -411,7 +426,11 @@ fn every_release_agrees_with_its_profile() {
         let message = format!(
             "Hermes releases not installed in {} ({}); run scripts/install-hermes-releases",
             folder.display(),
-            missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+            missing
+                .iter()
+                .map(|s| s.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         );
         if std::env::var_os("SCHEMATAX_REQUIRE_ORACLE").is_some() {
             panic!("{message}");
@@ -422,7 +441,9 @@ fn every_release_agrees_with_its_profile() {
     let captures = jobs::load_captures(&root().join("tests/data/captures"));
     let count = env_number("SCHEMATAX_RELEASE_JOBS", 40);
     let first = env_number("SCHEMATAX_RELEASE_SEED", 1);
-    let jobs: Vec<Value> = (first..first + count).map(|s| jobs::job(s, &captures)).collect();
+    let jobs: Vec<Value> = (first..first + count)
+        .map(|s| jobs::job(s, &captures))
+        .collect();
     let scratch = tempfile::tempdir().unwrap();
 
     // Two releases at a time: each oracle is one Python process.

@@ -789,7 +789,10 @@ fn the_profile_switches_live_and_every_pane_follows() {
     let effects = press(&mut app, KeyCode::Char('P'));
     assert!(screen(&app, 120, 40).contains("seed -> hermes-2026-09..."));
     run_effects(&mut app, effects);
-    assert_eq!(app.session.profile(), Profile::from_id("hermes-2026-09").unwrap());
+    assert_eq!(
+        app.session.profile(),
+        Profile::from_id("hermes-2026-09").unwrap()
+    );
     let text = screen(&app, 120, 40);
     assert!(text.contains("│ hermes-2026-09 │"), "{text}");
     assert!(text.contains("Listing █full ▓names"), "{text}");
@@ -975,7 +978,10 @@ fn a_profile_switch_overtakes_a_rebuild_on_its_way() {
     let switch = press(&mut app, KeyCode::Char('P'));
     run_effects(&mut app, switch);
     // The new profile's session is built with the server already off: nothing is pending.
-    assert_eq!(app.session.profile(), Profile::from_id("hermes-2026-09").unwrap());
+    assert_eq!(
+        app.session.profile(),
+        Profile::from_id("hermes-2026-09").unwrap()
+    );
     assert!(!app.rebuild.is_stale());
     assert!(!app.session.is_connected(server));
     let catalog = app.session.total_available();

@@ -557,7 +557,8 @@ mod tests {
             tokens: 200_000,
             source: ContextSource::Flag,
         };
-        let mut settings = ToolSearchSettings::defaults(Profile::from_id("hermes-2026-09").unwrap());
+        let mut settings =
+            ToolSearchSettings::defaults(Profile::from_id("hermes-2026-09").unwrap());
         let groups = CatalogListing::new(vec![crate::engine::listing::ListingGroup::new(
             "s",
             crate::engine::profile::SentenceEnd::MarkThenSpace,
@@ -595,7 +596,14 @@ mod tests {
             (2, ListingForm::None)
         );
         settings.enabled = Mode::Off;
-        let a = Activation::evaluate(Profile::from_id("hermes-2026-09").unwrap(), &settings, ctx, 1, 40, &groups);
+        let a = Activation::evaluate(
+            Profile::from_id("hermes-2026-09").unwrap(),
+            &settings,
+            ctx,
+            1,
+            40,
+            &groups,
+        );
         assert_eq!((a.active, a.tier(), a.bridge_chars), (false, 0, 0));
     }
 }

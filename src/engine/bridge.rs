@@ -53,7 +53,11 @@ impl BridgeTexts {
     }
 
     /// `tool_search`'s full description for `deferred` tools and a listing.
-    pub fn search_description(&self, deferred: usize, listing: Option<(&str, ListingForm)>) -> String {
+    pub fn search_description(
+        &self,
+        deferred: usize,
+        listing: Option<(&str, ListingForm)>,
+    ) -> String {
         let mut text = self
             .search_description
             .replace("{count}", &deferred.to_string());
@@ -173,7 +177,11 @@ fn python_repr(value: &Value) -> String {
             _ => n.to_string(),
         },
         Value::String(text) => {
-            let quote = if text.contains('\'') && !text.contains('"') { '"' } else { '\'' };
+            let quote = if text.contains('\'') && !text.contains('"') {
+                '"'
+            } else {
+                '\''
+            };
             let mut out = String::from(quote);
             for c in text.chars() {
                 match c {
@@ -201,7 +209,11 @@ fn python_repr(value: &Value) -> String {
         Value::Object(map) => format!(
             "{{{}}}",
             map.iter()
-                .map(|(k, v)| format!("{}: {}", python_repr(&Value::String(k.clone())), python_repr(v)))
+                .map(|(k, v)| format!(
+                    "{}: {}",
+                    python_repr(&Value::String(k.clone())),
+                    python_repr(v)
+                ))
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
@@ -341,8 +353,13 @@ pub fn single_search_payload(
     let empty = matches.is_empty();
     let mut payload =
         json!({ "query": result.query, "total_available": total_available, "matches": matches });
-    if let (true, false, Dispatch::Single { no_match_hint: Some(hint) }) =
-        (empty, sources.is_empty(), protocol.dispatch)
+    if let (
+        true,
+        false,
+        Dispatch::Single {
+            no_match_hint: Some(hint),
+        },
+    ) = (empty, sources.is_empty(), protocol.dispatch)
     {
         payload["available_sources"] = sources_value(sources);
         payload["hint"] = Value::String(hint.into());
@@ -454,8 +471,7 @@ pub fn batched_describe_payload<'a>(
     if !not_found.is_empty() {
         payload["not_found"] = json!(not_found);
         payload["hint"] = Value::String(
-            "Names in not_found are not currently available. Re-run tool_search to refresh."
-                .into(),
+            "Names in not_found are not currently available. Re-run tool_search to refresh.".into(),
         );
     }
     payload
@@ -524,7 +540,12 @@ mod tests {
             "['a', True, None, 2.0]"
         );
         assert_eq!(
-            list_argument(&json!({"queries": ["a", 1, "", null, " b "]}), "queries", false, 7),
+            list_argument(
+                &json!({"queries": ["a", 1, "", null, " b "]}),
+                "queries",
+                false,
+                7
+            ),
             Ok(vec!["a".into(), "1".into(), "b".into()])
         );
         assert_eq!(
@@ -559,7 +580,9 @@ mod tests {
             1,
             &[],
         );
-        let description = payload["tools"]["mcp_srv_t"]["description"].as_str().unwrap();
+        let description = payload["tools"]["mcp_srv_t"]["description"]
+            .as_str()
+            .unwrap();
         assert_eq!(description.chars().count(), 501);
         assert!(description.ends_with('…'));
     }
@@ -578,7 +601,11 @@ mod tests {
                 let mut json = CharCounter::default();
                 json.push_escaped(listing);
                 let measured = definitions_chars(&texts.definitions(12, Some((listing, form))));
-                assert_eq!(texts.chars(12, Some((form, json.0))), measured, "{profile} {form}");
+                assert_eq!(
+                    texts.chars(12, Some((form, json.0))),
+                    measured,
+                    "{profile} {form}"
+                );
             }
             assert_eq!(
                 texts.chars(7, None),

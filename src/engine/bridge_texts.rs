@@ -50,7 +50,11 @@ const CALL_DEFINITION_0_22_2: &str = r#"{"type":"function","function":{"name":"t
 pub const RELEASE_0_16_0: BridgeTexts = BridgeTexts {
     search_description: SEARCH_0_16_0,
     framing: None,
-    definitions: [SEARCH_DEFINITION_0_16_0, DESCRIBE_DEFINITION_0_16_0, CALL_DEFINITION_0_16_0],
+    definitions: [
+        SEARCH_DEFINITION_0_16_0,
+        DESCRIBE_DEFINITION_0_16_0,
+        CALL_DEFINITION_0_16_0,
+    ],
 };
 
 /// The bridge of Hermes 0.20.0.post2.
@@ -61,7 +65,11 @@ pub const RELEASE_0_20_0: BridgeTexts = BridgeTexts {
         mixed: FRAMING_MIXED_0_20_0,
         groups: FRAMING_GROUPS_0_20_0,
     }),
-    definitions: [SEARCH_DEFINITION_0_16_0, DESCRIBE_DEFINITION_0_16_0, CALL_DEFINITION_0_16_0],
+    definitions: [
+        SEARCH_DEFINITION_0_16_0,
+        DESCRIBE_DEFINITION_0_16_0,
+        CALL_DEFINITION_0_16_0,
+    ],
 };
 
 /// The bridge of Hermes 0.20.6.post1.
@@ -72,7 +80,11 @@ pub const RELEASE_0_20_6: BridgeTexts = BridgeTexts {
         mixed: FRAMING_MIXED_0_20_0,
         groups: FRAMING_GROUPS_0_20_0,
     }),
-    definitions: [SEARCH_DEFINITION_0_20_6, DESCRIBE_DEFINITION_0_20_6, CALL_DEFINITION_0_16_0],
+    definitions: [
+        SEARCH_DEFINITION_0_20_6,
+        DESCRIBE_DEFINITION_0_20_6,
+        CALL_DEFINITION_0_16_0,
+    ],
 };
 
 /// The bridge of Hermes 0.21.3.post1.
@@ -83,7 +95,11 @@ pub const RELEASE_0_21_3: BridgeTexts = BridgeTexts {
         mixed: FRAMING_MIXED_0_20_0,
         groups: FRAMING_GROUPS_0_20_0,
     }),
-    definitions: [SEARCH_DEFINITION_0_20_6, DESCRIBE_DEFINITION_0_20_6, CALL_DEFINITION_0_21_3],
+    definitions: [
+        SEARCH_DEFINITION_0_20_6,
+        DESCRIBE_DEFINITION_0_20_6,
+        CALL_DEFINITION_0_21_3,
+    ],
 };
 
 /// The bridge of Hermes 0.21.5.post1.
@@ -94,7 +110,11 @@ pub const RELEASE_0_21_5: BridgeTexts = BridgeTexts {
         mixed: FRAMING_MIXED_0_20_0,
         groups: FRAMING_GROUPS_0_20_0,
     }),
-    definitions: [SEARCH_DEFINITION_0_21_5, DESCRIBE_DEFINITION_0_20_6, CALL_DEFINITION_0_21_3],
+    definitions: [
+        SEARCH_DEFINITION_0_21_5,
+        DESCRIBE_DEFINITION_0_20_6,
+        CALL_DEFINITION_0_21_3,
+    ],
 };
 
 /// The bridge of Hermes 0.22.2.post1.
@@ -105,5 +125,9 @@ pub const RELEASE_0_22_2: BridgeTexts = BridgeTexts {
         mixed: FRAMING_MIXED_0_22_2,
         groups: FRAMING_GROUPS_0_20_0,
     }),
-    definitions: [SEARCH_DEFINITION_0_22_2, DESCRIBE_DEFINITION_0_20_6, CALL_DEFINITION_0_22_2],
+    definitions: [
+        SEARCH_DEFINITION_0_22_2,
+        DESCRIBE_DEFINITION_0_20_6,
+        CALL_DEFINITION_0_22_2,
+    ],
 };

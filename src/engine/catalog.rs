@@ -587,17 +587,22 @@ fn settle(
             let raw = |r: &ToolRef| entry(servers, *r).raw_name.as_str();
             // A server whose tools of this name differ in raw name registers none of them; a
             // tool it lists twice keeps its first listing.
-            let ambiguous =
-                |r: &ToolRef| live.iter().any(|o| o.server == r.server && raw(o) != raw(r));
-            let first_listing =
-                |r: &ToolRef| live.iter().find(|o| o.server == r.server) == Some(r);
+            let ambiguous = |r: &ToolRef| {
+                live.iter()
+                    .any(|o| o.server == r.server && raw(o) != raw(r))
+            };
+            let first_listing = |r: &ToolRef| live.iter().find(|o| o.server == r.server) == Some(r);
             let winner = live
                 .iter()
                 .copied()
                 .find(|r| !ambiguous(r) && first_listing(r));
             for &r in live {
                 if ambiguous(&r) {
-                    lost(r, CollisionKind::DuplicateInServer, winner.map(|w| w.server));
+                    lost(
+                        r,
+                        CollisionKind::DuplicateInServer,
+                        winner.map(|w| w.server),
+                    );
                 } else if !first_listing(&r) {
                     lost(r, CollisionKind::Repeated, Some(r.server));
                 } else if Some(r) != winner {
@@ -627,19 +632,24 @@ impl Catalog {
         for group in groups.groups() {
             live.clear();
             live.extend(group.iter().filter(|r| connected[r.server]));
-            let winner = settle(profile.spec().registration.collisions, servers, &live, |loser, kind, kept| {
-                let tool = entry(servers, loser);
-                collisions.push((
-                    loser,
-                    Collision {
-                        server: tool.server.clone(),
-                        tool: tool.raw_name.clone(),
-                        name: tool.name.clone(),
-                        kept_server: kept.map(|s| servers[s].name.clone()),
-                        kind,
-                    },
-                ));
-            });
+            let winner = settle(
+                profile.spec().registration.collisions,
+                servers,
+                &live,
+                |loser, kind, kept| {
+                    let tool = entry(servers, loser);
+                    collisions.push((
+                        loser,
+                        Collision {
+                            server: tool.server.clone(),
+                            tool: tool.raw_name.clone(),
+                            name: tool.name.clone(),
+                            kept_server: kept.map(|s| servers[s].name.clone()),
+                            kind,
+                        },
+                    ));
+                },
+            );
             if let Some(winner) = winner {
                 registered.push(winner);
                 if scope.allows(&servers[winner.server]) {
@@ -776,7 +786,10 @@ mod tests {
             include: Some(vec!["get*".into()]),
             exclude: vec![],
         };
-        assert!(!f.allows("get_a", &seed().spec().registration), "0.17: names only");
+        assert!(
+            !f.allows("get_a", &seed().spec().registration),
+            "0.17: names only"
+        );
         assert!(f.allows("get_a", &Profile::newest().spec().registration));
     }
 

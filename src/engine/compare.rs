@@ -79,23 +79,26 @@ impl ProfileComparison {
         k: Option<usize>,
     ) -> ProfileComparison {
         let mut k = k;
-        let sides: Vec<ProfileSide> = profiles.iter().map(|&profile| {
-            let session = Session::new(
-                config,
-                captures,
-                &Overrides {
-                    profile: Some(profile),
-                    ..overrides.clone()
-                },
-            );
-            let at = *k.get_or_insert(session.settings().search_default_limit as usize);
-            let evaluation = queries.map(|set| evaluate(&session, set, at, false));
-            ProfileSide {
-                profile,
-                activation: session.activation(),
-                evaluation,
-            }
-        }).collect();
+        let sides: Vec<ProfileSide> = profiles
+            .iter()
+            .map(|&profile| {
+                let session = Session::new(
+                    config,
+                    captures,
+                    &Overrides {
+                        profile: Some(profile),
+                        ..overrides.clone()
+                    },
+                );
+                let at = *k.get_or_insert(session.settings().search_default_limit as usize);
+                let evaluation = queries.map(|set| evaluate(&session, set, at, false));
+                ProfileSide {
+                    profile,
+                    activation: session.activation(),
+                    evaluation,
+                }
+            })
+            .collect();
         let k = k.unwrap_or(5);
         let evaluations: Option<Vec<&Evaluation>> =
             sides.iter().map(|side| side.evaluation.as_ref()).collect();
@@ -104,7 +107,8 @@ impl ProfileComparison {
                 let mut per_side: Vec<_> = evaluations.iter().map(|e| e.queries()).collect();
                 let mut out = Vec::new();
                 loop {
-                    let outcomes: Option<Vec<_>> = per_side.iter_mut().map(Iterator::next).collect();
+                    let outcomes: Option<Vec<_>> =
+                        per_side.iter_mut().map(Iterator::next).collect();
                     let Some(outcomes) = outcomes else { break };
                     let first = &outcomes[0];
                     let expected = outcomes

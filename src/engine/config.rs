@@ -494,9 +494,10 @@ impl Config {
                 "Hermes would ignore this whole file ({reason}) and run on the defaults; the figures below use the defaults"
             )
         });
-        let duplicate = self.duplicate_key.as_ref().map(|key| {
-            format!("{key}: {profile}'s config loader keeps the later value")
-        });
+        let duplicate = self
+            .duplicate_key
+            .as_ref()
+            .map(|key| format!("{key}: {profile}'s config loader keeps the later value"));
         Box::new(
             ignored
                 .into_iter()
@@ -785,12 +786,20 @@ fn resolve_tool_search(value: Option<&Yaml>, profile: Profile) -> Resolved {
         settings.listing_max_tokens = listing_max as u32;
     }
     for key in ["listing", "listing_max_tokens", "defer"] {
-        let read = if key == "defer" { rules.defer_key } else { rules.listing_keys };
+        let read = if key == "defer" {
+            rules.defer_key
+        } else {
+            rules.listing_keys
+        };
         if !read && block.get(key).is_some() {
             let since = Profile::released()
                 .find(|p| {
                     let c = p.spec().config;
-                    if key == "defer" { c.defer_key } else { c.listing_keys }
+                    if key == "defer" {
+                        c.defer_key
+                    } else {
+                        c.listing_keys
+                    }
                 })
                 .and_then(|p| p.spec().releases.first())
                 .map_or("", |r| r.version);
@@ -868,7 +877,13 @@ fn parse_profile(value: Option<&Yaml>, warnings: &mut Vec<String>) -> Option<Pro
             return None;
         }
     };
-    check_keys(map, "schematax.", &["hermes", "profile"], KeyCheck::All, warnings);
+    check_keys(
+        map,
+        "schematax.",
+        &["hermes", "profile"],
+        KeyCheck::All,
+        warnings,
+    );
     let fallback = Profile::default();
     let hermes = match map.get("hermes") {
         None | Some(Yaml::Null) => None,
@@ -1272,9 +1287,12 @@ mod tests {
         assert_eq!(s.enabled, Mode::Auto);
         assert!(warnings[0].contains("not a boolean"));
         assert_eq!(
-            settings("tools:\n  tool_search: no", Profile::from_id("hermes-2026-09").unwrap())
-                .0
-                .enabled,
+            settings(
+                "tools:\n  tool_search: no",
+                Profile::from_id("hermes-2026-09").unwrap()
+            )
+            .0
+            .enabled,
             Mode::Off
         );
     }

@@ -1332,21 +1332,42 @@ mod tests {
         let findings = written(&session_as_listed(
             &Config::default(),
             &[
-                ("bare", r#"[{"name":"purge_cache","description":"Purge the CDN cache."}]"#),
+                (
+                    "bare",
+                    r#"[{"name":"purge_cache","description":"Purge the CDN cache."}]"#,
+                ),
                 ("odd", r#"[{"name":"a","description":7,"inputSchema":{}}]"#),
                 ("ok", &format!("[{FILLER}]")),
             ],
         ));
-        let by_rule = |id: &str| findings.iter().filter(|f| f.rule.id == id).collect::<Vec<_>>();
+        let by_rule = |id: &str| {
+            findings
+                .iter()
+                .filter(|f| f.rule.id == id)
+                .collect::<Vec<_>>()
+        };
         let missing = by_rule("no-input-schema");
         assert_eq!(missing.len(), 1);
-        assert_eq!((missing[0].server.as_str(), missing[0].tool.as_str()), ("bare", "purge_cache"));
-        assert!(missing[0].message.contains("does not connect bare"), "{}", missing[0].message);
+        assert_eq!(
+            (missing[0].server.as_str(), missing[0].tool.as_str()),
+            ("bare", "purge_cache")
+        );
+        assert!(
+            missing[0].message.contains("does not connect bare"),
+            "{}",
+            missing[0].message
+        );
         let refused = by_rule("refused-tool-list");
         assert_eq!(refused.len(), 1);
-        assert!(refused[0].message.contains("description is not a string"), "{}", refused[0].message);
+        assert!(
+            refused[0].message.contains("description is not a string"),
+            "{}",
+            refused[0].message
+        );
         // Their tools never reach the catalog, so no other rule speaks of them.
-        assert!(findings.iter().all(|f| f.server != "bare" || f.rule.id == "no-input-schema"));
+        assert!(findings
+            .iter()
+            .all(|f| f.server != "bare" || f.rule.id == "no-input-schema"));
     }
 
     #[test]

@@ -447,7 +447,11 @@ mod tests {
                 SentenceEnd::MarkThenSpace,
                 names.iter().map(|n| (n.as_str(), "Does a thing. More.")),
             ),
-            ListingGroup::new("small", SentenceEnd::MarkThenSpace, [("mcp__small__x", "Only tool.")]),
+            ListingGroup::new(
+                "small",
+                SentenceEnd::MarkThenSpace,
+                [("mcp__small__x", "Only tool.")],
+            ),
         ]
     }
 
@@ -661,7 +665,11 @@ mod tests {
             ),
         ];
         for (text, short) in cases {
-            assert_eq!(short_description(text, SentenceEnd::MarkThenSpace), short, "{text:?}");
+            assert_eq!(
+                short_description(text, SentenceEnd::MarkThenSpace),
+                short,
+                "{text:?}"
+            );
         }
         assert_eq!(
             short_description(&"A".repeat(70), SentenceEnd::MarkThenSpace),

@@ -41,7 +41,9 @@ impl Profile {
 
     /// The newest verified release's profile: the default when nothing says which Hermes runs.
     pub fn newest() -> Profile {
-        Profile::released().next_back().expect("a released profile exists")
+        Profile::released()
+            .next_back()
+            .expect("a released profile exists")
     }
 
     /// The profile a view sets beside this one: the engine as the Tool Search documents
@@ -97,17 +99,26 @@ impl Profile {
         })
     }
 
-    /// The profile that covers Hermes `version` (`0.21.4`, `0.21.4.post1`, `v0.22.2`).
+    /// The profile that covers Hermes `version` (`0.21.4`, `0.21.4.post1`, `v0.22.2`; a
+    /// series such as `0.22` means its newest verified release).
     pub fn for_version(version: &str) -> Result<VersionMatch, VersionError> {
         let wanted = Version::parse(version).ok_or_else(|| VersionError::Unparsable {
             version: version.to_string(),
         })?;
+        let series = wanted.parts.len() == 2;
+        let mut found: Option<VersionMatch> = None;
         let mut newest: Option<(Profile, &'static Release)> = None;
         for profile in Profile::released() {
             for release in profile.spec().releases {
                 let known = Version::parse(release.version).expect("release versions parse");
-                if known.base() == wanted.base() {
-                    return Ok(VersionMatch {
+                let same = if series {
+                    known.base()[..2] == wanted.base()[..2]
+                } else {
+                    known.base() == wanted.base()
+                };
+                // In a series, the newest release; else the first (post-releases share it).
+                if same && (series || found.is_none()) {
+                    found = Some(VersionMatch {
                         profile,
                         release,
                         newer_than_verified: false,
@@ -115,6 +126,9 @@ impl Profile {
                 }
                 newest = Some((profile, release));
             }
+        }
+        if let Some(found) = found {
+            return Ok(found);
         }
         let (profile, release) = newest.expect("a release exists");
         let newest_version = Version::parse(release.version).expect("release versions parse");
@@ -125,8 +139,14 @@ impl Profile {
                 newer_than_verified: true,
             });
         }
-        let first = Profile::released().next().expect("a released profile exists");
-        if wanted.base() < Version::parse(first.spec().releases[0].version).expect("parses").base() {
+        let first = Profile::released()
+            .next()
+            .expect("a released profile exists");
+        if wanted.base()
+            < Version::parse(first.spec().releases[0].version)
+                .expect("parses")
+                .base()
+        {
             return Err(VersionError::BeforeToolSearch {
                 version: version.to_string(),
             });
@@ -165,19 +185,28 @@ pub struct VersionMatch {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum VersionError {
     /// Not a version number.
-    #[error("'{version}' is not a Hermes version (e.g. 0.21.4 or 0.22.2.post1); known releases: {}", known_releases())]
+    #[error(
+        "'{version}' is not a Hermes version (e.g. 0.21.4 or 0.22.2.post1); known releases: {}",
+        known_releases()
+    )]
     Unparsable {
         /// What was given.
         version: String,
     },
     /// Older than Tool Search.
-    #[error("Hermes {version} has no Tool Search (it shipped in 0.16.0); known releases: {}", known_releases())]
+    #[error(
+        "Hermes {version} has no Tool Search (it shipped in 0.16.0); known releases: {}",
+        known_releases()
+    )]
     BeforeToolSearch {
         /// What was given.
         version: String,
     },
     /// Within the verified range but not a release schematax knows.
-    #[error("Hermes {version} is not a release schematax has verified; known releases: {}", known_releases())]
+    #[error(
+        "Hermes {version} is not a release schematax has verified; known releases: {}",
+        known_releases()
+    )]
     Unknown {
         /// What was given.
         version: String,
@@ -449,8 +478,8 @@ const HERMES_0_16: ProfileSpec = ProfileSpec {
 
 /// hermes-agent 0.17.0: the engine ENGINE.md describes (`seed`).
 const HERMES_0_17: ProfileSpec = ProfileSpec {
-    id: "hermes-0.17",
-    aliases: &["seed"],
+    id: "seed",
+    aliases: &["hermes-0.17"],
     changes: "the schema sanitiser drops `default` beside `$ref` (and never lends one to a `$ref`)",
     releases: &[release("0.17.0", AGENT, "2026-06-19")],
     schema: SchemaRules {
@@ -809,7 +838,10 @@ mod tests {
         for profile in Profile::all() {
             assert_eq!(Profile::from_id(profile.id()), Some(profile));
         }
-        assert_eq!(Profile::from_id(" SEED ").map(|p| p.id()), Some("hermes-0.17"));
+        assert_eq!(
+            Profile::from_id(" HERMES-0.17 ").map(|p| p.id()),
+            Some("seed")
+        );
         assert_eq!(Profile::from_id("current"), Some(Profile::newest()));
         assert_eq!(Profile::from_id("hermes"), None);
         assert_eq!(Profile::default(), Profile::newest());
@@ -820,7 +852,7 @@ mod tests {
     fn versions_pick_the_profile_that_covers_them() {
         let id = |v: &str| Profile::for_version(v).map(|m| m.profile.id());
         assert_eq!(id("0.16.0"), Ok("hermes-0.16"));
-        assert_eq!(id("0.17"), Ok("hermes-0.17"));
+        assert_eq!(id("0.17"), Ok("seed"));
         assert_eq!(id("0.19.0"), Ok("hermes-0.18.1"));
         assert_eq!(id("v0.18.2"), Ok("hermes-0.18.1"));
         assert_eq!(id("0.21.4"), Ok("hermes-0.21.4"));
@@ -828,6 +860,10 @@ mod tests {
         assert_eq!(id("0.21.5.post2"), Ok("hermes-0.21.5"));
         assert_eq!(id("0.21.0"), Ok("hermes-0.20.6"));
         assert_eq!(id("0.20.5"), Ok("hermes-0.20.4"));
+        // A series means its newest verified release.
+        assert_eq!(id("0.22"), Ok("hermes-0.22.2"));
+        assert_eq!(id("0.21"), Ok("hermes-0.21.5"));
+        assert_eq!(id("0.18"), Ok("hermes-0.18.1"));
         let newer = Profile::for_version("0.23.1").unwrap();
         assert!(newer.newer_than_verified);
         assert_eq!(newer.profile, Profile::newest());

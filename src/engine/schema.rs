@@ -157,19 +157,26 @@ fn rewrite(value: Value, f: &dyn Fn(Map<String, Value>) -> Value) -> Value {
 /// `keep_names`, not as a key of `properties` / `patternProperties` (a parameter's name).
 fn rewrite_local_refs(value: Value, keep_names: bool) -> Value {
     match value {
-        Value::Array(items) => Value::Array(map_items(items, |v| rewrite_local_refs(v, keep_names))),
+        Value::Array(items) => {
+            Value::Array(map_items(items, |v| rewrite_local_refs(v, keep_names)))
+        }
         Value::Object(map) => {
             let mut out = Map::new();
             for (key, value) in map {
                 match value {
                     Value::Object(names)
-                        if keep_names && matches!(key.as_str(), "properties" | "patternProperties") =>
+                        if keep_names
+                            && matches!(key.as_str(), "properties" | "patternProperties") =>
                     {
                         let names = map_values(names, |v| rewrite_local_refs(v, keep_names));
                         out.insert(key, Value::Object(names));
                     }
                     value => {
-                        let key = if key == "definitions" { "$defs".to_string() } else { key };
+                        let key = if key == "definitions" {
+                            "$defs".to_string()
+                        } else {
+                            key
+                        };
                         out.insert(key, rewrite_local_refs(value, keep_names));
                     }
                 }
@@ -192,7 +199,11 @@ fn is_null_branch(member: &Value) -> bool {
 
 /// Copies the outer union's title, description, default and examples onto `into` where it
 /// lacks them (`default` never onto a `$ref` when `skip_default_on_ref`).
-fn carry_union_meta(outer: &Map<String, Value>, into: &mut Map<String, Value>, skip_default_on_ref: bool) {
+fn carry_union_meta(
+    outer: &Map<String, Value>,
+    into: &mut Map<String, Value>,
+    skip_default_on_ref: bool,
+) {
     for key in LENT_KEYS {
         if skip_default_on_ref && key == "default" && into.contains_key("$ref") {
             continue;
@@ -288,7 +299,10 @@ fn collapse_const_node(out: Map<String, Value>) -> Value {
         if null_branches.len() > 1 || const_branches.is_empty() {
             continue;
         }
-        let kinds: Vec<Option<&str>> = const_branches.iter().map(|b| const_branch_type(b)).collect();
+        let kinds: Vec<Option<&str>> = const_branches
+            .iter()
+            .map(|b| const_branch_type(b))
+            .collect();
         let Some(Some(kind)) = kinds.first().copied() else {
             continue;
         };
@@ -318,7 +332,10 @@ fn prune_required(map: &mut Map<String, Value>, rules: &SchemaRules) {
         Some(Value::Array(required)) => Some(
             required
                 .iter()
-                .filter(|r| r.as_str().is_some_and(|n| properties.is_some_and(|p| p.contains_key(n))))
+                .filter(|r| {
+                    r.as_str()
+                        .is_some_and(|n| properties.is_some_and(|p| p.contains_key(n)))
+                })
                 .cloned()
                 .collect(),
         ),
@@ -439,7 +456,10 @@ fn normalise_type_array(
             .filter_map(Value::as_str)
             .find(|t| *t != "null")
             .filter(|t| !t.is_empty());
-        out.insert("type".into(), Value::String(first.unwrap_or("object").into()));
+        out.insert(
+            "type".into(),
+            Value::String(first.unwrap_or("object").into()),
+        );
         return;
     }
     let non_null: Vec<&str> = types
@@ -573,7 +593,9 @@ fn sanitise_node(value: Value, rules: &SchemaRules) -> Value {
         other => return other,
     };
     let renames = match node.get("properties") {
-        Some(Value::Object(properties)) if rules.rename_property_keys => property_renames(properties),
+        Some(Value::Object(properties)) if rules.rename_property_keys => {
+            property_renames(properties)
+        }
         _ => Vec::new(),
     };
     let renamed = |key: &str| -> String {
@@ -700,7 +722,10 @@ pub fn normalise(schema: Option<&Map<String, Value>>, rules: &SchemaRules) -> Ma
     // Registration (MCP level).
     let mut value = match schema {
         Some(map) if !map.is_empty() => {
-            let value = rewrite_local_refs(Value::Object(map.clone()), rules.keep_parameters_named_definitions);
+            let value = rewrite_local_refs(
+                Value::Object(map.clone()),
+                rules.keep_parameters_named_definitions,
+            );
             let value = strip_nullable_unions(value, rules);
             let value = if rules.collapse_const_unions {
                 rewrite(value, &collapse_const_node)
@@ -712,7 +737,9 @@ pub fn normalise(schema: Option<&Map<String, Value>>, rules: &SchemaRules) -> Ma
         _ => Value::Object(empty_object(rules)),
     };
     if let Value::Object(map) = &mut value {
-        if map.get("type").and_then(Value::as_str) == Some("object") && !map.contains_key("properties") {
+        if map.get("type").and_then(Value::as_str) == Some("object")
+            && !map.contains_key("properties")
+        {
             map.insert("properties".into(), Value::Object(Map::new()));
         }
     }
@@ -936,14 +963,19 @@ mod tests {
             let rules = &profile.spec().schema;
             let once = normalise(schema.as_object(), rules);
             let twice = normalise(Some(&once), rules);
-            assert_eq!(text(&Value::Object(once)), text(&Value::Object(twice)), "{profile}");
+            assert_eq!(
+                text(&Value::Object(once)),
+                text(&Value::Object(twice)),
+                "{profile}"
+            );
         }
     }
 
     #[test]
     fn releases_differ_where_their_rows_say() {
         // 0.16 keeps `default` beside `$ref`; 0.17 drops it.
-        let with_ref = json!({"type": "object", "properties": {"r": {"$ref": "#/$defs/R", "default": 1}}});
+        let with_ref =
+            json!({"type": "object", "properties": {"r": {"$ref": "#/$defs/R", "default": 1}}});
         assert!(text(&release("hermes-0.16", with_ref.clone())).contains(r#""default":1"#));
         assert!(!text(&release("hermes-0.17", with_ref)).contains("default"));
         // 0.18.1: several types become anyOf, in place; an all-null array becomes "null".
@@ -961,12 +993,18 @@ mod tests {
         assert!(text(&release("hermes-0.20.6", flags)).contains(r#""required":true"#));
         // 0.21.4: every object has a `required` list.
         assert_eq!(
-            text(&release("hermes-0.21.4", json!({"properties": {"o": {"type": "object"}}}))),
+            text(&release(
+                "hermes-0.21.4",
+                json!({"properties": {"o": {"type": "object"}}})
+            )),
             r#"{"properties":{"o":{"type":"object","properties":{},"required":[]}},"type":"object","required":[]}"#
         );
         // 0.21.5: a `required`-only fragment inside a combinator is left alone.
         let fragment = json!({"type": "object", "properties": {"t": {"type": "object", "properties": {"a": {}}, "oneOf": [{"required": ["a"]}]}}});
-        assert!(text(&release("hermes-0.21.5", fragment.clone())).contains(r#""oneOf":[{"required":["a"]}]"#));
-        assert!(!text(&release("hermes-0.21.4", fragment)).contains(r#""oneOf":[{"required":["a"]}]"#));
+        assert!(text(&release("hermes-0.21.5", fragment.clone()))
+            .contains(r#""oneOf":[{"required":["a"]}]"#));
+        assert!(
+            !text(&release("hermes-0.21.4", fragment)).contains(r#""oneOf":[{"required":["a"]}]"#)
+        );
     }
 }

@@ -903,7 +903,11 @@ impl SearchIndex {
                 gate: None,
             };
         }
-        let via = if exact.is_empty() { Via::Bm25 } else { Via::Exact };
+        let via = if exact.is_empty() {
+            Via::Bm25
+        } else {
+            Via::Exact
+        };
         SearchResult {
             via,
             hits: self.hits(best, tokens, &exact),

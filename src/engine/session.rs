@@ -9,6 +9,7 @@ use std::sync::Arc;
 
 use super::activation::{Activation, ContextLength, ContextSource};
 use super::bridge;
+use super::bridge::Dispatch;
 use super::capture_file::ServerCapture;
 use super::catalog::{
     entry, hermes_name, Catalog, Collision, NameGroups, Scope, Server, ToolEntry, ToolFilter,
@@ -16,7 +17,6 @@ use super::catalog::{
 };
 use super::config::{Config, Mode, Scalar, ToolSearchSettings};
 use super::listing::{short_description, CatalogListing, ListingGroup};
-use super::bridge::Dispatch;
 use super::profile::Profile;
 use super::search::{
     resolve_limit, search_text, Admitted, SearchIndex, SearchResult, TermCounts, TokenisedGroup,
@@ -749,8 +749,20 @@ impl Session {
     pub fn search_payload(&self, results: &[(String, SearchResult)]) -> Value {
         let protocol = self.profile.spec().bridge;
         let sources = self.sources();
+        let blank = |query: &String| query.trim().is_empty();
+        match protocol.dispatch {
+            Dispatch::Single { .. } if results.iter().any(|(q, _)| blank(q)) => {
+                return bridge::error_payload("query is required")
+            }
+            Dispatch::Batched { .. } if results.iter().all(|(q, _)| blank(q)) => {
+                let error = bridge::ListArgumentError::Empty { key: "queries" };
+                return bridge::error_payload(&error.to_string());
+            }
+            _ => {}
+        }
         let matches: Vec<bridge::QueryMatches<'_>> = results
             .iter()
+            .filter(|(query, _)| !blank(query))
             .map(|(query, result)| bridge::QueryMatches {
                 query,
                 matches: self.hits(result),
@@ -760,16 +772,26 @@ impl Session {
             Dispatch::Single { .. } => {
                 let payloads: Vec<Value> = matches
                     .iter()
-                    .map(|m| bridge::single_search_payload(&protocol, m, self.total_available(), &sources))
+                    .map(|m| {
+                        bridge::single_search_payload(
+                            &protocol,
+                            m,
+                            self.total_available(),
+                            &sources,
+                        )
+                    })
                     .collect();
                 match <[Value; 1]>::try_from(payloads) {
                     Ok([one]) => one,
                     Err(many) => Value::Array(many),
                 }
             }
-            Dispatch::Batched { .. } => {
-                bridge::batched_search_payload(&protocol, &matches, self.total_available(), &sources)
-            }
+            Dispatch::Batched { .. } => bridge::batched_search_payload(
+                &protocol,
+                &matches,
+                self.total_available(),
+                &sources,
+            ),
         }
     }
 
@@ -1126,7 +1148,9 @@ mod tests {
         assert!(s.notes()[1]
             .to_string()
             .starts_with("server many: 3 tools (b and 2 more) have no inputSchema;"));
-        assert!(s.notes()[1].to_string().contains("does not connect many: not counted"));
+        assert!(s.notes()[1]
+            .to_string()
+            .contains("does not connect many: not counted"));
         assert_eq!(s.total_available(), 0, "neither server is connected");
     }
 

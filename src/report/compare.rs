@@ -299,8 +299,16 @@ impl CompareReport {
                 let gained = self.gained.get(id).map_or(&[][..], Vec::as_slice);
                 let lost = self.lost.get(id).map_or(&[][..], Vec::as_slice);
                 [
-                    format!("Found in the top {} by {id}, not by {first}: {}", self.k, list(gained)),
-                    format!("Found in the top {} by {first}, not by {id}: {}", self.k, list(lost)),
+                    format!(
+                        "Found in the top {} by {id}, not by {first}: {}",
+                        self.k,
+                        list(gained)
+                    ),
+                    format!(
+                        "Found in the top {} by {first}, not by {id}: {}",
+                        self.k,
+                        list(lost)
+                    ),
                 ]
             })
             .collect()

@@ -416,7 +416,10 @@ impl CostReport {
     /// The activation lines, as (label, value).
     fn gate_lines(&self) -> Vec<(&'static str, String)> {
         let mut lines = vec![
-            ("profile", format!("{} (Hermes {})", self.profile, self.hermes)),
+            (
+                "profile",
+                format!("{} (Hermes {})", self.profile, self.hermes),
+            ),
             ("mode", self.config.enabled.clone()),
             ("threshold_pct", pct_label(self.config.threshold_pct)),
             ("context length", self.context_line()),

@@ -91,7 +91,10 @@ impl ProfilesReport {
                     .collect::<Vec<_>>()
                     .join(", ")
             };
-            let from = row.releases.first().map_or("-".to_string(), |r| r.date.clone());
+            let from = row
+                .releases
+                .first()
+                .map_or("-".to_string(), |r| r.date.clone());
             table.row([id, releases, from, row.changes.clone()]);
         }
         table
@@ -134,8 +137,10 @@ mod tests {
         assert!(text.contains("hermes-0.17 (seed)"), "{text}");
         assert!(text.contains("0.18.1, 0.18.2, 0.19.0"), "{text}");
         assert!(text.contains("none (upstream main)"), "{text}");
-        let json: serde_json::Value =
-            serde_json::from_str(&report.render(Format::Json)).unwrap();
-        assert_eq!(json["profiles"][0]["releases"][0]["package"], "hermes-agent");
+        let json: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+        assert_eq!(
+            json["profiles"][0]["releases"][0]["package"],
+            "hermes-agent"
+        );
     }
 }

@@ -1706,7 +1706,11 @@ mod tests {
         assert!(!app.session.is_connected(off));
         let effects = press(&mut app, KeyCode::Char('P'));
         assert_eq!(app.switching, Some(next), "P steps to the next release");
-        assert_eq!(app.session.profile(), before, "not until the worker answers");
+        assert_eq!(
+            app.session.profile(),
+            before,
+            "not until the worker answers"
+        );
         run_effects(&mut app, effects);
         assert_eq!(app.session.profile(), next);
         assert_eq!(
@@ -1722,7 +1726,11 @@ mod tests {
         assert!(app.derived.activation.listing.is_some());
         assert!(app.is_tuned());
         assert!(app.tuned_yaml().contains("listing_max_tokens: 4000"));
-        assert!(app.tuned_yaml().contains("hermes: \"0.20.0.post2\""), "{}", app.tuned_yaml());
+        assert!(
+            app.tuned_yaml().contains("hermes: \"0.20.0.post2\""),
+            "{}",
+            app.tuned_yaml()
+        );
         // A stale answer (another switch generation) is dropped.
         let stale = Box::new(app.recipe(before).build());
         app.update(Msg::SessionBuilt {

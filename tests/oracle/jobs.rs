@@ -137,14 +137,18 @@ fn hostile_descriptions() -> Vec<Option<String>> {
     vec![
         None,
         Some(String::new()),
-        Some(format!("Reads a file{hidden} from disk {flag} fast. More text here.")),
+        Some(format!(
+            "Reads a file{hidden} from disk {flag} fast. More text here."
+        )),
         Some("Search issues, e.g. bugs. Then more.".into()),
         Some("Lists things i.e. stuff etc. and more! Second sentence?".into()),
         Some(format!("{} end.", "word ".repeat(130))),
         Some("   Leading   spaces\tand\ttabs\n\nnewlines   ".into()),
         Some("Ein Ünïcode-Text mit Umlauten: größer, Straße.".into()),
         Some("A".repeat(70)),
-        Some("Short, comma; colon: semicolon, and so on and so forth until it is long enough".into()),
+        Some(
+            "Short, comma; colon: semicolon, and so on and so forth until it is long enough".into(),
+        ),
     ]
 }
 
@@ -187,7 +191,13 @@ fn words(tool: &Value) -> Vec<String> {
 /// A name as Hermes sanitises a part of it: every character outside `[A-Za-z0-9_]` -> `_`.
 fn sanitize(text: &str) -> String {
     text.chars()
-        .map(|c| if c.is_ascii_alphanumeric() || c == '_' { c } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
 
@@ -209,17 +219,51 @@ fn tool_search_yaml(rng: &mut Rng) -> String {
     let keys: &[(&str, &[&str])] = &[
         (
             "enabled",
-            &["auto", "on", "off", "yes", "no", "1", "0", "true", "false", "maybe", "'ON '"],
+            &[
+                "auto", "on", "off", "yes", "no", "1", "0", "true", "false", "maybe", "'ON '",
+            ],
         ),
         (
             "threshold_pct",
-            &["0", "0.7", "1", "2.3", "2.5", "5", "7.1", "10", "50", "100", "150", "-5", "'7'", "abc", ".nan", ".inf", "${SCHEMATAX_PCT}"],
+            &[
+                "0",
+                "0.7",
+                "1",
+                "2.3",
+                "2.5",
+                "5",
+                "7.1",
+                "10",
+                "50",
+                "100",
+                "150",
+                "-5",
+                "'7'",
+                "abc",
+                ".nan",
+                ".inf",
+                "${SCHEMATAX_PCT}",
+            ],
         ),
-        ("max_search_limit", &["1", "3", "7", "20", "25", "60", "'9'", "x", "3.7", "-2", ".inf"]),
-        ("search_default_limit", &["1", "2", "5", "9", "30", "'4'", "x", "2.9", "0"]),
+        (
+            "max_search_limit",
+            &[
+                "1", "3", "7", "20", "25", "60", "'9'", "x", "3.7", "-2", ".inf",
+            ],
+        ),
+        (
+            "search_default_limit",
+            &["1", "2", "5", "9", "30", "'4'", "x", "2.9", "0"],
+        ),
         ("listing", &["auto", "on", "off", "x", "false"]),
-        ("listing_max_tokens", &["100", "200", "350", "1000", "4000", "70000", "x", "'500'"]),
-        ("defer", &["[]", "[todo_list, read_file]", "scalar", "{a: 1}"]),
+        (
+            "listing_max_tokens",
+            &["100", "200", "350", "1000", "4000", "70000", "x", "'500'"],
+        ),
+        (
+            "defer",
+            &["[]", "[todo_list, read_file]", "scalar", "{a: 1}"],
+        ),
         ("unknown_key", &["1"]),
     ];
     for (key, values) in keys {
@@ -269,7 +313,10 @@ fn servers(rng: &mut Rng, captures: &[Capture]) -> Vec<JobServer> {
         }
         if rng.chance(0.1) {
             let at = rng.below(tools.len());
-            tools[at].as_object_mut().expect("a tool").remove("inputSchema");
+            tools[at]
+                .as_object_mut()
+                .expect("a tool")
+                .remove("inputSchema");
         }
         out.push(JobServer { name, tools });
     }
@@ -285,12 +332,19 @@ fn servers(rng: &mut Rng, captures: &[Capture]) -> Vec<JobServer> {
 fn config_yaml(rng: &mut Rng, servers: &[JobServer]) -> String {
     let mut yaml = String::from("mcp_servers:\n");
     for server in servers {
-        yaml.push_str(&format!("  {}:\n    command: \"true\"\n", yaml_string(&server.name)));
+        yaml.push_str(&format!(
+            "  {}:\n    command: \"true\"\n",
+            yaml_string(&server.name)
+        ));
         if rng.chance(0.06) {
             yaml.push_str("    enabled: false\n");
         }
         if rng.chance(0.2) && !server.tools.is_empty() {
-            let key = if rng.chance(0.5) { "include" } else { "exclude" };
+            let key = if rng.chance(0.5) {
+                "include"
+            } else {
+                "exclude"
+            };
             let k = 1 + rng.below(3);
             let mut names: Vec<String> = rng
                 .sample(server.tools.len(), k)
@@ -300,7 +354,16 @@ fn config_yaml(rng: &mut Rng, servers: &[JobServer]) -> String {
                     // Some entries are shell patterns (Hermes 0.20 on reads them as globs).
                     match rng.below(5) {
                         0 => format!("{}*", name.chars().take(3).collect::<String>()),
-                        1 => format!("*{}", name.chars().rev().take(2).collect::<Vec<_>>().into_iter().rev().collect::<String>()),
+                        1 => format!(
+                            "*{}",
+                            name.chars()
+                                .rev()
+                                .take(2)
+                                .collect::<Vec<_>>()
+                                .into_iter()
+                                .rev()
+                                .collect::<String>()
+                        ),
                         2 => format!("[a-m]{}", name.chars().skip(1).collect::<String>()),
                         _ => name.to_string(),
                     }
@@ -310,7 +373,10 @@ fn config_yaml(rng: &mut Rng, servers: &[JobServer]) -> String {
             if names.len() == 1 && rng.chance(0.5) {
                 yaml.push_str(&format!("    tools:\n      {key}: {}\n", names.remove(0)));
             } else {
-                yaml.push_str(&format!("    tools:\n      {key}: [{}]\n", names.join(", ")));
+                yaml.push_str(&format!(
+                    "    tools:\n      {key}: [{}]\n",
+                    names.join(", ")
+                ));
             }
         }
     }
@@ -325,7 +391,10 @@ fn config_yaml(rng: &mut Rng, servers: &[JobServer]) -> String {
     }
     if rng.chance(0.03) {
         let name = &servers[0].name;
-        yaml.push_str(&format!("mcp_servers:\n  {}:\n    command: \"again\"\n", yaml_string(name)));
+        yaml.push_str(&format!(
+            "mcp_servers:\n  {}:\n    command: \"again\"\n",
+            yaml_string(name)
+        ));
     }
     yaml
 }
@@ -350,7 +419,9 @@ fn grid(rng: &mut Rng) -> Vec<Value> {
         .map(|&c| json!({"context_length": c, "overrides": {}}))
         .collect();
     for _ in 0..8 {
-        points.push(json!({"context_length": rng.pick(&contexts), "overrides": rng.pick(&overrides)}));
+        points.push(
+            json!({"context_length": rng.pick(&contexts), "overrides": rng.pick(&overrides)}),
+        );
     }
     points
 }
@@ -365,7 +436,13 @@ fn queries(rng: &mut Rng, servers: &[JobServer]) -> Vec<String> {
             0 | 1 => {
                 let n = 1 + rng.below(3);
                 let start = rng.below(words.len().max(1));
-                words.iter().skip(start).take(n).cloned().collect::<Vec<_>>().join(" ")
+                words
+                    .iter()
+                    .skip(start)
+                    .take(n)
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" ")
             }
             2 | 3 => {
                 let n = 4 + rng.below(6);
@@ -373,17 +450,42 @@ fn queries(rng: &mut Rng, servers: &[JobServer]) -> Vec<String> {
             }
             4 => {
                 let server = rng.pick(servers);
-                format!("{} {}", server.name, rng.pick(&["create", "list", "search", "get", "delete issues", "files"]))
+                format!(
+                    "{} {}",
+                    server.name,
+                    rng.pick(&["create", "list", "search", "get", "delete issues", "files"])
+                )
             }
             5 => {
                 let server = rng.pick(servers);
                 let name = tool["name"].as_str().unwrap_or("");
-                let (sep, case) = if rng.chance(0.5) { ("_", false) } else { ("__", rng.chance(0.3)) };
+                let (sep, case) = if rng.chance(0.5) {
+                    ("_", false)
+                } else {
+                    ("__", rng.chance(0.3))
+                };
                 let full = format!("mcp{sep}{}{sep}{}", sanitize(&server.name), sanitize(name));
-                if case { full.to_uppercase() } else { full }
+                if case {
+                    full.to_uppercase()
+                } else {
+                    full
+                }
             }
             6 => rng
-                .pick(&["zzyzx", "created issues", "organization", "pasted added", "read files from disk please", "git", "github_create", "e.g.", "___", "", "  ", "mcp"])
+                .pick(&[
+                    "zzyzx",
+                    "created issues",
+                    "organization",
+                    "pasted added",
+                    "read files from disk please",
+                    "git",
+                    "github_create",
+                    "e.g.",
+                    "___",
+                    "",
+                    "  ",
+                    "mcp",
+                ])
                 .to_string(),
             7 => format!("{} zzyzx", words.first().cloned().unwrap_or_default()),
             8 => {
@@ -454,12 +556,19 @@ fn describes(rng: &mut Rng, servers: &[JobServer]) -> Vec<Value> {
         if server.tools.is_empty() {
             continue;
         }
-        let tool = rng.pick(&server.tools)["name"].as_str().unwrap_or("").to_string();
+        let tool = rng.pick(&server.tools)["name"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
         let (s, t) = (sanitize(&server.name), sanitize(&tool));
         names.push(format!("mcp_{s}_{t}"));
         names.push(format!("mcp__{s}__{t}"));
     }
-    names.extend(["tool_search".to_string(), "mcp__nope__nothing".to_string(), String::new()]);
+    names.extend([
+        "tool_search".to_string(),
+        "mcp__nope__nothing".to_string(),
+        String::new(),
+    ]);
     let mut out = Vec::new();
     for name in &names {
         let mut arguments = Map::new();
@@ -489,7 +598,11 @@ fn scope(rng: &mut Rng, servers: &[JobServer]) -> (Value, Value) {
             .into_iter()
             .map(|i| {
                 let name = &servers[i].name;
-                json!(if rng.chance(0.5) { format!("mcp-{name}") } else { name.clone() })
+                json!(if rng.chance(0.5) {
+                    format!("mcp-{name}")
+                } else {
+                    name.clone()
+                })
             })
             .collect();
         enabled = Value::Array(picked);

@@ -36,8 +36,8 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             Paragraph::new(format!(
                 "Evaluating the queries file under {current} and {other}..."
             ))
-                .style(Style::new().fg(Color::DarkGray))
-                .wrap(Wrap { trim: true }),
+            .style(Style::new().fg(Color::DarkGray))
+            .wrap(Wrap { trim: true }),
             inner,
         );
         return;
