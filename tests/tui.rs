@@ -17,8 +17,24 @@ use schematax::tui::{event_loop, view};
 use std::sync::Arc;
 
 /// An app on these inputs, with these overrides and queries.
+/// The view of `inputs`. The tests below were written against the seed engine (Hermes 0.17),
+/// so it replays seed unless `overrides` names a profile ([`latest_app`] runs the default).
 fn app_of(inputs: Inputs, overrides: Overrides, queries: Option<QuerySet>) -> App {
+    let overrides = Overrides {
+        profile: overrides.profile.or(Some(Profile::seed())),
+        ..overrides
+    };
     App::new(Arc::new(inputs), overrides, Traffic::default(), queries)
+}
+
+/// The view of the embedded sample under its default release, the newest.
+fn latest_app() -> App {
+    App::new(
+        Arc::new(Inputs::sample()),
+        Overrides::default(),
+        Traffic::default(),
+        None,
+    )
 }
 
 /// Inputs of a config (YAML text) and captures.
@@ -301,7 +317,7 @@ fn typed_query_shows_the_same_hits_as_schematax_search() {
         .map(|h| (app.session.catalog_entry(h.doc).0.name.clone(), h.score))
         .collect();
     let output = std::process::Command::new(env!("CARGO_BIN_EXE_schematax"))
-        .args(["search", query, "--format", "json"])
+        .args(["search", query, "--format", "json", "--profile", "seed"])
         .output()
         .unwrap();
     let cli: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
@@ -395,12 +411,21 @@ fn event_loop_runs_on_a_test_backend() {
 }
 
 fn app_with_queries() -> App {
+    app_with_queries_at(Profile::seed())
+}
+
+/// The sample with its queries file under `profile`, evaluated.
+fn app_with_queries_at(profile: Profile) -> App {
     let queries = QuerySet::load(std::path::Path::new(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/samples/queries.yaml"
     )))
     .unwrap();
-    let mut app = app_of(Inputs::sample(), Overrides::default(), Some(queries));
+    let overrides = Overrides {
+        profile: Some(profile),
+        ..Overrides::default()
+    };
+    let mut app = app_of(Inputs::sample(), overrides, Some(queries));
     let effects = app.startup_effects();
     run_effects(&mut app, effects);
     app
@@ -506,7 +531,7 @@ fn eval_pane_updates_live() {
     assert_eq!(app.focus, Pane::Eval);
     let text = screen(&app, 120, 40);
     assert!(
-        text.contains("seed (now)") && text.contains("hermes-2026-09"),
+        text.contains("seed (now)") && text.contains("hermes-0.22.2"),
         "{text}"
     );
     insta::assert_snapshot!(text);
@@ -534,9 +559,11 @@ fn eval_pane_updates_live() {
 
 #[test]
 fn eval_pane_says_what_came_first_and_why() {
-    let mut app = eval_focused();
-    // Under the newer profile, a miss names the tool that came first, or why nothing did.
-    press_and_run(&mut app, KeyCode::Char('P'));
+    // Under the newest release, a miss names the tool that came first, or why nothing did.
+    let mut app = app_with_queries_at(Profile::newest());
+    for _ in 0..3 {
+        press(&mut app, KeyCode::Tab);
+    }
     let text = screen(&app, 160, 60);
     assert!(text.contains("came first instead / why"), "{text}");
     let row = |needle: &str| {
@@ -588,10 +615,17 @@ fn eval_pane_scrolls_to_the_selected_query() {
 }
 
 /// The app `schematax ARGS...` opens, built by the binary's own code.
+/// The binary's app for these arguments, under seed unless they name a release.
 fn app_from_command_line(args: &[&str]) -> App {
     use clap::Parser;
+    let pinned = args
+        .iter()
+        .any(|a| a.starts_with("--profile") || a.starts_with("--hermes"));
+    let seed: &[&str] = if pinned { &[] } else { &["--profile", "seed"] };
     let cli = schematax::cli::Cli::try_parse_from(
-        std::iter::once("schematax").chain(args.iter().copied()),
+        std::iter::once("schematax")
+            .chain(args.iter().copied())
+            .chain(seed.iter().copied()),
     )
     .unwrap();
     schematax::cli::build_app(&cli.tui).unwrap()
@@ -778,23 +812,25 @@ fn the_profile_switches_live_and_every_pane_follows() {
         "/samples/queries.yaml"
     )))
     .unwrap();
+    // From 0.21.0 (a listing, no gate) P steps to 0.21.3 (the rarest-word gate).
+    let before = Profile::from_id("hermes-0.20.6").unwrap();
+    let gated = Profile::from_id("hermes-0.21.3").unwrap();
     let mut app = app_of(
         inputs_of("", load_captures()),
-        Overrides::default(),
+        Overrides {
+            profile: Some(before),
+            ..Overrides::default()
+        },
         Some(queries),
     );
     let effects = app.startup_effects();
     run_effects(&mut app, effects);
-    assert!(screen(&app, 120, 40).contains("Activation map"));
     let effects = press(&mut app, KeyCode::Char('P'));
-    assert!(screen(&app, 120, 40).contains("seed -> hermes-2026-09..."));
+    assert!(screen(&app, 120, 40).contains("hermes-0.20.6 -> hermes-0.21.3..."));
     run_effects(&mut app, effects);
-    assert_eq!(
-        app.session.profile(),
-        Profile::from_id("hermes-2026-09").unwrap()
-    );
+    assert_eq!(app.session.profile(), gated);
     let text = screen(&app, 120, 40);
-    assert!(text.contains("│ hermes-2026-09 │"), "{text}");
+    assert!(text.contains("│ hermes-0.21.3 │"), "{text}");
     assert!(text.contains("Listing █full ▓names"), "{text}");
     assert!(
         text.contains("listing") && text.contains("tier 1"),
@@ -820,12 +856,25 @@ fn the_profile_switches_live_and_every_pane_follows() {
     assert!(text.contains("No tool holds \"zzqq\""), "{text}");
     assert!(text.contains("not admitted:"), "{text}");
     press(&mut app, KeyCode::Enter);
-    // Back to seed: the names, the gate and the map follow.
-    press_and_run(&mut app, KeyCode::Char('P'));
-    assert_eq!(app.session.profile(), Profile::seed());
+    // O steps back to 0.21.0: the gate goes; from seed, O wraps round to the newest.
+    press_and_run(&mut app, KeyCode::Char('O'));
+    assert_eq!(app.session.profile(), before);
     let text = screen(&app, 120, 40);
-    assert!(text.contains("Activation map"), "{text}");
     assert!(!text.contains("gate \""), "{text}");
+}
+
+#[test]
+fn p_and_o_step_through_the_releases() {
+    let mut app = app_of(inputs_of("", load_captures()), Overrides::default(), None);
+    assert_eq!(app.session.profile(), Profile::seed());
+    press_and_run(&mut app, KeyCode::Char('O'));
+    assert_eq!(app.session.profile().id(), "hermes-0.16");
+    press_and_run(&mut app, KeyCode::Char('O'));
+    assert_eq!(app.session.profile(), Profile::newest(), "round to the newest");
+    press_and_run(&mut app, KeyCode::Char('P'));
+    assert_eq!(app.session.profile().id(), "hermes-0.16", "round to the oldest");
+    let text = screen(&app, 120, 40);
+    assert!(text.contains("Hermes 0.16.0"), "{text}");
 }
 
 /// The repository's captures of real servers.
@@ -977,11 +1026,8 @@ fn a_profile_switch_overtakes_a_rebuild_on_its_way() {
     let rebuild = press(&mut app, KeyCode::Char(' '));
     let switch = press(&mut app, KeyCode::Char('P'));
     run_effects(&mut app, switch);
-    // The new profile's session is built with the server already off: nothing is pending.
-    assert_eq!(
-        app.session.profile(),
-        Profile::from_id("hermes-2026-09").unwrap()
-    );
+    // The next release's session is built with the server already off: nothing is pending.
+    assert_eq!(app.session.profile().id(), "hermes-0.18.0");
     assert!(!app.rebuild.is_stale());
     assert!(!app.session.is_connected(server));
     let catalog = app.session.total_available();

@@ -960,7 +960,8 @@ impl App {
             Action::ToggleHelp => self.overlay = Some(Overlay::Help(0)),
             Action::ShowWarnings => self.overlay = Some(Overlay::Warnings(0)),
             Action::ShowListing => self.show_listing(),
-            Action::SwitchProfile => return self.switch_profile(),
+            Action::NextRelease => return self.switch_profile(true),
+            Action::PreviousRelease => return self.switch_profile(false),
             Action::NextPane | Action::PrevPane => {
                 let panes = self.panes();
                 let at = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
@@ -1029,18 +1030,25 @@ impl App {
         Vec::new()
     }
 
-    /// Starts building the next release's session in the background (P steps through the
-    /// releases, oldest to newest, and round again).
-    fn switch_profile(&mut self) -> Vec<Effect> {
+    /// Starts building the next (or previous) release's session in the background: P and O
+    /// step through the releases, and round again.
+    fn switch_profile(&mut self, forward: bool) -> Vec<Effect> {
         if let Some(profile) = self.switching {
             self.status = Some(format!("switching to {profile}..."));
             return Vec::new();
         }
         let current = self.session.profile();
-        let profile = Profile::released()
-            .find(|p| *p > current)
-            .or_else(|| Profile::released().next())
-            .unwrap_or(current);
+        let profile = if forward {
+            Profile::released()
+                .find(|p| *p > current)
+                .or_else(|| Profile::released().next())
+        } else {
+            Profile::released()
+                .rev()
+                .find(|p| *p < current)
+                .or_else(|| Profile::released().next_back())
+        }
+        .unwrap_or(current);
         self.switching = Some(profile);
         self.status = Some(format!("switching to {profile}..."));
         vec![Effect::BuildSession {
@@ -1049,9 +1057,10 @@ impl App {
         }]
     }
 
-    /// The tool_search definition the model sees (newer profile), or what the seed bridge is.
+    /// The bridge the model sees, as the release sends it (listing included, when it has one).
     fn show_listing(&mut self) {
         let activation = &self.derived.activation;
+        let profile = self.session.profile();
         let detail = match self.session.bridge_definitions() {
             Some(definitions) => {
                 let form = activation
@@ -1061,10 +1070,14 @@ impl App {
                 let description = definitions[0]["function"]["description"]
                     .as_str()
                     .unwrap_or_default();
-                let mut lines: Vec<String> = vec![
-                    format!("tool_search description ({form} listing):"),
-                    String::new(),
-                ];
+                let heading = match profile.spec().listing {
+                    Some(_) => format!("tool_search description ({form} listing):"),
+                    None => format!(
+                        "tool_search description (Hermes {} lists no tools; the listing came in 0.20):",
+                        profile.releases_label()
+                    ),
+                };
+                let mut lines: Vec<String> = vec![heading, String::new()];
                 lines.extend(description.lines().map(str::to_string));
                 lines.push(String::new());
                 lines.push("The three definitions, as sent:".to_string());
@@ -1090,22 +1103,6 @@ impl App {
                     scroll: 0,
                 }
             }
-            None if self.session.profile().spec().listing.is_none() => DetailView {
-                title: "The seed bridge".to_string(),
-                summary: format!(
-                    "3 tools, {} chars = {} tokens (chars/4)",
-                    thousands(activation.bridge_chars),
-                    thousands(activation.bridge_tokens)
-                ),
-                lines: vec![
-                    "The seed engine sends three fixed definitions (tool_search, tool_describe,"
-                        .into(),
-                    "tool_call) measuring 1508 + digits(N) characters; it lists no tools.".into(),
-                    "Press P for hermes-2026-09, whose tool_search embeds a catalog listing."
-                        .into(),
-                ],
-                scroll: 0,
-            },
             None => DetailView {
                 title: "The bridge".to_string(),
                 summary: "Tool Search is inactive: no bridge is sent".to_string(),

@@ -60,17 +60,19 @@ pub enum Action {
     Submit,
     /// Capture the config's servers again, in the background.
     Recapture,
-    /// Switch the engine profile (seed <-> hermes-2026-09).
-    SwitchProfile,
+    /// Replay the next Hermes release (the newest wraps round to the oldest).
+    NextRelease,
+    /// Replay the previous Hermes release.
+    PreviousRelease,
     /// Show the tool_search definition the model sees, listing included.
     ShowListing,
     /// Show every warning: config fallbacks, skipped files, notes, collisions.
     ShowWarnings,
-    /// listing_max_tokens + 500 (hermes-2026-09).
+    /// listing_max_tokens + 500 (Hermes 0.20 on).
     ListingBudgetUp,
-    /// listing_max_tokens - 500 (hermes-2026-09).
+    /// listing_max_tokens - 500 (Hermes 0.20 on).
     ListingBudgetDown,
-    /// listing on/off (hermes-2026-09).
+    /// listing on/off (Hermes 0.20 on).
     ToggleListing,
 }
 
@@ -312,9 +314,16 @@ pub const KEYMAP: &[Binding] = &[
     bind(
         Global,
         &[ch('P')],
-        Action::SwitchProfile,
-        "profile seed/hermes-2026-09",
+        Action::NextRelease,
+        "next Hermes release",
         true,
+    ),
+    bind(
+        Global,
+        &[ch('O')],
+        Action::PreviousRelease,
+        "previous Hermes release",
+        false,
     ),
     bind(
         Global,
