@@ -168,7 +168,7 @@ fn the_page_in_a_real_browser() {
         dom.contains("<section id=\"headline\">"),
         "the DOM is the page"
     );
-    let per_profile: Vec<(&str, Value)> = ["seed", "hermes-2026-09"]
+    let per_profile: Vec<(&str, Value)> = ["seed", "hermes-0.22.2"]
         .into_iter()
         .map(|profile| {
             (

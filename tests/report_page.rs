@@ -111,7 +111,13 @@ fn html_headline_equals_the_json_report() {
         html_args.extend_from_slice(&args);
         let page = run_ok(&html_args);
         let json = report_json(&args);
-        let per_profile: Vec<(&str, serde_json::Value)> = ["seed", "hermes-2026-09"]
+        // The page sets seed beside the release it reports on (the newest by default).
+        let chosen = if args.contains(&"--profile") {
+            "hermes-2026-09"
+        } else {
+            "hermes-0.22.2"
+        };
+        let per_profile: Vec<(&str, serde_json::Value)> = ["seed", chosen]
             .into_iter()
             .map(|profile| {
                 let mut with = args.clone();
@@ -220,7 +226,7 @@ fn hostile_inputs(root: &Path) -> (PathBuf, PathBuf) {
                     format!("\"'q{EVIL}"): {}
                 }}
             },
-            {"name": "<img src=x onerror=alert(1)>", "description": EVIL}
+            {"name": "<img src=x onerror=alert(1)>", "description": EVIL, "inputSchema": {}}
         ]
     });
     std::fs::write(tools.join("evil.json"), evil_tool.to_string()).unwrap();
@@ -258,7 +264,7 @@ fn hostile_text_never_becomes_markup() {
     let root = tempfile::tempdir().unwrap();
     let (config, queries) = hostile_inputs(root.path());
     let (config, queries) = (config.display().to_string(), queries.display().to_string());
-    for profile in ["seed", "hermes-2026-09"] {
+    for profile in ["seed", "hermes-0.22.2"] {
         let page = run_ok(&[
             "report",
             &config,
