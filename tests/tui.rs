@@ -870,9 +870,17 @@ fn p_and_o_step_through_the_releases() {
     press_and_run(&mut app, KeyCode::Char('O'));
     assert_eq!(app.session.profile().id(), "hermes-0.16");
     press_and_run(&mut app, KeyCode::Char('O'));
-    assert_eq!(app.session.profile(), Profile::newest(), "round to the newest");
+    assert_eq!(
+        app.session.profile(),
+        Profile::newest(),
+        "round to the newest"
+    );
     press_and_run(&mut app, KeyCode::Char('P'));
-    assert_eq!(app.session.profile().id(), "hermes-0.16", "round to the oldest");
+    assert_eq!(
+        app.session.profile().id(),
+        "hermes-0.16",
+        "round to the oldest"
+    );
     let text = screen(&app, 120, 40);
     assert!(text.contains("Hermes 0.16.0"), "{text}");
 }

@@ -176,10 +176,7 @@ fn render_header(app: &App, frame: &mut Frame, area: Rect) {
     let catalog = if app.rebuild.is_stale() {
         "re-indexing the catalog...".to_string()
     } else {
-        format!(
-            "{} tools in catalog",
-            thousands(app.session.total_available() as u64)
-        )
+        format!("{} tools", thousands(app.session.total_available() as u64))
     };
     let text = format!(
         " schematax │ {} │ {profile} │ {on}/{servers} servers on │ {catalog} │ {counts}",
