@@ -115,7 +115,7 @@ pub enum Command {
         theme: Theme,
     },
     /// Rank the catalog for queries as one tool_search call would, with scores, matched words
-    /// and (hermes-2026-09) the rarest-word gate.
+    /// and (from 0.21.3) the rarest-word gate.
     Search {
         /// The queries the model would send (one call; seed takes one query per call).
         #[arg(required = true, num_args = 1..)]
@@ -283,7 +283,7 @@ pub struct SessionArgs {
     /// tools.tool_search.enabled.
     #[arg(long = "enabled", value_enum, value_name = "MODE")]
     pub mode: Option<ModeArg>,
-    /// Only these toolsets are in the session (mcp-<server> or the server key; comma-separated).
+    /// Only these toolsets are in the session (mcp-SERVER or the server key; comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub enabled_toolsets: Option<Vec<String>>,
     /// These toolsets are never in the session (comma-separated).

@@ -1,6 +1,6 @@
 //! Activation (ENGINE.md §4, ENGINE-2026-09.md §2): where the context length comes from,
-//! whether Tool Search is active (the seed's threshold gate, or the newer "any deferrable
-//! tool"), the newer listing's budget, form and tier, what the bridge costs, and the savings.
+//! whether Tool Search is active (the threshold gate before 0.20.0, "any deferrable tool"
+//! from it), the listing's budget, form and tier, what the bridge costs, and the savings.
 
 use std::fmt;
 
@@ -156,7 +156,7 @@ pub fn is_active(
     }
 }
 
-/// The newer profile's catalog listing in an active session.
+/// The catalog listing (releases from 0.20.0) in an active session.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ListingState {
     /// `max(0, min(listing_max_tokens, floor(context * threshold_pct / 100)))` tokens.
@@ -190,13 +190,13 @@ pub struct Activation {
     /// chars/4 of those characters: what the gate sees.
     pub deferrable_tokens: u64,
     /// The seed threshold in tokens (for an unknown context, the fixed 20000); `None` for the
-    /// newer profile, whose threshold_pct sizes the listing instead.
+    /// releases from 0.20.0, whose threshold_pct sizes the listing instead.
     pub threshold_tokens: Option<u64>,
     /// Whether Tool Search is on for this session.
     pub active: bool,
-    /// The newer profile's listing, when active.
+    /// The listing (releases from 0.20.0), when active.
     pub listing: Option<ListingState>,
-    /// Characters of the bridge definitions (the newer bridge: only when active).
+    /// Characters of the bridge definitions (from 0.20.0: only when active).
     pub bridge_chars: u64,
     /// chars/4 of the bridge.
     pub bridge_tokens: u64,
@@ -204,7 +204,7 @@ pub struct Activation {
 
 impl Activation {
     /// Evaluates activation under `profile` for a catalog of `deferrable_tools` tools
-    /// totalling `deferrable_chars`; `listing` is the catalog's listing (newer profile).
+    /// totalling `deferrable_chars`; `listing` is the catalog's listing (releases from 0.20.0).
     pub fn evaluate(
         profile: Profile,
         settings: &ToolSearchSettings,
@@ -275,7 +275,7 @@ impl Activation {
         }
     }
 
-    /// 0 when inactive, else the newer listing's tier (1 when it names tools, 2 otherwise);
+    /// 0 when inactive, else the listing's tier (1 when it names tools, 2 otherwise);
     /// an active seed session is tier 1 (it has no tiers).
     pub fn tier(&self) -> u8 {
         match (&self.listing, self.active) {

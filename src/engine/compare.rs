@@ -159,7 +159,7 @@ mod tests {
         assert_eq!(c.queries[0].expected, ["firecrawl/firecrawl_scrape"]);
         assert_eq!(
             c.queries[1].ranks[1], None,
-            "zzz is in no tool: the newer engine returns nothing"
+            "zzz is in no tool: the gate admits nothing"
         );
     }
 }

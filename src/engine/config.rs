@@ -77,9 +77,9 @@ pub struct ToolSearchSettings {
     pub max_search_limit: u32,
     /// Limit used when a search names none, in [1, max_search_limit].
     pub search_default_limit: u32,
-    /// Whether the newer profile embeds a catalog listing (auto and on alike list).
+    /// Whether a release with a listing embeds a catalog listing (auto and on alike list).
     pub listing: Mode,
-    /// Most tokens the listing may take (newer profile), in [200, 60000].
+    /// Most tokens the listing may take (releases from 0.20.0), in [200, 60000].
     pub listing_max_tokens: u32,
 }
 
@@ -314,7 +314,7 @@ pub struct Resolved {
 pub struct Config {
     /// `tools.tool_search`, resolved under each profile (index: [`Profile::index`]).
     tool_search: Vec<Resolved>,
-    /// `tools.tool_search.defer`: a list of core tool names (newer profile), sorted, trimmed.
+    /// `tools.tool_search.defer`: a list of core tool names (releases from 0.21.3), sorted, trimmed.
     pub defer: Option<Vec<String>>,
     /// `model`.
     pub model: ModelConfig,
@@ -1271,7 +1271,7 @@ mod tests {
         assert_eq!(
             s.enabled,
             Mode::Auto,
-            "listing_max_tokens counts in the newer profile"
+            "listing_max_tokens counts in a release with a listing"
         );
     }
 

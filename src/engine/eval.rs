@@ -172,7 +172,7 @@ pub struct QueryOutcome<'a> {
     pub hits: Vec<&'a str>,
     /// The expected tools, as `server/tool` (to compare profiles, whose names differ).
     pub expected_tools: Vec<&'a str>,
-    /// For a miss under the newer profile, why the first expected tool is not admitted.
+    /// For a miss under the rarest-word gate, why the first expected tool is not admitted.
     pub not_admitted: Option<&'a Admitted>,
 }
 

@@ -335,7 +335,7 @@ impl Findings {
     }
 
     /// Adds the findings of a queries file: each expected tool a query fails to bring into
-    /// the top `k`, with why (under the newer profile: the rarest word it lacks, or the words
+    /// the top `k`, with why (under the rarest-word gate: the rarest word it lacks, or the words
     /// it lacks). They follow the lint's findings, in the same order among themselves.
     pub fn add_queries(&mut self, set: &QuerySet, k: usize) {
         let mut found = query_findings(&self.session, set, k);
@@ -486,8 +486,8 @@ fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Finding> {
                 .map(|h| session.catalog_entry(h.doc).0.name.as_str())
                 .collect();
             for doc in expected {
-                // Only the newer profile has an admission rule: under seed a tool with any
-                // of the query's words is ranked.
+                // Only releases with the rarest-word gate (0.21.3 on) have an admission
+                // rule: before it, a tool with any of the query's words is ranked.
                 let admission = if result.gate.is_some() {
                     session.admission(&query.query, doc)
                 } else {
@@ -495,7 +495,7 @@ fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Finding> {
                 };
                 let why = match admission {
                     Admitted::MissingGate { word } => format!(
-                        "its rarest word \"{word}\" is not in the tool's text, so the newer engine never admits it: add that word to the description"
+                        "its rarest word \"{word}\" is not in the tool's text, so the rarest-word gate never admits it: add that word to the description"
                     ),
                     Admitted::TooFewWords { held, required } => format!(
                         "the tool holds {held} of the query's words and needs {required}: use the words people search with"
@@ -1438,7 +1438,7 @@ mod tests {
             "query q1 \"list the dns zones\" does not return it in the top 1: outranked by mcp_cdn_list_zones"
         );
         assert_eq!(unreachable.related, ["mcp_cdn_list_zones"]);
-        // The newer profile says why its admission rule leaves the tool out.
+        // The rarest-word gate says why it leaves the tool out.
         let config = Config::parse(b"schematax:\n  profile: hermes-2026-09\n").unwrap();
         let mut findings = lint(&session_with(&config, &[("cdn", tools)]));
         findings.add_queries(&set, 1);
@@ -1446,7 +1446,7 @@ mod tests {
         assert!(
             unreachable
                 .message
-                .contains("the newer engine never admits it"),
+                .contains("the rarest-word gate never admits it"),
             "{}",
             unreachable.message
         );

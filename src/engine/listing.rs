@@ -1,4 +1,4 @@
-//! The newer profile's catalog listing (ENGINE-2026-09.md §2): the budget `threshold_pct`
+//! The catalog listing of releases from 0.20.0 (ENGINE-2026-09.md §2): the budget `threshold_pct`
 //! sets, the short description of each tool, and the degrading forms (full, names, mixed,
 //! groups, none) embedded in the `tool_search` description.
 //!
@@ -371,7 +371,7 @@ impl CatalogListing {
         }
     }
 
-    /// Chooses the listing for `budget` tokens (see [`CatalogListing::form_for`]).
+    /// Chooses the listing for `budget` tokens (see `CatalogListing::form_for`).
     pub fn choose(&self, budget: u64) -> Listing {
         let (form, summarised) = self.form_for(budget);
         let mut modes = vec![

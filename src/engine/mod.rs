@@ -1,8 +1,10 @@
-//! The pure engine: Hermes Agent's Tool Search as ENGINE.md (profile `seed`) and
-//! ENGINE-2026-09.md (profile `hermes-2026-09`) specify it, with no terminal code.
+//! The pure engine: Hermes Agent's Tool Search as each Hermes release runs it, with no
+//! terminal code. ENGINE.md describes the 0.16/0.17 engine (profile `seed`), ENGINE-2026-09.md
+//! upstream main of September 2026; where they and a release's code disagree, the release wins
+//! (`tests/releases.rs` replays every release against its own code).
 //!
-//! [`profile`] is the one table of what the two profiles do differently; every module below
-//! asks it.
+//! [`profile`] is the one table of what each release does: a release is a row of
+//! [`profile::ProfileSpec`], and every module below asks it rather than naming releases.
 //!
 //! | spec | module |
 //! | --- | --- |
@@ -13,10 +15,10 @@
 //! | §4 activation, context length; newer §2 budget, forms, tiers | [`activation`], [`listing`] |
 //! | §5 `tools.tool_search` parsing (newer §3) | [`config`], read by [`yaml`] |
 //! | §6 search tokens, BM25, admission, limit (newer §4) | [`search`] |
-//! | §7 bridge definitions and payloads (newer §5) | [`bridge`] |
+//! | §7 bridge definitions and payloads (newer §5); each release's texts | [`bridge`], [`bridge_texts`] |
 //!
 //! On top of the engine: [`lint`] (tool description quality and findability), [`eval`]
-//! (retrieval evaluation of a queries file) and [`compare`] (both profiles side by side).
+//! (retrieval evaluation of a queries file) and [`compare`] (several releases side by side).
 //!
 //! Reading inputs lives in [`capture_file`] (tool lists) and [`inputs`] (config + captures or
 //! the embedded sample).

@@ -816,7 +816,7 @@ mod tests {
             text(&seed(schema.clone())),
             r##"{"type":"object","properties":{"$defs":{"type":"string"},"r":{"$ref":"#/$defs/X"}},"$defs":{"X":{"type":"string"}}}"##
         );
-        // The newer profile leaves a parameter named `definitions` alone.
+        // Upstream main leaves a parameter named `definitions` alone.
         assert_eq!(
             text(&current(schema)),
             r##"{"type":"object","properties":{"definitions":{"type":"string"},"r":{"$ref":"#/$defs/X"}},"$defs":{"X":{"type":"string"}}}"##

@@ -1,12 +1,12 @@
 //! The catalog search (ENGINE.md §6, ENGINE-2026-09.md §4): search text, tokens (stemmed by
-//! the newer profile), BM25 with k1 = 1.5 and b = 0.75, each profile's admission rule, and the
+//! releases from 0.20.6), BM25 with k1 = 1.5 and b = 0.75, each profile's admission rule, and the
 //! limit rule.
 //!
 //! The index keeps, per term, its documents and each one's BM25 weight, computed once per
 //! catalog, the term's largest weight and its documents by weight; and, per document, its
 //! terms, so a document's weight for a term is a short lookup. A query of one term walks
 //! that term's documents heaviest first. A longer query is ranked with MaxScore-style
-//! pruning: the terms that can still make a document win (for the newer profile, the gate)
+//! pruning: the terms that can still make a document win (under the rarest-word gate, the gate)
 //! name the candidates, their weights are added up over the postings, and candidates are
 //! scored in full, highest bound first, until no bound left can beat the worst of the best
 //! `limit` kept. The pruning is exact: a skipped document's score is strictly lower. Scores
@@ -72,7 +72,7 @@ pub fn stem_word(word: &str) -> String {
 }
 
 /// The pieces of a tool's search text, in order, under `rules`: its name words (`_ . - :` as
-/// separators; the newer profile drops `mcp__` first), its server label when the profile
+/// separators; releases naming `mcp__S__T` drop `mcp__` first), its server label when the profile
 /// indexes it and the name lacks it as a word, its description, its top-level parameter names.
 pub fn search_text<'a>(
     rules: &SearchRules,
@@ -113,7 +113,7 @@ pub fn resolve_limit(raw: &Scalar<'_>, settings: &ToolSearchSettings) -> usize {
 pub enum Via {
     /// BM25 admitted at least one document.
     Bm25,
-    /// The tool named by the whole query leads (newer profile).
+    /// The tool named by the whole query leads (releases from 0.20.6).
     Exact,
     /// Nothing scored; the query matched tool names as a substring (seed).
     Substring,
@@ -146,7 +146,7 @@ pub struct Hit {
     pub matched_terms: Vec<String>,
 }
 
-/// The newer profile's admission rule for one query.
+/// The rarest-word gate's admission rule for one query (releases from 0.21.3).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Gate {
     /// The query word whose token is the rarest: every hit must hold it.
@@ -168,7 +168,7 @@ pub struct SearchResult {
     pub via: Via,
     /// Hits, best first, cut to the limit.
     pub hits: Vec<Hit>,
-    /// The admission rule of the newer profile (none for seed or a query with no tokens).
+    /// The rarest-word gate's admission rule (none before 0.21.3 or for a query with no tokens).
     pub gate: Option<Gate>,
 }
 
@@ -183,7 +183,7 @@ impl SearchResult {
     }
 }
 
-/// Why a document is or is not a hit of a query, under the newer profile's rule.
+/// Why a document is or is not a hit of a query, under the rarest-word gate.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Admitted {
     /// It is admitted.
@@ -1118,7 +1118,7 @@ impl SearchIndex {
         }
     }
 
-    /// The newer profile's gate for the query, and the gate's term: its rarest token (the
+    /// The rarest-word gate for the query, and the gate's term: its rarest token (the
     /// first of the rarest, in query order) and the coverage rule.
     fn gate(
         &self,
@@ -1321,7 +1321,7 @@ impl SearchIndex {
             .collect()
     }
 
-    /// The best-scoring documents the newer profile's rule does not admit for `query` (up to
+    /// The best-scoring documents the rarest-word gate does not admit for `query` (up to
     /// `n`), each with why: the tools a person expected and does not see.
     pub fn near_misses(
         &self,
@@ -1371,7 +1371,7 @@ impl SearchIndex {
         best
     }
 
-    /// Whether the newer profile's rule admits `doc` for `query`, and if not, why.
+    /// Whether the rarest-word gate admits `doc` for `query`, and if not, why.
     pub fn admission(&self, vocabulary: &Vocabulary, query: &str, doc: usize) -> Admitted {
         let tokens = SearchIndex::query_tokens(vocabulary, query);
         if tokens.is_empty() {

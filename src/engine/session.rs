@@ -37,9 +37,9 @@ pub struct Overrides {
     pub threshold_pct: Option<f64>,
     /// `--enabled auto|on|off`.
     pub mode: Option<Mode>,
-    /// `listing` (newer profile), as tuned in the view.
+    /// `listing` (releases from 0.20.0), as tuned in the view.
     pub listing: Option<Mode>,
-    /// `listing_max_tokens` (newer profile), as tuned in the view (clamped to [200, 60000]).
+    /// `listing_max_tokens` (releases from 0.20.0), as tuned in the view (clamped to [200, 60000]).
     pub listing_max_tokens: Option<u32>,
     /// `--enabled-toolsets` / `--disabled-toolsets`.
     pub scope: Scope,
@@ -436,12 +436,12 @@ impl Session {
         self.settings.enabled = mode;
     }
 
-    /// Sets the listing mode (newer profile).
+    /// Sets the listing mode (releases from 0.20.0).
     pub fn set_listing(&mut self, mode: Mode) {
         self.settings.listing = mode;
     }
 
-    /// Sets `listing_max_tokens` (newer profile; clamped to its bounds).
+    /// Sets `listing_max_tokens` (releases from 0.20.0; clamped to its bounds).
     pub fn set_listing_max_tokens(&mut self, tokens: u32) {
         if let Some((_, low, high)) = self.profile.spec().config.listing_max_tokens {
             self.settings.listing_max_tokens = (tokens as i64).clamp(low, high) as u32;
@@ -563,7 +563,7 @@ impl Session {
         )
     }
 
-    /// The catalog's listing groups and sizes (newer profile; empty for seed).
+    /// The catalog's listing groups and sizes (releases from 0.20.0; empty before).
     pub fn listing(&self) -> &CatalogListing {
         &self.listing
     }
@@ -671,13 +671,13 @@ impl Session {
         self.index.search(&self.corpus.vocabulary, query, limit)
     }
 
-    /// The best-scoring tools the newer profile's rule does not admit for `query` (up to `n`),
+    /// The best-scoring tools the rarest-word gate does not admit for `query` (up to `n`),
     /// with why; empty for seed.
     pub fn near_misses(&self, query: &str, n: usize) -> Vec<(usize, f64, Admitted)> {
         self.index.near_misses(&self.corpus.vocabulary, query, n)
     }
 
-    /// Whether the newer profile's rule admits catalog tool `doc` for `query`, and if not, why.
+    /// Whether the rarest-word gate admits catalog tool `doc` for `query`, and if not, why.
     pub fn admission(&self, query: &str, doc: usize) -> Admitted {
         self.index.admission(&self.corpus.vocabulary, query, doc)
     }
@@ -698,7 +698,7 @@ impl Session {
         &self.corpus.documents[r.server][r.tool]
     }
 
-    /// The search tokens of catalog tool `doc`, in text order (stemmed by the newer profile).
+    /// The search tokens of catalog tool `doc`, in text order (stemmed from 0.20.6).
     pub fn search_tokens(&self, doc: usize) -> Vec<String> {
         let (e, server) = self.catalog_entry(doc);
         let rules = self.profile.spec().search;
@@ -889,7 +889,7 @@ pub struct BuiltCatalog {
 }
 
 impl CatalogBuild {
-    /// Builds the catalog, its search index and (newer profile) its listing: the slow part of
+    /// Builds the catalog, its search index and (from 0.20.0) its listing: the slow part of
     /// a change of servers, safe to run on a worker.
     pub fn build(self) -> BuiltCatalog {
         let corpus = &self.corpus;

@@ -29,7 +29,7 @@ pub struct ProfileColumn {
     pub tier: u8,
     /// The listing form (null for a release without a listing).
     pub listing_form: Option<String>,
-    /// The listing budget (newer profile when active).
+    /// The listing budget (from 0.20.0, when active).
     pub listing_budget: Option<u64>,
     /// chars/4 tokens of the bridge, listing included.
     pub bridge_tokens: u64,

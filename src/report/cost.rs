@@ -23,9 +23,9 @@ pub struct ConfigSummary {
     pub search_default_limit: u32,
     /// Upper bound of a search limit.
     pub max_search_limit: u32,
-    /// `listing` (newer profile; null for seed).
+    /// `listing` (from 0.20.0; null before).
     pub listing: Option<String>,
-    /// `listing_max_tokens` (newer profile; null for seed).
+    /// `listing_max_tokens` (from 0.20.0; null before).
     pub listing_max_tokens: Option<u32>,
     /// `defer`, when set (core tools only; reported, not modelled).
     pub defer: Option<Vec<String>>,
@@ -94,20 +94,20 @@ pub struct CostReport {
     pub deferrable_chars: u64,
     /// chars/4 of them: what the gate sees.
     pub deferrable_tokens: u64,
-    /// Tokens they must reach to activate auto mode (seed; null for the newer profile).
+    /// Tokens they must reach to activate auto mode (before 0.20.0; null from it).
     pub threshold_tokens: Option<u64>,
     /// Whether Tool Search is active.
     pub active: bool,
     /// Tokens (seed, auto mode) that can go before it deactivates, or must come before it
     /// activates.
     pub tokens_to_flip: Option<i64>,
-    /// 0 inactive; 1 when the bridge names tools; 2 when it does not (newer profile).
+    /// 0 inactive; 1 when the bridge names tools; 2 when it does not (from 0.20.0).
     pub tier: u8,
-    /// `full`, `names`, `mixed`, `groups` or `none` (newer profile; null for seed).
+    /// `full`, `names`, `mixed`, `groups` or `none` (from 0.20.0; null before).
     pub listing_form: Option<String>,
-    /// Tokens the listing may take (newer profile when active).
+    /// Tokens the listing may take (from 0.20.0, when active).
     pub listing_budget: Option<u64>,
-    /// Characters of the listing (newer profile when active).
+    /// Characters of the listing (from 0.20.0, when active).
     pub listing_chars: Option<u64>,
     /// Characters of the bridge definitions, listing included.
     pub bridge_chars: u64,
@@ -462,7 +462,7 @@ impl CostReport {
             ),
             (false, _) if self.deferrable_tools == 0 => "INACTIVE: nothing to defer".to_string(),
             (true, None) if self.threshold_tokens.is_none() => format!(
-                "ACTIVE, tier {}: the newer engine activates whenever a tool can be deferred",
+                "ACTIVE, tier {}: this release activates whenever a tool can be deferred",
                 self.tier
             ),
             (true, None) => format!("ACTIVE (mode {})", self.config.enabled),
@@ -472,7 +472,7 @@ impl CostReport {
         lines
     }
 
-    /// The newer profile's listing lines.
+    /// The listing lines (from 0.20.0).
     fn listing_lines(&self) -> Vec<(&'static str, String)> {
         let (Some(budget), Some(form)) = (self.listing_budget, &self.listing_form) else {
             return Vec::new();

@@ -23,7 +23,7 @@ pub struct QueryRow {
     pub rank: Option<usize>,
     /// Hermes names of the top k hits.
     pub hits: Vec<String>,
-    /// For a miss under hermes-2026-09: why the rule does not admit the expected tool.
+    /// For a miss under the rarest-word gate: why the rule does not admit the expected tool.
     pub why: Option<String>,
 }
 

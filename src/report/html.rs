@@ -584,7 +584,7 @@ fn money_row(out: &mut String, label: &str, id: &str, cost: &Cost) {
     out.push_str("</tr>\n");
 }
 
-/// ACTIVE or INACTIVE, with the tier and the listing form of the newer profile.
+/// ACTIVE or INACTIVE, with the tier and the listing form (from 0.20.0).
 fn verdict(r: &CostReport) -> String {
     match (r.active, &r.listing_form) {
         (true, Some(form)) => format!("active, tier {}, {form} listing", r.tier),
@@ -680,7 +680,7 @@ fn heat_map(out: &mut String, sweep: &SweepReport) {
         what = if newer {
             ": the listing form in each cell"
         } else {
-            ": the seed gate"
+            ": the threshold gate"
         },
     );
     for &t in &sweep.thresholds {
@@ -1032,7 +1032,7 @@ mod tests {
     fn the_sample_page_has_every_section() {
         let page = sample_page(Theme::Light);
         assert_eq!(page.profiles.len(), 2);
-        assert_eq!(page.profiles[0].profile, "hermes-0.17");
+        assert_eq!(page.profiles[0].profile, "seed");
         assert_eq!(page.profiles[1].profile, "hermes-0.22.2");
         assert_eq!(page.profiles[1], page.report);
         assert_eq!(page.top_tools.len(), 5);
@@ -1049,7 +1049,7 @@ mod tests {
             "id=\"lint\"",
             "id=\"inputs\"",
             "<data id=\"tokens-before\" value=\"20366\">20,366</data>",
-            "data-profile=\"hermes-0.17\"",
+            "data-profile=\"seed\"",
             "2026-12-02T19:17:51Z",
         ] {
             assert!(html.contains(id), "{id}");

@@ -134,7 +134,7 @@ mod tests {
             .collect();
         assert_eq!(defaults, [Profile::newest().id()]);
         let text = report.render(Format::Table);
-        assert!(text.contains("hermes-0.17 (seed)"), "{text}");
+        assert!(text.contains("seed (hermes-0.17)"), "{text}");
         assert!(text.contains("0.18.1, 0.18.2, 0.19.0"), "{text}");
         assert!(text.contains("none (upstream main)"), "{text}");
         let json: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();

@@ -1,5 +1,5 @@
 //! `schematax search Q1 [Q2 ...]`: one `tool_search` call. The ranked hits of each query with
-//! their scores and matched words (and, in the newer profile, the rarest-word gate), and the
+//! their scores and matched words (and, from 0.21.3, the rarest-word gate), and the
 //! payload the model receives.
 
 use serde::Serialize;
@@ -24,13 +24,13 @@ pub struct HitRow {
     pub server: String,
     /// BM25 score, 0.1 for a substring-fallback hit; null for an exact-name hit.
     pub score: Option<f64>,
-    /// Whether the tool's name is the whole query (newer profile; ranked first).
+    /// Whether the tool's name is the whole query (from 0.20.6; ranked first).
     pub exact_name: bool,
     /// Distinct query words the tool's search text holds.
     pub matched_terms: Vec<String>,
 }
 
-/// The newer profile's admission rule for a query.
+/// The rarest-word gate's admission rule for a query.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct GateRow {
     /// The rarest query word: every hit holds it.
@@ -64,7 +64,7 @@ pub struct QueryResult {
     pub query: String,
     /// `bm25`, `exact`, `substring` or `none`.
     pub via: &'static str,
-    /// The gate (newer profile).
+    /// The rarest-word gate (from 0.21.3).
     pub gate: Option<GateRow>,
     /// Hits, best first.
     pub hits: Vec<HitRow>,
@@ -220,7 +220,7 @@ impl SearchReport {
         } else if let Some(gate) = &query.gate {
             if gate.document_frequency == 0 {
                 format!(
-                    "No tool holds \"{}\", the query's rarest word, so the newer engine returns nothing (it has no substring fallback): drop or replace that word.",
+                    "No tool holds \"{}\", the query's rarest word, so the rarest-word gate admits nothing (there is no substring fallback): drop or replace that word.",
                     sanitize(&gate.word)
                 )
             } else {

@@ -1,5 +1,5 @@
 //! `schematax sweep`: activation over a grid of context lengths and threshold_pct values. For
-//! the seed profile, the gate's verdict and its exact flip points; for the newer profile, the
+//! releases before 0.20.0, the gate's verdict and its exact flip points; from 0.20.0, the
 //! listing form and the bridge cost in each cell, and the budgets where the form changes.
 
 use serde::Serialize;
@@ -22,7 +22,7 @@ pub struct SweepRow {
     pub context_length: u64,
     /// The verdict at each threshold of [`SweepReport::thresholds`].
     pub active: Vec<bool>,
-    /// The listing form at each threshold (newer profile; empty for seed).
+    /// The listing form at each threshold (releases from 0.20.0; empty before).
     pub forms: Vec<&'static str>,
     /// Tokens sent for the deferrable tools at each threshold: the bridge (with its listing)
     /// when active, else the schemas.
@@ -56,7 +56,7 @@ pub struct SweepReport {
     pub context_length: u64,
     /// Current threshold_pct.
     pub threshold_pct: f64,
-    /// `listing_max_tokens` (newer profile).
+    /// `listing_max_tokens` (releases from 0.20.0).
     pub listing_max_tokens: Option<u32>,
     /// The verdict at the current setting.
     pub active: bool,

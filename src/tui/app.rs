@@ -296,7 +296,7 @@ pub struct SearchPane {
     pub selected: usize,
     /// The hits of `query` in the current session (refreshed after every change).
     pub result: SearchResult,
-    /// The best tools the newer profile's rule turns away, and why (catalog positions).
+    /// The best tools the rarest-word gate turns away, and why (catalog positions).
     pub near_misses: Vec<(usize, Admitted)>,
 }
 

@@ -1,5 +1,5 @@
 //! The Activation pane. Seed: the gate's numbers, a gauge of deferrable tokens against the
-//! threshold, the verdict and the distance to the flip. hermes-2026-09: the listing budget, a
+//! threshold, the verdict and the distance to the flip. From 0.20.0: the listing budget, a
 //! gauge of the listing against it, the form, the tier, and the budgets where the form
 //! changes. Both: the tool array before and after, and the savings.
 
@@ -166,7 +166,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     );
 }
 
-/// The newer profile's listing: a gauge of its size against the budget, the form, the tier.
+/// The listing (releases from 0.20.0): a gauge of its size against the budget, the form, the tier.
 fn listing_lines(app: &App, activation: &Activation, width: usize) -> Vec<Line<'static>> {
     let Some(state) = &activation.listing else {
         return Vec::new();

@@ -1,4 +1,4 @@
-//! The Eval pane: recall and MRR of the queries file under both profiles side by side (the
+//! The Eval pane: recall and MRR of the queries file under this release and the one it is compared with, side by side (the
 //! current one first), recomputed in the background as servers and the limit change; the
 //! per-query table shows the current profile's rank beside the other's.
 

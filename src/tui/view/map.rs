@@ -1,6 +1,6 @@
 //! The Activation map over context length (x, log scale, 8K to 2M) and threshold_pct (y, 0 to
 //! 100) for the servers now on, with the current setting marked: where the seed gate activates,
-//! or which form the newer listing takes.
+//! or which form the listing takes (releases from 0.20.0).
 //!
 //! Row `r` of `h` stands for threshold_pct `100 * (1 - r / (h - 1))` and column `c` of `w` for
 //! the context `8K * (2M / 8K)^(c / (w - 1))`, so the axis labels and the marker sit exactly

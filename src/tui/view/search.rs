@@ -83,7 +83,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     } else if search.result.hits.is_empty() {
         Some(match &search.result.gate {
             Some(gate) if gate.document_frequency == 0 => format!(
-                "No tool holds \"{}\", the query's rarest word: hermes-2026-09 returns nothing (no substring fallback).",
+                "No tool holds \"{}\", the query's rarest word: the rarest-word gate admits nothing (no substring fallback).",
                 sanitize(&gate.word)
             ),
             Some(_) => "No tool holds the rarest word and enough of the others.".to_string(),
@@ -172,7 +172,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     frame.render_widget(Paragraph::new(misses), misses_area);
 }
 
-/// The tools hermes-2026-09 turns away for the query, best first, and why.
+/// The tools the rarest-word gate turns away for the query, best first, and why.
 fn near_miss_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     if app.search.near_misses.is_empty() {
         return Vec::new();
