@@ -1,7 +1,8 @@
 //! Engine benchmarks on catalogs of 10,000 and 100,000 tools (renamed copies of the real
-//! captures), under both profiles, and the real tokenizers on all captures.
+//! captures), under `seed` (Hermes 0.17.0) and the newest release, and the real tokenizers on
+//! all captures.
 //! Targets: at 10,000 tools one search <= 0.05 ms and the index build <= 20 ms; at 100,000 one
-//! search < 0.5 ms; the newer profile's search within 2x of the seed's, and its assembly
+//! search < 0.5 ms; the newest release's search within 2x of the seed's, and its assembly
 //! (listing included) under 20 ms; chars/4 estimate <= 10 ms; both tokenizer counts of
 //! tests/data/captures (loading included) < 300 ms; lint of the catalog and eval of one query
 //! per tool in seconds (whole processes: `benches/process.rs`).
@@ -53,7 +54,7 @@ fn catalogs(c: &mut Criterion) {
         if size > 10_000 {
             group.sample_size(10);
         }
-        for profile in [Profile::seed(), Profile::from_id("hermes-2026-09").unwrap()] {
+        for profile in [Profile::seed(), Profile::newest()] {
             let mut session = session_of(&captures, profile);
             assert_eq!(session.total_available(), size);
             let name = profile.id();
@@ -66,7 +67,7 @@ fn catalogs(c: &mut Criterion) {
                 });
             }
             // What the gate recomputes on every change: the estimate, verdict and assembly
-            // (for the newer profile, the listing in the tool_search description).
+            // (from 0.20.0, the listing in the tool_search description).
             group.bench_function(BenchmarkId::new("activation", name), |b| {
                 b.iter(|| session.activation())
             });
@@ -109,7 +110,7 @@ fn lint_and_eval(c: &mut Criterion) {
         let captures = support::catalog_of(size);
         let mut group = c.benchmark_group(format!("quality_{}k", size / 1000));
         group.sample_size(10);
-        for profile in [Profile::seed(), Profile::from_id("hermes-2026-09").unwrap()] {
+        for profile in [Profile::seed(), Profile::newest()] {
             let session = session_of(&captures, profile);
             let query_of = |e: &schematax::engine::catalog::ToolEntry, text: String| EvalQuery {
                 id: e.name.clone(),

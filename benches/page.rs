@@ -57,7 +57,7 @@ impl Catalog {
             &inputs.config,
             &inputs.captures,
             &Overrides {
-                profile: Some(Profile::from_id("hermes-2026-09").unwrap()),
+                profile: Some(Profile::seed()),
                 ..Overrides::default()
             },
         );

@@ -271,8 +271,8 @@ fn main() {
         ("report (both tokenizers)", &["report", "--format", "json"]),
         ("lint", &["lint", "--format", "json"]),
         (
-            "lint --profile hermes-2026-09",
-            &["lint", "--format", "json", "--profile", "hermes-2026-09"],
+            "lint --profile seed",
+            &["lint", "--format", "json", "--profile", "seed"],
         ),
         (
             "eval, one query per tool",
@@ -280,8 +280,8 @@ fn main() {
         ),
         ("sweep", &["sweep", "--format", "json"]),
         (
-            "sweep --profile hermes-2026-09",
-            &["sweep", "--format", "json", "--profile", "hermes-2026-09"],
+            "sweep --profile seed",
+            &["sweep", "--format", "json", "--profile", "seed"],
         ),
         ("compare", &["compare", "--format", "json"]),
         ("lint, as a table", &["lint"]),

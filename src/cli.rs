@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use crate::capture::CaptureError;
-use crate::engine::activation::{Traffic, DEFAULT_TURNS_PER_DAY};
+use crate::engine::activation::{parse_context_length, Traffic, DEFAULT_TURNS_PER_DAY};
 use crate::engine::catalog::Scope;
 use crate::engine::compare::ProfileComparison;
 use crate::engine::config::{Config, Mode, Scalar};
@@ -275,7 +275,7 @@ pub struct SessionArgs {
     #[arg(long, value_name = "PROFILE", value_parser = parse_profile_id, value_delimiter = ',')]
     pub profile: Vec<Profile>,
     /// Context length in tokens (e.g. 200000, 200K, 1M; 0 = unknown), instead of the config's.
-    #[arg(long = "context", value_name = "N", value_parser = parse_context)]
+    #[arg(long = "context", value_name = "N", value_parser = parse_context_length)]
     pub context: Option<u64>,
     /// tools.tool_search.threshold_pct, in [0, 100].
     #[arg(long, value_name = "P", value_parser = parse_threshold)]
@@ -408,24 +408,6 @@ fn parse_profile_id(text: &str) -> Result<Profile, String> {
         let ids: Vec<&str> = Profile::all().map(|p| p.id()).collect();
         format!("{text:?} is not a profile ({})", ids.join(", "))
     })
-}
-
-/// Largest `--context` accepted.
-pub const MAX_CONTEXT: u64 = 1_000_000_000;
-
-/// Parses `200000`, `200K`, `1M` (decimal multiples).
-pub fn parse_context(text: &str) -> Result<u64, String> {
-    let clean = text.trim().replace(['_', ','], "");
-    let (digits, scale) = match clean.chars().last() {
-        Some('k' | 'K') => (&clean[..clean.len() - 1], 1_000),
-        Some('m' | 'M') => (&clean[..clean.len() - 1], 1_000_000),
-        _ => (clean.as_str(), 1),
-    };
-    let value: u64 = digits
-        .parse()
-        .map_err(|_| format!("{text:?} is not a token count (e.g. 200000, 200K, 1M)"))?;
-    let tokens = value.checked_mul(scale).filter(|t| *t <= MAX_CONTEXT);
-    tokens.ok_or_else(|| format!("{text:?} is larger than {MAX_CONTEXT} tokens"))
 }
 
 fn parse_threshold(text: &str) -> Result<f64, String> {
@@ -1041,17 +1023,6 @@ pub fn emit_with(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn context_values() {
-        assert_eq!(parse_context("200000"), Ok(200_000));
-        assert_eq!(parse_context("200K"), Ok(200_000));
-        assert_eq!(parse_context("1m"), Ok(1_000_000));
-        assert_eq!(parse_context("128,000"), Ok(128_000));
-        assert!(parse_context("lots").is_err());
-        assert!(parse_context("-5").is_err());
-        assert!(parse_context("99999999999999999M").is_err());
-    }
 
     #[test]
     fn threshold_and_price_values() {

@@ -16,8 +16,7 @@ use schematax::tui::app::{App, Effect, Msg, Overlay, Pane};
 use schematax::tui::{event_loop, view};
 use std::sync::Arc;
 
-/// An app on these inputs, with these overrides and queries.
-/// The view of `inputs`. The tests below were written against the seed engine (Hermes 0.17),
+/// The view of `inputs`, with these overrides and queries. The tests below were written against the seed engine (Hermes 0.17),
 /// so it replays seed unless `overrides` names a profile ([`latest_app`] runs the default).
 fn app_of(inputs: Inputs, overrides: Overrides, queries: Option<QuerySet>) -> App {
     let overrides = Overrides {
@@ -803,6 +802,32 @@ fn help_scrolls_to_its_end_at_80x24() {
     assert!(text.contains(&last), "{text}");
     press(&mut app, KeyCode::Esc);
     assert!(app.overlay.is_none());
+}
+
+#[test]
+fn the_view_opens_on_the_newest_release_and_p_wraps_round_to_the_first() {
+    let mut app = latest_app();
+    let effects = app.startup_effects();
+    run_effects(&mut app, effects);
+    assert_eq!(app.session.profile(), Profile::newest());
+    let text = screen(&app, 120, 40);
+    assert!(
+        text.contains(&format!("│ {} │", Profile::newest())),
+        "{text}"
+    );
+    // From 0.20.0 the listing is what threshold_pct sizes.
+    assert!(text.contains("(bridge + listing)"), "{text}");
+    press_and_run(&mut app, KeyCode::Char('P'));
+    let first = Profile::released().next().unwrap();
+    assert_eq!(app.session.profile(), first);
+    let text = screen(&app, 120, 40);
+    assert!(text.contains(&format!("│ {first} │")), "{text}");
+    assert!(
+        text.contains("tokens (chars/4)"),
+        "the threshold gate: {text}"
+    );
+    press_and_run(&mut app, KeyCode::Char('O'));
+    assert_eq!(app.session.profile(), Profile::newest());
 }
 
 #[test]

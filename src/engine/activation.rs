@@ -58,6 +58,36 @@ pub fn known_context_length(model_id: &str) -> Option<u64> {
         .map(|(_, tokens)| *tokens)
 }
 
+/// Largest context length a user may give (`--context`, the view's prompt).
+pub const MAX_CONTEXT: u64 = 1_000_000_000;
+
+/// Why a typed context length was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ContextLengthError {
+    /// Not a count of tokens.
+    #[error("{0:?} is not a token count (e.g. 200000, 200K, 1M)")]
+    NotACount(String),
+    /// Over [`MAX_CONTEXT`].
+    #[error("{0:?} is larger than {MAX_CONTEXT} tokens")]
+    TooLarge(String),
+}
+
+/// Parses a context length as people type it: `200000`, `200K`, `1M` (decimal multiples;
+/// `_` and `,` ignored).
+pub fn parse_context_length(text: &str) -> Result<u64, ContextLengthError> {
+    let clean = text.trim().replace(['_', ','], "");
+    let (digits, scale) = match clean.chars().last() {
+        Some('k' | 'K') => (&clean[..clean.len() - 1], 1_000),
+        Some('m' | 'M') => (&clean[..clean.len() - 1], 1_000_000),
+        _ => (clean.as_str(), 1),
+    };
+    let value: u64 = digits
+        .parse()
+        .map_err(|_| ContextLengthError::NotACount(text.to_string()))?;
+    let tokens = value.checked_mul(scale).filter(|t| *t <= MAX_CONTEXT);
+    tokens.ok_or_else(|| ContextLengthError::TooLarge(text.to_string()))
+}
+
 /// Where the context length came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ContextSource {
@@ -459,6 +489,23 @@ fn last_true(low: u64, high: u64, predicate: impl Fn(u64) -> bool) -> u64 {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn context_lengths_as_people_type_them() {
+        assert_eq!(parse_context_length("200000"), Ok(200_000));
+        assert_eq!(parse_context_length("200K"), Ok(200_000));
+        assert_eq!(parse_context_length("1m"), Ok(1_000_000));
+        assert_eq!(parse_context_length("128,000"), Ok(128_000));
+        assert!(matches!(
+            parse_context_length("lots"),
+            Err(ContextLengthError::NotACount(_))
+        ));
+        assert!(parse_context_length("-5").is_err());
+        assert!(matches!(
+            parse_context_length("99999999999999999M"),
+            Err(ContextLengthError::TooLarge(_))
+        ));
+    }
+
     use super::*;
 
     #[test]

@@ -290,7 +290,7 @@ pub fn list_argument(
         } else {
             String::new()
         };
-        if !text.is_empty() && !(dedupe && out.contains(&text)) {
+        if !(text.is_empty() || dedupe && out.contains(&text)) {
             out.push(text);
         }
     }

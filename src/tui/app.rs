@@ -1017,10 +1017,12 @@ impl App {
             Action::LimitDown => return self.set_limit(self.search.limit.saturating_sub(1)),
             Action::ShowPayload => self.show_payload(),
             Action::Submit => match self.overlay.take() {
-                Some(Overlay::ContextPrompt(text)) => match crate::cli::parse_context(&text) {
-                    Ok(tokens) => self.set_context(tokens),
-                    Err(reason) => self.status = Some(format!("context length: {reason}")),
-                },
+                Some(Overlay::ContextPrompt(text)) => {
+                    match crate::engine::activation::parse_context_length(&text) {
+                        Ok(tokens) => self.set_context(tokens),
+                        Err(reason) => self.status = Some(format!("context length: {reason}")),
+                    }
+                }
                 other => {
                     self.overlay = other;
                     self.search.typing = false;
