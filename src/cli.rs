@@ -253,6 +253,9 @@ pub struct InputArgs {
     /// hermes.yaml (or ~/.hermes/config.yaml); without it and without --tools, the embedded sample.
     #[arg(value_name = "CONFIG")]
     pub config: Option<PathBuf>,
+    /// The config, named as `search` names it (the same as CONFIG).
+    #[arg(long = "config", value_name = "CONFIG", conflicts_with = "config")]
+    pub config_option: Option<PathBuf>,
     /// Everything else about the inputs.
     #[command(flatten)]
     pub session: SessionArgs,
@@ -437,14 +440,19 @@ impl InputArgs {
         self.session.overrides()
     }
 
+    /// The config path, given as CONFIG or as `--config`.
+    pub fn config_path(&self) -> Option<&Path> {
+        self.config.as_deref().or(self.config_option.as_deref())
+    }
+
     /// Reads the inputs.
     pub fn inputs(&self) -> Result<Inputs, CliError> {
-        self.session.inputs(self.config.as_deref())
+        self.session.inputs(self.config_path())
     }
 
     /// Reads the inputs and builds the session.
     pub fn session(&self) -> Result<(Inputs, Session), CliError> {
-        self.session.session(self.config.as_deref())
+        self.session.session(self.config_path())
     }
 }
 
@@ -561,9 +569,9 @@ pub fn build_app(args: &TuiArgs) -> Result<crate::tui::app::App, CliError> {
 /// the embedded sample.
 fn describe_inputs(input: &InputArgs) -> String {
     let paths: Vec<String> = input
-        .config
-        .iter()
-        .chain(&input.session.tools)
+        .config_path()
+        .into_iter()
+        .chain(input.session.tools.iter().map(PathBuf::as_path))
         .map(|p| p.display().to_string())
         .collect();
     if paths.is_empty() {
@@ -738,6 +746,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             input,
             output,
         } => {
+            for query in queries.iter().filter(|q| Path::new(q.as_str()).is_file()) {
+                eprintln!(
+                    "schematax: warning: the query {:?} names a file; to read it as the config, pass --config {}",
+                    crate::text::sanitize(query),
+                    crate::text::sanitize(query)
+                );
+            }
             let (_, session) = input.session(config.as_deref())?;
             let raw = limit.map_or(Scalar::Null, |l| Scalar::Int(i128::from(l)));
             let limit = resolve_limit(&raw, session.settings());

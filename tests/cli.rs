@@ -904,33 +904,6 @@ fn eval_on_the_sample_queries() {
 }
 
 #[test]
-fn a_broken_config_runs_on_the_defaults_loudly() {
-    let dir = tempfile::tempdir().unwrap();
-    for (name, text) in [
-        ("bad.yaml", &b"tools: [unclosed"[..]),
-        ("list.yaml", b"- a\n- b\n"),
-        ("bin.yaml", b"model: \xff\xfe\n"),
-    ] {
-        let config = write(dir.path(), name, text);
-        let r = json(&[
-            "report",
-            &config,
-            "--tools",
-            &captures_dir().join("fetch.json").display().to_string(),
-            "--format",
-            "json",
-            "--estimate-only",
-        ]);
-        let first = r["warnings"][0].as_str().unwrap();
-        assert!(
-            first.starts_with("Hermes would ignore this whole file"),
-            "{name}: {first}"
-        );
-        assert_eq!(r["config"]["threshold_pct"], 10.0, "{name}: the defaults");
-    }
-}
-
-#[test]
 fn typos_in_sections_and_keys_are_reported_with_a_guess() {
     let dir = tempfile::tempdir().unwrap();
     let config = write(
@@ -1215,4 +1188,61 @@ fn output_goes_to_a_file_atomically() {
         2,
         "cannot write /nonexistent/dir/r.txt",
     );
+}
+
+#[test]
+fn every_command_takes_the_config_as_config_too_and_a_query_naming_a_file_is_warned() {
+    let sample = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/hermes.yaml");
+    // The same inputs, named as CONFIG or as --config.
+    let positional = json(&["report", sample, "--estimate-only", "--format", "json"]);
+    let option = json(&[
+        "report",
+        "--config",
+        sample,
+        "--estimate-only",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(positional, option);
+    assert_eq!(option["config_path"], sample);
+    fails_with(&["report", sample, "--config", sample], 2, "--config");
+    // search reads its queries positionally: a config there is a query, and it says so.
+    let output = schematax(&["search", "read a file", sample]);
+    assert!(output.status.success());
+    let err = stderr(&output);
+    assert!(
+        err.contains("names a file") && err.contains("--config"),
+        "{err}"
+    );
+    let output = schematax(&["search", "read a file", "--config", sample]);
+    assert!(stderr(&output).is_empty(), "{}", stderr(&output));
+}
+
+#[test]
+fn a_config_hermes_would_ignore_is_an_error_naming_the_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    // A tools/ folder beside it would otherwise count every capture.
+    std::fs::create_dir(dir.path().join("tools")).unwrap();
+    std::fs::copy(
+        captures_dir().join("fetch.json"),
+        dir.path().join("tools/fetch.json"),
+    )
+    .unwrap();
+    let broken = write(
+        dir.path(),
+        "hermes.yaml",
+        b"tools:\n  tool_search:\n    threshold_pct: [10\nmcp_servers:\n  fetch: {command: x}\n",
+    );
+    for command in ["report", "lint", "tui"] {
+        fails_with(&[command, &broken], 2, "line 4, column 12");
+        fails_with(&[command, &broken], 2, "Hermes would ignore the whole file");
+    }
+    let list = write(dir.path(), "list.yaml", b"- a\n- b\n");
+    fails_with(
+        &["report", &list],
+        2,
+        "expected a mapping at the top level, found a list",
+    );
+    let binary = write(dir.path(), "bin.yaml", b"model: \xff\xfe\n");
+    fails_with(&["report", &binary], 2, "not valid UTF-8");
 }

@@ -357,11 +357,20 @@ fn parse_config_document(bytes: &[u8]) -> Result<yaml::Document, YamlError> {
 
 impl Config {
     /// Reads and parses a config file, filling `${VAR}` from the environment. A file that
-    /// cannot be read, or whose size or nesting is refused, is an error naming it.
+    /// cannot be read, whose size or nesting is refused, or that Hermes would ignore as a
+    /// whole (not YAML, not a mapping) is an error naming it: figures built on the defaults
+    /// would describe an agent with no MCP server at all.
     pub fn load(path: &Path) -> Result<Config, InputError> {
         let bytes = read_limited(path, MAX_CONFIG_BYTES)?;
-        Config::parse_with(&bytes, &|name| std::env::var(name).ok())
-            .map_err(|e| InputError::new(path, e.to_string()))
+        let config = Config::parse_with(&bytes, &|name| std::env::var(name).ok())
+            .map_err(|e| InputError::new(path, e.to_string()))?;
+        match &config.ignored {
+            Some(reason) => Err(InputError::new(
+                path,
+                format!("{reason}; Hermes would ignore the whole file and connect no MCP server"),
+            )),
+            None => Ok(config),
+        }
     }
 
     /// Parses config text, leaving `${VAR}` as written (see [`Config::parse_with`]).
@@ -580,7 +589,11 @@ fn check_keys(
 
 /// A value as it reads in a warning.
 fn describe(value: &Yaml) -> String {
-    Scalar::from_yaml(Some(value)).describe()
+    match value {
+        Yaml::Seq(_) => "a list".into(),
+        Yaml::Map(_) => "a mapping".into(),
+        scalar => Scalar::from_yaml(Some(scalar)).describe(),
+    }
 }
 
 /// Keys of `tools.tool_search` each profile reads.

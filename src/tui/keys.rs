@@ -164,9 +164,12 @@ const fn ctrl(c: char) -> Key {
 impl Key {
     /// Whether `event` is this key.
     pub fn matches(&self, event: &KeyEvent) -> bool {
+        // Shift is part of a character ('+', 'P') and of BackTab, which terminals report
+        // with SHIFT held; it only counts for the other keys.
         let held = event.modifiers - KeyModifiers::SHIFT;
         match (self.code, event.code) {
             (KeyCode::Char(a), KeyCode::Char(b)) => a == b && held == self.modifiers,
+            (KeyCode::BackTab, KeyCode::BackTab) => held == self.modifiers,
             (a, b) => a == b && event.modifiers == self.modifiers,
         }
     }
@@ -716,6 +719,22 @@ mod tests {
             action_for(KeyContext::Servers, &c),
             Some(Action::ContextNext)
         );
+    }
+
+    #[test]
+    fn shift_tab_goes_back_whether_or_not_the_terminal_reports_shift() {
+        for modifiers in [KeyModifiers::SHIFT, KeyModifiers::NONE] {
+            let back = event(KeyCode::BackTab, modifiers);
+            assert_eq!(
+                action_for(KeyContext::Servers, &back),
+                Some(Action::PrevPane)
+            );
+        }
+        let ctrl_back = event(
+            KeyCode::BackTab,
+            KeyModifiers::CONTROL | KeyModifiers::SHIFT,
+        );
+        assert_eq!(action_for(KeyContext::Servers, &ctrl_back), None);
     }
 
     #[test]
