@@ -154,6 +154,12 @@ fn size_and_render(page: &str, runs: usize) {
 
 fn main() {
     let bench = std::env::args().any(|a| a == "--bench");
+    if !bench {
+        println!(
+            "page bench, test mode: one run of each part, a smoke test and not a measurement \
+             (`cargo bench --bench page` measures the release build)"
+        );
+    }
     let catalog = Catalog::new(bench);
     let page = catalog.page();
     size_and_render(&page, if bench { 5 } else { 1 });

@@ -295,6 +295,10 @@ fn main() {
             measure(size, commands);
         }
     } else {
+        println!(
+            "process bench, test mode: one run of each part, a smoke test and not a measurement \
+             (`cargo bench --bench process` measures the release build)"
+        );
         measure(10_000, &commands[..1]);
     }
 }

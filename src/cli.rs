@@ -179,7 +179,7 @@ pub enum Command {
         #[arg(long)]
         lenient: bool,
         /// Exit 1 when the overall recall@k is below R (0 to 1).
-        #[arg(long, value_name = "R", value_parser = parse_recall)]
+        #[arg(long, value_name = "R", value_parser = parse_recall, allow_negative_numbers = true)]
         min_recall: Option<f64>,
         /// Inputs and overrides.
         #[command(flatten)]
@@ -278,10 +278,10 @@ pub struct SessionArgs {
     #[arg(long, value_name = "PROFILE", value_parser = parse_profile_id, value_delimiter = ',')]
     pub profile: Vec<Profile>,
     /// Context length in tokens (e.g. 200000, 200K, 1M; 0 = unknown), instead of the config's.
-    #[arg(long = "context", value_name = "N", value_parser = parse_context_length)]
+    #[arg(long = "context", value_name = "N", value_parser = parse_context_length, allow_negative_numbers = true)]
     pub context: Option<u64>,
     /// tools.tool_search.threshold_pct, in [0, 100].
-    #[arg(long, value_name = "P", value_parser = parse_threshold)]
+    #[arg(long, value_name = "P", value_parser = parse_threshold, allow_negative_numbers = true)]
     pub threshold_pct: Option<f64>,
     /// tools.tool_search.enabled.
     #[arg(long = "enabled", value_enum, value_name = "MODE")]
@@ -309,10 +309,10 @@ pub struct OutputArgs {
 #[derive(Debug, Clone, Args)]
 pub struct TrafficArgs {
     /// Dollars per million input tokens, for the savings.
-    #[arg(long, value_name = "DOLLARS", default_value_t = 3.0, value_parser = parse_price)]
+    #[arg(long, value_name = "DOLLARS", default_value_t = 3.0, value_parser = parse_price, allow_negative_numbers = true)]
     pub price_per_mtok: f64,
     /// Turns a day, for the monthly dollar figures.
-    #[arg(long, value_name = "N", default_value_t = DEFAULT_TURNS_PER_DAY)]
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_TURNS_PER_DAY, value_parser = parse_turns, allow_negative_numbers = true)]
     pub turns_per_day: u64,
 }
 
@@ -339,7 +339,7 @@ pub struct CaptureArgs {
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
     /// Seconds a server has to answer each request.
-    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_CAPTURE_TIMEOUT, value_parser = parse_timeout)]
+    #[arg(long, value_name = "SECS", default_value_t = DEFAULT_CAPTURE_TIMEOUT, value_parser = parse_timeout, allow_negative_numbers = true)]
     pub timeout: f64,
     /// Claude Desktop, Claude Code, Cursor or VS Code MCP config (repeatable).
     #[arg(long = "client-config", value_name = "PATH")]
@@ -425,6 +425,12 @@ fn parse_recall(text: &str) -> Result<f64, String> {
         Ok(r) if (0.0..=1.0).contains(&r) => Ok(r),
         _ => Err(format!("{text:?} is not a recall between 0 and 1")),
     }
+}
+
+fn parse_turns(text: &str) -> Result<u64, String> {
+    text.trim()
+        .parse::<u64>()
+        .map_err(|_| format!("{text:?} is not a whole number of turns (0 or more)"))
 }
 
 fn parse_price(text: &str) -> Result<f64, String> {
@@ -1045,6 +1051,8 @@ mod tests {
         assert!(parse_threshold("101").is_err());
         assert!(parse_threshold("nan").is_err());
         assert!(parse_price("-1").is_err());
+        assert_eq!(parse_turns("100"), Ok(100));
+        assert!(parse_turns("-1").is_err());
     }
 
     #[test]

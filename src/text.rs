@@ -80,6 +80,15 @@ pub fn thousands(n: u64) -> String {
     out
 }
 
+/// A count and its noun, singular for one: `1 server`, `20,182 tools`, `2 queries`.
+pub fn count(n: usize, one: &str, many: &str) -> String {
+    format!(
+        "{} {}",
+        thousands(n as u64),
+        if n == 1 { one } else { many }
+    )
+}
+
 /// Display width of `text` in terminal columns.
 pub fn width(text: &str) -> usize {
     UnicodeWidthStr::width(text)
@@ -121,6 +130,14 @@ pub fn first_sentence(text: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn counts_agree_with_their_number() {
+        assert_eq!(count(1, "server", "servers"), "1 server");
+        assert_eq!(count(0, "server", "servers"), "0 servers");
+        assert_eq!(count(30_030, "tool", "tools"), "30,030 tools");
+        assert_eq!(count(2, "query", "queries"), "2 queries");
+    }
+
     use super::*;
 
     #[test]

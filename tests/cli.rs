@@ -473,7 +473,7 @@ fn sweep_flip_points() {
         .iter()
         .map(|row| row["context_length"].as_u64().unwrap())
         .collect();
-    assert_eq!(contexts.first(), Some(&8_192));
+    assert_eq!(contexts.first(), Some(&8_000));
     assert_eq!(contexts.last(), Some(&2_000_000));
     let out = stdout(&schematax(&["sweep"]));
     assert!(
@@ -1245,4 +1245,67 @@ fn a_config_hermes_would_ignore_is_an_error_naming_the_line_and_column() {
     );
     let binary = write(dir.path(), "bin.yaml", b"model: \xff\xfe\n");
     fails_with(&["report", &binary], 2, "not valid UTF-8");
+}
+
+#[test]
+fn a_misspelt_toolset_and_a_misspelt_tool_get_a_guess() {
+    let captures = captures_arg();
+    let r = json(&[
+        "report",
+        "--tools",
+        &captures,
+        "--enabled-toolsets",
+        "mcp-fetc",
+        "--estimate-only",
+        "--format",
+        "json",
+    ]);
+    let warnings = r["warnings"].to_string();
+    assert!(
+        warnings.contains(
+            "no server has the toolset \\\"mcp-fetc\\\" (did you mean \\\"mcp-fetch\\\"?)"
+        ),
+        "{warnings}"
+    );
+    assert_eq!(r["deferrable_tools"], 0);
+    let output = schematax(&["describe", "filesystem/read_fil", "--tools", &captures]);
+    assert_eq!(output.status.code(), Some(1));
+    let text = stdout(&output);
+    assert!(
+        text.contains("did you mean: mcp_desktop_commander_read_file"),
+        "{text}"
+    );
+}
+
+#[test]
+fn counts_agree_with_their_nouns_and_money_is_in_cents() {
+    let fetch = captures_dir().join("fetch.json").display().to_string();
+    let text = stdout(&schematax(&[
+        "report",
+        "--tools",
+        &fetch,
+        "--estimate-only",
+    ]));
+    let title = text.lines().next().unwrap();
+    assert!(title.contains("(1 server, 1 tool,"), "{title}");
+    assert!(title.contains(&format!("captures in {fetch}")), "{title}");
+    assert!(
+        text.contains("with --estimate-only, o200k and cl100k are not counted"),
+        "{text}"
+    );
+    let sample = stdout(&schematax(&["report", "--estimate-only"]));
+    assert!(sample.contains("$178.63/month"), "{sample}");
+    assert!(sample.contains("$0.06/turn"), "cents: {sample}");
+    assert!(sample.contains("$0.0011/turn"), "below a cent: {sample}");
+    fails_with(
+        &["report", "--price-per-mtok", "-1"],
+        2,
+        "not a non-negative price",
+    );
+    fails_with(
+        &["report", "--turns-per-day", "-1"],
+        2,
+        "not a whole number of turns",
+    );
+    fails_with(&["report", "--threshold-pct", "-1"], 2, "not a percentage");
 }

@@ -412,9 +412,10 @@ impl Cost {
     }
 }
 
-/// Context lengths offered as presets: 8K, 32K, 128K, 200K, 256K, 400K, 1M, 2M.
+/// Context lengths offered as presets: 8K, 32K, 128K, 200K, 256K, 400K, 1M, 2M (K and M are
+/// decimal everywhere, as `--context 8K` reads them).
 pub const CONTEXT_PRESETS: [u64; 8] = [
-    8_192, 32_768, 128_000, 200_000, 256_000, 400_000, 1_000_000, 2_000_000,
+    8_000, 32_000, 128_000, 200_000, 256_000, 400_000, 1_000_000, 2_000_000,
 ];
 
 /// Up to which context length a tool set activates at a fixed threshold_pct.

@@ -64,6 +64,9 @@ pub struct ProfileComparison {
     pub queries: Vec<QueryComparison>,
     /// The k of recall@k.
     pub k: usize,
+    /// The evaluations' warnings (skipped queries, expected tools not in a catalog), each
+    /// once, naming the profiles it holds for when not all.
+    pub warnings: Vec<String>,
 }
 
 impl ProfileComparison {
@@ -111,11 +114,13 @@ impl ProfileComparison {
                         per_side.iter_mut().map(Iterator::next).collect();
                     let Some(outcomes) = outcomes else { break };
                     let first = &outcomes[0];
+                    // As the catalog names them; when no catalog has them, as the file does
+                    // (a warning says so).
                     let expected = outcomes
                         .iter()
                         .find(|o| !o.expected_tools.is_empty())
                         .map(|o| o.expected_tools.iter().map(|t| t.to_string()).collect())
-                        .unwrap_or_default();
+                        .unwrap_or_else(|| first.query.expected.clone());
                     out.push(QueryComparison {
                         id: first.query.id.clone(),
                         query: first.query.query.clone(),
@@ -128,8 +133,39 @@ impl ProfileComparison {
             }
             _ => Vec::new(),
         };
-        ProfileComparison { sides, queries, k }
+        let warnings = merged_warnings(&sides);
+        ProfileComparison {
+            sides,
+            queries,
+            k,
+            warnings,
+        }
     }
+}
+
+/// Each side's evaluation warnings once, in first-seen order; one that holds for some sides
+/// only names them.
+fn merged_warnings(sides: &[ProfileSide]) -> Vec<String> {
+    let mut merged: Vec<(&str, Vec<Profile>)> = Vec::new();
+    for side in sides {
+        for warning in side.evaluation.iter().flat_map(|e| &e.warnings) {
+            match merged.iter_mut().find(|(w, _)| *w == warning.as_str()) {
+                Some((_, profiles)) => profiles.push(side.profile),
+                None => merged.push((warning, vec![side.profile])),
+            }
+        }
+    }
+    merged
+        .into_iter()
+        .map(|(warning, profiles)| {
+            if profiles.len() == sides.len() {
+                warning.to_string()
+            } else {
+                let names: Vec<&str> = profiles.iter().map(|p| p.id()).collect();
+                format!("{warning} (under {})", names.join(", "))
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -161,5 +197,26 @@ mod tests {
             c.queries[1].ranks[1], None,
             "zzz is in no tool: the gate admits nothing"
         );
+    }
+
+    #[test]
+    fn a_tool_no_catalog_has_is_shown_as_the_file_names_it_and_warned_once() {
+        let inputs = Inputs::sample();
+        let set = QuerySet::parse(
+            b"queries:\n  - {id: a, query: read a file, expected: [filesystem/read_file]}\n",
+        )
+        .unwrap();
+        let c = ProfileComparison::build(
+            &inputs.config,
+            &inputs.captures,
+            &Overrides::default(),
+            &[Profile::seed(), Profile::newest()],
+            Some(&set),
+            None,
+        );
+        assert_eq!(c.queries[0].expected, ["filesystem/read_file"]);
+        assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
+        assert!(c.warnings[0].contains("filesystem/read_file"));
+        assert!(!c.warnings[0].contains("under"), "it holds for both");
     }
 }

@@ -31,12 +31,16 @@ pub const SAMPLE_TOOLS: &[(&str, &str)] = &[
     ),
 ];
 
+/// How the embedded sample is named.
+const SAMPLE_LABEL: &str = "embedded sample";
+
 /// A config and its captures, read and ready for a [`super::session::Session`].
 #[derive(Debug, Clone)]
 pub struct Inputs {
     /// The parsed config (defaults when none was given with explicit `--tools`).
     pub config: Config,
-    /// Where the config came from, for display: a path, `embedded sample` or `none`.
+    /// What was loaded, for display: the config's path, `embedded sample`, or without a
+    /// config the captures given (`captures in tools/, x.json`).
     pub config_label: String,
     /// The path of the config file, when there is one on disk.
     pub config_path: Option<PathBuf>,
@@ -58,7 +62,14 @@ impl Inputs {
                 let loaded = load_paths(tools)?;
                 Ok(Inputs {
                     config: Config::default(),
-                    config_label: "none".into(),
+                    config_label: format!(
+                        "captures in {}",
+                        tools
+                            .iter()
+                            .map(|p| p.display().to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
                     config_path: None,
                     captures: loaded.captures,
                     warnings: loaded.warnings,
@@ -94,6 +105,16 @@ impl Inputs {
         }
     }
 
+    /// Where the config came from, as the JSON reports name it: its path, `embedded sample`,
+    /// or `none` (captures only).
+    pub fn config_source(&self) -> String {
+        match &self.config_path {
+            Some(path) => path.display().to_string(),
+            None if self.config_label == SAMPLE_LABEL => SAMPLE_LABEL.to_string(),
+            None => "none".to_string(),
+        }
+    }
+
     /// The embedded sample.
     pub fn sample() -> Inputs {
         let config =
@@ -109,7 +130,7 @@ impl Inputs {
             .collect();
         Inputs {
             config,
-            config_label: "embedded sample".into(),
+            config_label: SAMPLE_LABEL.into(),
             config_path: None,
             captures,
             warnings: Vec::new(),
@@ -146,6 +167,28 @@ mod tests {
         for capture in &inputs.captures {
             assert!(configured.contains(&&capture.server), "{}", capture.server);
             assert!(capture.skipped.is_empty());
+        }
+    }
+
+    #[test]
+    fn the_sample_config_states_its_own_figures() {
+        use crate::engine::session::{Overrides, Session};
+        let inputs = Inputs::sample();
+        let tokens = |profile: Profile| {
+            let overrides = Overrides {
+                profile: Some(profile),
+                ..Overrides::default()
+            };
+            let session = Session::new(&inputs.config, &inputs.captures, &overrides);
+            crate::text::thousands(session.activation().deferrable_tokens)
+        };
+        let first_lines: String = SAMPLE_CONFIG.lines().take(4).collect();
+        for (profile, release) in [(Profile::seed(), "0.17.0"), (Profile::newest(), "0.22.2")] {
+            let figure = tokens(profile);
+            assert!(
+                first_lines.contains(&figure) && first_lines.contains(release),
+                "samples/hermes.yaml should say {figure} tokens under {release}: {first_lines}"
+            );
         }
     }
 }

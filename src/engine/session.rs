@@ -135,6 +135,15 @@ pub enum Note {
         /// Which entry, and why.
         reason: String,
     },
+    /// A toolset named in the session scope that no server has (a typo empties the session).
+    UnknownToolset {
+        /// Which list: `enabled_toolsets` or `disabled_toolsets`.
+        list: &'static str,
+        /// The name given.
+        name: String,
+        /// The closest toolset or server name, when one is close.
+        suggestion: Option<String>,
+    },
 }
 
 impl std::fmt::Display for Note {
@@ -172,8 +181,44 @@ impl std::fmt::Display for Note {
                 f,
                 "server {server}: {reason}; Hermes's MCP client rejects the whole tool list, so Hermes does not connect {server}: not counted"
             ),
+            Note::UnknownToolset {
+                list,
+                name,
+                suggestion,
+            } => {
+                write!(f, "{list}: no server has the toolset {name:?}")?;
+                match suggestion {
+                    Some(guess) => write!(f, " (did you mean {guess:?}?)"),
+                    None => write!(f, " (toolsets are mcp-SERVER or the server's name)"),
+                }
+            }
         }
     }
+}
+
+/// The toolsets of `scope` that name no server, each with the closest name there is.
+fn unknown_toolsets(scope: &Scope, servers: &[Server]) -> Vec<Note> {
+    let known: Vec<&str> = servers
+        .iter()
+        .flat_map(|s| [s.toolset.as_str(), s.name.as_str()])
+        .collect();
+    let lists = [
+        (
+            "enabled_toolsets",
+            scope.enabled_toolsets.as_deref().unwrap_or(&[]),
+        ),
+        ("disabled_toolsets", scope.disabled_toolsets.as_slice()),
+    ];
+    lists
+        .into_iter()
+        .flat_map(|(list, names)| names.iter().map(move |name| (list, name)))
+        .filter(|(_, name)| !known.contains(&name.as_str()))
+        .map(|(list, name)| Note::UnknownToolset {
+            list,
+            name: name.clone(),
+            suggestion: crate::engine::config::did_you_mean(name, &known).map(str::to_string),
+        })
+        .collect()
 }
 
 /// A session: inputs plus derived catalog, index and listing.
@@ -315,6 +360,7 @@ impl Session {
             .collect();
         let settings = overrides.settings(config, profile);
         let (servers, connected): (Vec<Server>, Vec<bool>) = servers.into_iter().unzip();
+        notes.extend(unknown_toolsets(&overrides.scope, &servers));
         let token_counts = servers.iter().map(|s| vec![None; s.tools.len()]).collect();
         let corpus = Corpus::new(profile, &servers);
         let context = match overrides.context_length {

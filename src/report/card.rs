@@ -32,7 +32,7 @@ pub fn render_svg(report: &CostReport, theme: Theme) -> String {
     let mut out = String::with_capacity(8 * 1024);
     let title = format!(
         "The schema tax of {}: {} tokens a turn, {} with Tool Search",
-        report.config_path,
+        report.inputs,
         thousands(report.tokens_before),
         thousands(report.tokens_after)
     );
@@ -46,16 +46,16 @@ pub fn render_svg(report: &CostReport, theme: Theme) -> String {
          <rect width=\"12\" height=\"{HEIGHT}\" fill=\"{after}\"/>\n\
          <text x=\"60\" y=\"68\" font-size=\"22\" letter-spacing=\"3\" fill=\"{muted}\">THE SCHEMA TAX</text>\n\
          <text x=\"60\" y=\"112\" font-size=\"34\" font-weight=\"700\" fill=\"{text}\">{config}</text>\n\
-         <text x=\"60\" y=\"146\" font-size=\"22\" fill=\"{muted}\">{servers} MCP servers, {tools} tools · profile {profile}</text>\n",
+         <text x=\"60\" y=\"146\" font-size=\"22\" fill=\"{muted}\">{servers}, {tools} · profile {profile}</text>\n",
         theme = theme.as_str(),
         title = escape(&title),
         bg = p.background,
         after = p.after,
         muted = p.muted,
         text = p.text,
-        config = escape_clipped(&report.config_path, 52),
-        servers = report.servers.len(),
-        tools = thousands(report.deferrable_tools as u64),
+        config = escape_clipped(&report.inputs, 52),
+        servers = crate::text::count(report.servers.len(), "MCP server", "MCP servers"),
+        tools = crate::text::count(report.deferrable_tools, "tool", "tools"),
         profile = escape(&report.profile),
     );
     let state = if report.active {

@@ -61,8 +61,10 @@ pub struct QueryColumns {
 /// The whole `compare` output.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct CompareReport {
-    /// Where the config came from.
+    /// Where the config came from: its path, `embedded sample` or `none`.
     pub config_path: String,
+    /// What was loaded, in words: the config's path, `embedded sample`, or the captures given.
+    pub inputs: String,
     /// The profiles, the first the baseline.
     pub profiles: Vec<ProfileColumn>,
     /// The k of recall@k.
@@ -75,6 +77,8 @@ pub struct CompareReport {
     /// Per later profile, the queries whose expected tool the first finds in the top k and it
     /// does not.
     pub lost: BTreeMap<String, Vec<String>>,
+    /// Skipped queries and expected tools not in a catalog.
+    pub warnings: Vec<String>,
 }
 
 impl CompareReport {
@@ -144,12 +148,14 @@ impl CompareReport {
         };
         let k = comparison.k;
         CompareReport {
-            config_path: inputs.config_label.clone(),
+            config_path: inputs.config_source(),
+            inputs: inputs.config_label.clone(),
             profiles,
             k,
             queries,
             gained: by_side(&|q, side| q.gained_by(side, k)),
             lost: by_side(&|q, side| q.lost_by(side, k)),
+            warnings: comparison.warnings.clone(),
         }
     }
 
@@ -213,8 +219,11 @@ impl CompareReport {
         let metric = |m: Option<&Metrics>| {
             m.map_or("-".to_string(), |m| {
                 format!(
-                    "recall@{} {:.3}, MRR {:.3} ({} queries)",
-                    self.k, m.recall_at_k, m.mrr, m.queries
+                    "recall@{} {:.3}, MRR {:.3} ({})",
+                    self.k,
+                    m.recall_at_k,
+                    m.mrr,
+                    crate::text::count(m.queries, "query", "queries")
                 )
             })
         };
@@ -319,7 +328,7 @@ impl CompareReport {
         let ids: Vec<&str> = self.profiles.iter().map(|p| p.profile.as_str()).collect();
         let headline = format!(
             "schematax compare: {} under {}",
-            self.config_path,
+            crate::text::sanitize(&self.inputs),
             ids.join(", ")
         );
         match format {
@@ -339,6 +348,12 @@ impl CompareReport {
                         out.push_str(&format!("{line}\n"));
                     }
                 }
+                if !self.warnings.is_empty() {
+                    out.push_str("\nwarnings\n");
+                    for warning in &self.warnings {
+                        out.push_str(&format!("  - {}\n", crate::text::sanitize(warning)));
+                    }
+                }
                 out
             }
             Format::Markdown => {
@@ -354,6 +369,12 @@ impl CompareReport {
                     ));
                     for line in self.found_lines() {
                         out.push_str(&format!("- {}\n", escape_markdown(&line)));
+                    }
+                }
+                if !self.warnings.is_empty() {
+                    out.push_str("\n## Warnings\n\n");
+                    for warning in &self.warnings {
+                        out.push_str(&format!("- {}\n", escape_markdown(warning)));
                     }
                 }
                 out

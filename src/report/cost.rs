@@ -76,8 +76,10 @@ pub struct CostReport {
     pub profile: String,
     /// The Hermes releases the profile replays (`0.18.1, 0.18.2, 0.19.0`).
     pub hermes: String,
-    /// Where the config came from.
+    /// Where the config came from: its path, `embedded sample` or `none`.
     pub config_path: String,
+    /// What was loaded, in words: the config's path, `embedded sample`, or the captures given.
+    pub inputs: String,
     /// Resolved settings (after command-line overrides).
     pub config: ConfigSummary,
     /// Context length in force (0 = unknown).
@@ -299,7 +301,8 @@ impl CostReport {
         CostReport {
             profile: session.profile().id().to_string(),
             hermes: session.profile().releases_label(),
-            config_path: inputs.config_label.clone(),
+            config_path: inputs.config_source(),
+            inputs: inputs.config_label.clone(),
             config: ConfigSummary {
                 enabled: settings.enabled.to_string(),
                 threshold_pct: settings.threshold_pct,
@@ -426,9 +429,9 @@ impl CostReport {
             (
                 "deferrable",
                 format!(
-                    "{} tokens (chars/4) in {} tools",
+                    "{} tokens (chars/4) in {}",
                     thousands(self.deferrable_tokens),
-                    self.deferrable_tools
+                    crate::text::count(self.deferrable_tools, "tool", "tools")
                 ),
             ),
         ];
@@ -567,12 +570,21 @@ impl CostReport {
         ]
     }
 
+    /// What the token columns are, under the server table.
+    fn counts_note(&self) -> &'static str {
+        if self.servers.iter().any(|s| s.o200k_tokens.is_some()) {
+            "chars/4 drives activation; o200k and cl100k are real tokenizer counts"
+        } else {
+            "chars/4 drives activation; with --estimate-only, o200k and cl100k are not counted"
+        }
+    }
+
     fn to_text(&self) -> String {
         let mut out = format!(
-            "schematax report: {} ({} servers, {} tools, profile {} for Hermes {})\n\n",
-            crate::text::sanitize(&self.config_path),
-            crate::text::thousands(self.servers.len() as u64),
-            crate::text::thousands(self.deferrable_tools as u64),
+            "schematax report: {} ({}, {}, profile {} for Hermes {})\n\n",
+            crate::text::sanitize(&self.inputs),
+            crate::text::count(self.servers.len(), "server", "servers"),
+            crate::text::count(self.deferrable_tools, "tool", "tools"),
             self.profile,
             self.hermes
         );
@@ -580,9 +592,7 @@ impl CostReport {
             out.push_str("No MCP servers are connected: nothing to defer.\n\n");
         } else {
             out.push_str(&self.server_table().to_text());
-            out.push_str(
-                "  (chars/4 drives activation; o200k and cl100k are real tokenizer counts)\n\n",
-            );
+            out.push_str(&format!("  ({})\n\n", self.counts_note()));
         }
         for row in &self.not_connected {
             out.push_str(&format!(
@@ -624,7 +634,7 @@ impl CostReport {
         use super::table::escape_markdown;
         let mut out = format!(
             "# schematax report: {}\n\nProfile {} for Hermes {}.\n\n",
-            escape_markdown(&self.config_path),
+            escape_markdown(&self.inputs),
             escape_markdown(&self.profile),
             escape_markdown(&self.hermes)
         );
@@ -633,9 +643,7 @@ impl CostReport {
             out.push_str("No MCP servers are connected: nothing to defer.\n\n");
         } else {
             out.push_str(&self.server_table().to_markdown());
-            out.push_str(
-                "\nchars/4 drives activation; o200k and cl100k are real tokenizer counts.\n\n",
-            );
+            out.push_str(&format!("\n{}.\n\n", self.counts_note()));
         }
         for row in &self.not_connected {
             out.push_str(&format!(

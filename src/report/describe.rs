@@ -143,15 +143,26 @@ pub fn describe(session: &Session, reference: &str) -> Result<DescribeReport, De
     })
 }
 
-/// Up to three catalog names closest to `reference`.
+/// Up to three catalog names closest to `reference`, however it names the tool: a Hermes
+/// name, `server/tool` (the tool part alone when no server is called that) or an MCP name.
 fn suggestions(session: &Session, reference: &str) -> Vec<String> {
     let matcher = SkimMatcherV2::default();
+    let tool_part = reference
+        .rsplit_once('/')
+        .map_or(reference, |(_, tool)| tool);
     let mut scored: Vec<(i64, &str)> = session
         .catalog()
         .filter_map(|e| {
-            matcher
-                .fuzzy_match(&e.name, reference)
-                .map(|score| (score, e.name.as_str()))
+            let qualified = format!("{}/{}", e.server, e.raw_name);
+            [
+                matcher.fuzzy_match(&e.name, reference),
+                matcher.fuzzy_match(&qualified, reference),
+                matcher.fuzzy_match(&e.raw_name, tool_part),
+            ]
+            .into_iter()
+            .flatten()
+            .max()
+            .map(|score| (score, e.name.as_str()))
         })
         .collect();
     scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(b.1)));

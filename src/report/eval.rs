@@ -145,8 +145,8 @@ impl EvalReport {
     /// a large evaluation is never held whole.
     pub fn write(&self, format: Format, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         let headline = format!(
-            "schematax eval: {} queries, recall@1 {:.3}, recall@{} {:.3}, MRR {:.3} (profile {} for Hermes {})",
-            crate::text::thousands(self.overall.queries as u64),
+            "schematax eval: {}, recall@1 {:.3}, recall@{} {:.3}, MRR {:.3} (profile {} for Hermes {})",
+            crate::text::count(self.overall.queries, "query", "queries"),
             self.overall.recall_at_1,
             self.overall.k,
             self.overall.recall_at_k,

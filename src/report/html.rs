@@ -20,6 +20,7 @@ use crate::engine::lint::{lint, Severity, RULES};
 use crate::engine::profile::Profile;
 use crate::engine::session::Session;
 use crate::engine::tokens::estimate_tokens;
+use crate::text::count;
 
 /// Tools listed under each server, heaviest first.
 pub const TOP_TOOLS: usize = 10;
@@ -227,7 +228,7 @@ impl PageReport {
              <style>\n{css}</style>\n</head>\n",
             theme = self.theme.as_str(),
             version = escape(self.version),
-            config = escape(&r.config_path),
+            config = escape(&r.inputs),
             css = stylesheet(self.theme),
         );
     }
@@ -238,11 +239,11 @@ impl PageReport {
             out,
             "<header>\n<p class=\"kicker\">schematax report</p>\n\
              <h1>The schema tax of <span class=\"config\">{config}</span></h1>\n\
-             <p class=\"sub\">{servers} servers, {tools} tools · profile <b id=\"profile\">{profile}</b> · \
+             <p class=\"sub\">{servers}, {tools} · profile <b id=\"profile\">{profile}</b> · \
              context {context} · threshold_pct {pct} · mode {mode} · schematax {version}</p>\n</header>\n",
-            config = escape(&r.config_path),
-            servers = r.servers.len(),
-            tools = thousands(r.deferrable_tools as u64),
+            config = escape(&r.inputs),
+            servers = count(r.servers.len(), "server", "servers"),
+            tools = count(r.deferrable_tools, "tool", "tools"),
             profile = escape(&r.profile),
             context = escape(&context_label(r.context_length)),
             pct = pct_label(r.config.threshold_pct),
@@ -410,17 +411,17 @@ impl PageReport {
         let _ = write!(
             out,
             "<section id=\"lint\">\n<h2>Lint: will the agent find these tools?</h2>\n\
-             <p>{} tools under profile {}: <data id=\"lint-errors\" value=\"{}\">{} errors</data>, \
-             <data id=\"lint-warnings\" value=\"{}\">{} warnings</data>, \
-             <data id=\"lint-infos\" value=\"{}\">{} infos</data>. The same findings as <code>schematax lint</code>.</p>\n",
-            thousands(l.tools as u64),
+             <p>{} under profile {}: <data id=\"lint-errors\" value=\"{}\">{}</data>, \
+             <data id=\"lint-warnings\" value=\"{}\">{}</data>, \
+             <data id=\"lint-infos\" value=\"{}\">{}</data>. The same findings as <code>schematax lint</code>.</p>\n",
+            count(l.tools, "tool", "tools"),
             escape(&l.profile),
             l.summary.errors,
-            thousands(l.summary.errors as u64),
+            count(l.summary.errors, "error", "errors"),
             l.summary.warnings,
-            thousands(l.summary.warnings as u64),
+            count(l.summary.warnings, "warning", "warnings"),
             l.summary.infos,
-            thousands(l.summary.infos as u64),
+            count(l.summary.infos, "info", "infos"),
         );
         if l.findings.is_empty() {
             out.push_str("<p>No findings.</p>\n</section>\n");

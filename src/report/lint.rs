@@ -139,11 +139,11 @@ impl LintReport {
 
     fn headline(&self) -> String {
         format!(
-            "schematax lint: {} tools, {} errors, {} warnings, {} infos (profile {} for Hermes {})",
-            crate::text::thousands(self.tools as u64),
-            crate::text::thousands(self.summary.errors as u64),
-            crate::text::thousands(self.summary.warnings as u64),
-            crate::text::thousands(self.summary.infos as u64),
+            "schematax lint: {}, {}, {}, {} (profile {} for Hermes {})",
+            crate::text::count(self.tools, "tool", "tools"),
+            crate::text::count(self.summary.errors, "error", "errors"),
+            crate::text::count(self.summary.warnings, "warning", "warnings"),
+            crate::text::count(self.summary.infos, "info", "infos"),
             self.profile,
             self.hermes
         )

@@ -125,25 +125,28 @@ pub fn code_block(language: &str, content: &str) -> String {
     format!("{fence}{language}\n{content}\n{fence}\n")
 }
 
-/// Dollars with enough precision for fractions of a cent: `$0.0605`.
+/// Dollars to the cent (`$0.06`, `$1,253.35`); below a cent, to two significant digits
+/// (`$0.0011`, `$0.000042`), so a small figure is never shown as nothing.
 pub fn dollars(amount: f64) -> String {
     if amount < 0.0 {
-        format!("-{}", dollars(-amount))
-    } else if amount >= 100.0 {
-        let cents = (amount * 100.0).round() as u64;
-        format!("${}.{:02}", thousands(cents / 100), cents % 100)
-    } else {
-        format!("${amount:.4}")
+        return format!("-{}", dollars(-amount));
     }
+    if amount >= 0.01 || amount == 0.0 || !amount.is_finite() {
+        let cents = (amount * 100.0).round() as u64;
+        return format!("${}.{:02}", thousands(cents / 100), cents % 100);
+    }
+    // Two significant digits: 0.0011 has its first at the third decimal, so four.
+    let decimals = (1 - amount.log10().floor() as i32).clamp(3, 12) as usize;
+    format!("${amount:.decimals$}")
 }
 
-/// A context length the way people say it: `200K`, `1M`, `131,072`.
+/// A context length the way people say it, and exact: `200K`, `1M`, `131,072` (K and M are
+/// decimal, as `--context` reads them).
 pub fn context_label(tokens: u64) -> String {
     match tokens {
         0 => "unknown".into(),
         t if t % 1_000_000 == 0 => format!("{}M", t / 1_000_000),
         t if t % 1000 == 0 => format!("{}K", t / 1000),
-        t if t % 1024 == 0 && t < 1 << 20 => format!("{}K", t / 1024),
         t => thousands(t),
     }
 }
@@ -166,13 +169,19 @@ mod tests {
         assert_eq!(thousands(1234567), "1,234,567");
         assert_eq!(context_label(200_000), "200K");
         assert_eq!(context_label(2_000_000), "2M");
-        assert_eq!(context_label(8_192), "8K");
+        assert_eq!(context_label(8_000), "8K");
+        assert_eq!(context_label(8_192), "8,192");
         assert_eq!(context_label(131_073), "131,073");
         assert_eq!(pct_label(10.0), "10");
         assert_eq!(pct_label(12.5), "12.5");
         assert_eq!(pct_label(10.09), "10.09");
-        assert_eq!(dollars(0.060546), "$0.0605");
+        assert_eq!(dollars(0.060546), "$0.06");
         assert_eq!(dollars(1253.345), "$1,253.35");
+        assert_eq!(dollars(57.249), "$57.25");
+        assert_eq!(dollars(0.0), "$0.00");
+        assert_eq!(dollars(0.00113), "$0.0011");
+        assert_eq!(dollars(0.0099), "$0.0099");
+        assert_eq!(dollars(0.000042), "$0.000042");
         assert_eq!(dollars(-0.001), "-$0.0010");
         assert_eq!(code_block("json", "{}"), "```json\n{}\n```\n");
         assert_eq!(

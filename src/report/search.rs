@@ -198,15 +198,14 @@ impl SearchReport {
 
     fn headline(&self, query: &QueryResult) -> String {
         format!(
-            "tool_search {:?}: {} hit{} via {} (profile {} for Hermes {}, limit {}, {} tools available)",
+            "tool_search {:?}: {} via {} (profile {} for Hermes {}, limit {}, {} available)",
             sanitize(&query.query),
-            query.hits.len(),
-            if query.hits.len() == 1 { "" } else { "s" },
+            crate::text::count(query.hits.len(), "hit", "hits"),
             query.via,
             self.profile,
             self.hermes,
             self.limit,
-            crate::text::thousands(self.total_available as u64)
+            crate::text::count(self.total_available, "tool", "tools")
         )
     }
 

@@ -6,6 +6,7 @@ and those pins together. A folder holding a `.installed` marker is left as it is
 """
 
 import email.parser
+import os
 import pathlib
 import subprocess
 import sys
@@ -49,8 +50,10 @@ def pinned_engine_dependencies(wheel: pathlib.Path) -> list[str]:
 
 
 def pip(*args: str) -> None:
+    # --target installs into a folder of its own: the root-user warning does not apply.
+    env = {**os.environ, "PIP_ROOT_USER_ACTION": "ignore"}
     subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", *args],
-                   check=True, stdout=subprocess.DEVNULL)
+                   check=True, stdout=subprocess.DEVNULL, env=env)
 
 
 def install(version: str, package: str, cache: pathlib.Path) -> None:

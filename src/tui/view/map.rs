@@ -253,7 +253,7 @@ impl Widget for ActivationMap {
             "─".repeat(plot.width as usize),
             Style::new().fg(Color::DarkGray),
         );
-        for context in [8_192, 32_768, 128_000, 400_000, 2_000_000] {
+        for context in [8_000, 32_000, 128_000, 400_000, 2_000_000] {
             let label = context_label(context);
             let column = Self::column_of(context, plot.width);
             let x = (plot.x + column).min(plot.x + plot.width - label.len() as u16);
@@ -383,6 +383,6 @@ mod tests {
         assert_eq!(map.cell(200_000, 0.1).0, "░", "a 200-token budget");
         assert_eq!(map.cell(200_000, 1.0).0, "▓", "2,000 tokens");
         assert_eq!(map.cell(200_000, 50.0).0, "█", "capped at 4,000");
-        assert_eq!(map.cell(8_192, 5.0).0, "░", "409 tokens");
+        assert_eq!(map.cell(8_000, 5.0).0, "░", "400 tokens");
     }
 }
