@@ -89,6 +89,16 @@ pub fn count(n: usize, one: &str, many: &str) -> String {
     )
 }
 
+/// The first of `variants` (longest first) that fits in `max` columns; the last one clipped
+/// when none does. A narrow pane drops words before it cuts a figure.
+pub fn fit(variants: &[String], max: usize) -> String {
+    variants
+        .iter()
+        .find(|v| width(&sanitize(v)) <= max)
+        .map(|v| sanitize(v).into_owned())
+        .unwrap_or_else(|| clip(variants.last().map_or("", String::as_str), max))
+}
+
 /// Display width of `text` in terminal columns.
 pub fn width(text: &str) -> usize {
     UnicodeWidthStr::width(text)
@@ -130,6 +140,17 @@ pub fn first_sentence(text: &str) -> &str {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn fit_takes_the_longest_variant_that_fits() {
+        let variants = [
+            "saved $0.06/turn $178.63/month".to_string(),
+            "$178.63/month".to_string(),
+        ];
+        assert_eq!(fit(&variants, 40), "saved $0.06/turn $178.63/month");
+        assert_eq!(fit(&variants, 20), "$178.63/month");
+        assert_eq!(fit(&variants, 5), "$178…");
+    }
+
     #[test]
     fn counts_agree_with_their_number() {
         assert_eq!(count(1, "server", "servers"), "1 server");

@@ -534,7 +534,7 @@ fn eval_pane_updates_live() {
         "{text}"
     );
     insta::assert_snapshot!(text);
-    // k follows the limit, evaluated on a worker.
+    // The pane's own k, evaluated on a worker; it tunes no setting.
     for _ in 0..4 {
         let effects = press(&mut app, KeyCode::Char('<'));
         assert!(app.eval.as_ref().unwrap().job.is_stale());
@@ -543,6 +543,9 @@ fn eval_pane_updates_live() {
     let at_1 = eval(&app).overall;
     assert_eq!(at_1.k, 1);
     assert_eq!(at_1.recall_at_k, at_1.recall_at_1);
+    assert_eq!(app.search.limit, 5, "search_default_limit is untouched");
+    assert!(!app.is_tuned(), "{}", app.tuned_yaml());
+    assert!(screen(&app, 120, 40).contains("Eval r@1 "));
     // Switching firecrawl off misses its queries.
     app.focus = Pane::Servers;
     app.servers.selected = 0;
@@ -802,6 +805,27 @@ fn help_scrolls_to_its_end_at_80x24() {
     assert!(text.contains(&last), "{text}");
     press(&mut app, KeyCode::Esc);
     assert!(app.overlay.is_none());
+}
+
+#[test]
+fn at_80x24_the_figures_are_whole_and_the_help_is_one_column() {
+    let mut app = latest_app();
+    let effects = app.startup_effects();
+    run_effects(&mut app, effects);
+    let text = screen(&app, 80, 24);
+    // The Activation pane drops words, never a figure.
+    for figure in [
+        "listing 865 of 4,000 tokens",
+        "20,366 -> 1,378 tokens",
+        "$170.89/month",
+    ] {
+        assert!(text.contains(figure), "{figure}: {text}");
+    }
+    // The axis labels never run together.
+    assert!(!text.contains("128K400K"), "{text}");
+    press(&mut app, KeyCode::Char('?'));
+    let text = screen(&app, 80, 24);
+    assert!(text.contains("previous context preset"), "{text}");
 }
 
 #[test]

@@ -389,6 +389,9 @@ pub struct EvalPane {
     pub job: Job,
     /// Selected query.
     pub selected: usize,
+    /// The k of recall@k, in [1, max_search_limit]: the search_default_limit at start, then
+    /// the pane's own (it tunes no setting).
+    pub k: usize,
 }
 
 impl EvalPane {
@@ -603,6 +606,7 @@ impl App {
                 evaluations: None,
                 job: Job::new(),
                 selected: 0,
+                k: limit,
             }),
             lower: Pane::Search,
             overlay: None,
@@ -665,9 +669,9 @@ impl App {
     /// Evaluation of the queries file again (when there is one).
     fn evaluate_effect(&mut self) -> Option<Effect> {
         let other = self.recipe(self.session.profile().contrast());
-        let k = self.search.limit;
         let session = Box::new(self.session.clone());
         let eval = self.eval.as_mut()?;
+        let k = eval.k;
         Some(Effect::Evaluate {
             generation: eval.job.bump(),
             session,
@@ -844,6 +848,9 @@ impl App {
         };
         let max = self.session.settings().max_search_limit as usize;
         self.search.limit = self.search.limit.clamp(1, max);
+        if let Some(eval) = self.eval.as_mut() {
+            eval.k = eval.k.clamp(1, max);
+        }
         self.lint.selected = 0;
         self.refresh_derived();
         // The selection follows its server into the new session, when it is still there.
@@ -1015,6 +1022,14 @@ impl App {
             Action::Back => self.back(),
             Action::LimitUp => return self.set_limit(self.search.limit + 1),
             Action::LimitDown => return self.set_limit(self.search.limit.saturating_sub(1)),
+            Action::EvalKUp => {
+                let k = self.eval.as_ref().map_or(0, |e| e.k);
+                return self.set_eval_k(k + 1);
+            }
+            Action::EvalKDown => {
+                let k = self.eval.as_ref().map_or(0, |e| e.k);
+                return self.set_eval_k(k.saturating_sub(1));
+            }
             Action::ShowPayload => self.show_payload(),
             Action::Submit => match self.overlay.take() {
                 Some(Overlay::ContextPrompt(text)) => {
@@ -1214,6 +1229,16 @@ impl App {
         let max = self.session.settings().max_search_limit as usize;
         self.search.limit = limit.clamp(1, max);
         self.refresh_search();
+        Vec::new()
+    }
+
+    /// Sets the Eval pane's k (clamped to [1, max_search_limit]) and evaluates again.
+    fn set_eval_k(&mut self, k: usize) -> Vec<Effect> {
+        let max = self.session.settings().max_search_limit as usize;
+        let Some(eval) = self.eval.as_mut() else {
+            return Vec::new();
+        };
+        eval.k = k.clamp(1, max);
         self.evaluate_effect().into_iter().collect()
     }
 

@@ -54,6 +54,10 @@ pub enum Action {
     LimitUp,
     /// Search limit - 1.
     LimitDown,
+    /// The Eval pane's k + 1 (recall@k only; not a setting).
+    EvalKUp,
+    /// The Eval pane's k - 1.
+    EvalKDown,
     /// Show the `tool_search` payload of the current query.
     ShowPayload,
     /// Finish typing (keep the text).
@@ -464,8 +468,8 @@ pub const KEYMAP: &[Binding] = &[
         "query to Search",
         true,
     ),
-    bind(Eval, &[ch('>')], Action::LimitUp, "k +1", true),
-    bind(Eval, &[ch('<')], Action::LimitDown, "k -1", true),
+    bind(Eval, &[ch('>')], Action::EvalKUp, "recall@k: k +1", true),
+    bind(Eval, &[ch('<')], Action::EvalKDown, "recall@k: k -1", true),
     bind(Typing, &[key(KeyCode::Enter)], Action::Submit, "done", true),
     bind(Typing, &[key(KeyCode::Esc)], Action::Back, "cancel", true),
     bind(Typing, &[key(KeyCode::Up)], Action::Up, "select up", false),

@@ -14,7 +14,7 @@ use crate::engine::activation::{Activation, ContextLimit, Cost};
 use crate::engine::config::Mode;
 use crate::engine::listing::ListingForm;
 use crate::report::{context_label, dollars, pct_label, thousands};
-use crate::text::clip;
+use crate::text::{clip, fit};
 use crate::tui::app::App;
 
 /// Draws the pane.
@@ -59,30 +59,33 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 activation.mode == Mode::Auto,
                 width,
             ));
-            lines.push(Line::from(clip(
-                &format!(
-                    "{} of {} tokens (chars/4)",
-                    thousands(activation.deferrable_tokens),
-                    thousands(activation.threshold_tokens.unwrap_or(0))
-                ),
-                width,
-            )));
+            let of = format!(
+                "{} of {} tokens",
+                thousands(activation.deferrable_tokens),
+                thousands(activation.threshold_tokens.unwrap_or(0))
+            );
+            lines.push(Line::from(fit(&[format!("{of} (chars/4)"), of], width)));
             lines.push(verdict(app, activation, width));
         }
     }
     let before = Cost::of(activation.tokens_before(), &app.traffic);
     let after = Cost::of(activation.tokens_after(), &app.traffic);
-    lines.push(Line::from(clip(
-        &format!(
-            "tools {} -> {} tokens{}",
-            thousands(activation.tokens_before()),
-            thousands(activation.tokens_after()),
-            match (&activation.listing, activation.active) {
-                (_, false) => "",
-                (Some(l), true) if l.listing.form != ListingForm::None => " (bridge + listing)",
-                (_, true) => " (bridge)",
-            }
-        ),
+    let change = format!(
+        "{} -> {} tokens",
+        thousands(activation.tokens_before()),
+        thousands(activation.tokens_after()),
+    );
+    let what = match (&activation.listing, activation.active) {
+        (_, false) => "",
+        (Some(l), true) if l.listing.form != ListingForm::None => " (bridge + listing)",
+        (_, true) => " (bridge)",
+    };
+    lines.push(Line::from(fit(
+        &[
+            format!("tools {change}{what}"),
+            format!("tools {change}"),
+            change,
+        ],
         width,
     )));
     let saved = before.minus(&after);
@@ -97,27 +100,31 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 })
                 .add_modifier(Modifier::BOLD),
         ),
-        Span::raw(clip(
-            &format!(
-                "  {}/turn  {}/month",
-                dollars(saved.per_turn),
-                dollars(saved.per_month)
-            ),
-            width.saturating_sub(12),
+        Span::raw(fit(
+            &[
+                format!(
+                    "  {}/turn  {}/month",
+                    dollars(saved.per_turn),
+                    dollars(saved.per_month)
+                ),
+                format!("  {}/month", dollars(saved.per_month)),
+                format!("  {}/mo", dollars(saved.per_month)),
+            ],
+            width.saturating_sub(format!("saved {:.1}%", activation.savings_pct()).len()),
         )),
     ]));
     lines.push(Line::from(Span::styled(
-        clip(
-            &match app.derived.counted {
-                Some(c) => format!(
-                    "o200k {} · cl100k {} tokens",
+        match app.derived.counted {
+            Some(c) => {
+                let counts = format!(
+                    "o200k {} · cl100k {}",
                     thousands(c.o200k),
                     thousands(c.cl100k)
-                ),
-                None => "o200k/cl100k: counting...".to_string(),
-            },
-            width,
-        ),
+                );
+                fit(&[format!("{counts} tokens"), counts], width)
+            }
+            None => clip("o200k/cl100k: counting...", width),
+        },
         dim,
     )));
     // Extra lines for taller panes.
@@ -135,27 +142,34 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             }
         }
     }
-    lines.push(Line::from(clip(
-        &format!(
-            "bridge: 3 tools, {} chars = {} tokens{}",
-            thousands(activation.bridge_chars),
-            thousands(activation.bridge_tokens),
-            if activation.listing.is_some() {
-                " (L: see it)"
-            } else {
-                ""
-            }
-        ),
+    let see = if activation.listing.is_some() {
+        " (L: see it)"
+    } else {
+        ""
+    };
+    let bridge_tokens = thousands(activation.bridge_tokens);
+    lines.push(Line::from(fit(
+        &[
+            format!(
+                "bridge: 3 tools, {} chars = {bridge_tokens} tokens{see}",
+                thousands(activation.bridge_chars)
+            ),
+            format!("bridge: 3 tools, {bridge_tokens} tokens{see}"),
+            format!("bridge: {bridge_tokens} tokens"),
+        ],
         width,
     )));
+    let (before_turn, after_turn) = (dollars(before.per_turn), dollars(after.per_turn));
     lines.push(Line::from(Span::styled(
-        clip(
-            &format!(
-                "before {}/turn, after {}/turn at ${:.2}/Mtok",
-                dollars(before.per_turn),
-                dollars(after.per_turn),
-                app.traffic.price_per_mtok
-            ),
+        fit(
+            &[
+                format!(
+                    "before {before_turn}/turn, after {after_turn}/turn at ${:.2}/Mtok",
+                    app.traffic.price_per_mtok
+                ),
+                format!("before {before_turn}/turn, after {after_turn}/turn"),
+                format!("{before_turn} -> {after_turn} a turn"),
+            ],
             width,
         ),
         dim,
@@ -191,22 +205,31 @@ fn listing_lines(app: &App, activation: &Activation, width: usize) -> Vec<Line<'
     };
     vec![
         gauge(needed, state.budget, true, true, width),
-        Line::from(clip(
-            &format!(
-                "listing {} of {} tokens (max {})",
-                thousands(needed),
-                thousands(state.budget),
-                thousands(u64::from(settings.listing_max_tokens))
-            ),
+        Line::from(fit(
+            &[
+                format!(
+                    "listing {} of {} tokens (max {})",
+                    thousands(needed),
+                    thousands(state.budget),
+                    thousands(u64::from(settings.listing_max_tokens))
+                ),
+                format!(
+                    "listing {} of {} tokens",
+                    thousands(needed),
+                    thousands(state.budget)
+                ),
+                format!("listing {}/{}", thousands(needed), thousands(state.budget)),
+            ],
             width,
         )),
         verdict(app, activation, width),
-        // The next form's budget goes only when it fits whole.
-        Line::from(clip(
-            &match format!("{form}: {what}{next}") {
-                line if line.chars().count() <= width => line,
-                _ => format!("{form}: {what}"),
-            },
+        // The next form's budget goes first, then the words.
+        Line::from(fit(
+            &[
+                format!("{form}: {what}{next}"),
+                format!("{form}: {what}"),
+                format!("form: {form}"),
+            ],
             width,
         )),
     ]

@@ -1,6 +1,7 @@
-//! The Eval pane: recall and MRR of the queries file under this release and the one it is compared with, side by side (the
-//! current one first), recomputed in the background as servers and the limit change; the
-//! per-query table shows the current profile's rank beside the other's.
+//! The Eval pane: recall and MRR of the queries file under this release and the one it is
+//! compared with, side by side (the current one first), recomputed in the background as
+//! servers and the pane's k change; the per-query table shows the current profile's rank
+//! beside the other's.
 
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -90,9 +91,16 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             }
         }
     }
-    let at_k = format!("@{k}");
-    let header = Row::new(vec!["profile", "n", "@1", at_k.as_str(), "MRR"])
-        .style(Style::new().add_modifier(Modifier::BOLD));
+    // Figures are right-aligned, and so are their headings.
+    let heading = |text: String| Cell::from(Line::from(text).right_aligned());
+    let header = Row::new(vec![
+        Cell::from("profile"),
+        heading("queries".into()),
+        heading("r@1".into()),
+        heading(format!("r@{k}")),
+        heading("MRR".into()),
+    ])
+    .style(Style::new().add_modifier(Modifier::BOLD));
     // The count as large as a queries file holds ("100,000").
     let widths = [
         Constraint::Length(26),
@@ -111,37 +119,62 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let lines = queries_area.height.saturating_sub(1);
     let window = visible_rows(mine.len(), selected, lines, 1);
     // Only the rows on screen are made, however many queries there are.
-    let rows = window
+    let cells: Vec<_> = window
         .clone()
         .filter_map(|i| Some((mine.query(i)?, theirs.query(i)?)))
         .map(|(q, o)| {
-            let (rank, color) = rank_cell(q.rank, k);
-            let (other_rank, other_color) = rank_cell(o.rank, k);
             let instead = match (q.not_admitted, q.rank) {
                 (_, Some(r)) if r <= k => String::new(),
                 (Some(why), _) if q.hits.is_empty() => format!("expected tool {why}"),
                 _ => q.hits.first().map_or_else(String::new, |h| h.to_string()),
             };
+            (
+                rank_cell(q.rank, k),
+                rank_cell(o.rank, k),
+                sanitize(&q.query.query).into_owned(),
+                sanitize(&instead).into_owned(),
+            )
+        })
+        .collect();
+    // A rank under each profile, headed by its short name (`0.22.2`, `seed`); then the query
+    // and what came instead, each whole when both fit, else sharing the room by their sizes.
+    let room = queries_area.width.saturating_sub(6 + 6 + 3);
+    let longest = |column: &dyn Fn(&(_, _, String, String)) -> &String| {
+        cells
+            .iter()
+            .map(|c| crate::text::width(column(c)) as u16)
+            .max()
+            .unwrap_or(0)
+    };
+    let (query_needs, instead_needs) = (longest(&|c| &c.2).max(5), longest(&|c| &c.3).max(24));
+    let query_width = if query_needs + instead_needs <= room {
+        query_needs
+    } else {
+        (u32::from(room) * u32::from(query_needs) / u32::from(query_needs + instead_needs)) as u16
+    };
+    let widths = [
+        Constraint::Length(6),
+        Constraint::Length(6),
+        Constraint::Length(query_width),
+        Constraint::Fill(1),
+    ];
+    let rows = cells.into_iter().map(
+        |((rank, color), (other_rank, other_color), query, instead)| {
             Row::new(vec![
                 Cell::from(Line::from(rank).right_aligned()).style(Style::new().fg(color)),
                 Cell::from(Line::from(other_rank).right_aligned())
                     .style(Style::new().fg(other_color)),
-                Cell::from(sanitize(&q.query.query).into_owned()),
-                Cell::from(sanitize(&instead).into_owned()).style(Style::new().fg(Color::DarkGray)),
+                Cell::from(query),
+                Cell::from(instead).style(Style::new().fg(Color::DarkGray)),
             ])
-        });
-    let widths = [
-        Constraint::Length(4),
-        Constraint::Length(5),
-        Constraint::Fill(2),
-        Constraint::Fill(2),
-    ];
-    let other_header = clip(short(other), 5);
+        },
+    );
+    let other_header = clip(short(other), 6);
     let header = Row::new(vec![
-        "rank".to_string(),
-        other_header,
-        "query".to_string(),
-        "came first instead / why".to_string(),
+        Cell::from(Line::from(clip(short(current), 6)).right_aligned()),
+        Cell::from(Line::from(other_header).right_aligned()),
+        Cell::from("query"),
+        Cell::from("came first instead / why"),
     ])
     .style(Style::new().add_modifier(Modifier::BOLD));
     let table = Table::new(rows, widths)

@@ -253,11 +253,19 @@ impl Widget for ActivationMap {
             "─".repeat(plot.width as usize),
             Style::new().fg(Color::DarkGray),
         );
-        for context in [8_000, 32_000, 128_000, 400_000, 2_000_000] {
+        // Both ends first, then the middle labels that touch none already placed (a narrow
+        // plot leaves some out rather than run them together).
+        let mut placed: Vec<(u16, u16)> = Vec::new();
+        for context in [8_000, 2_000_000, 128_000, 32_000, 400_000] {
             let label = context_label(context);
             let column = Self::column_of(context, plot.width);
             let x = (plot.x + column).min(plot.x + plot.width - label.len() as u16);
+            let end = x + label.len() as u16;
+            if placed.iter().any(|&(from, to)| x <= to && from <= end) {
+                continue;
+            }
             buf.set_string(x, axis_y + 1, &label, Style::new().fg(Color::DarkGray));
+            placed.push((x, end));
         }
         if let Some((column, row)) = self.marker(plot.width, plot.height) {
             buf[(plot.x + column, plot.y + row)]

@@ -131,7 +131,9 @@ fn lower_block(app: &App) -> Block<'static> {
     let mut tabs = vec![(Pane::Search, "Search".to_string()), (Pane::Lint, lint)];
     if let Some(eval) = &app.eval {
         let label = match eval.evaluation(app.session.profile()) {
-            Some(e) if !eval.job.is_stale() => format!("Eval {:.2}", e.overall.recall_at_k),
+            Some(e) if !eval.job.is_stale() => {
+                format!("Eval r@{} {:.2}", e.overall.k, e.overall.recall_at_k)
+            }
             _ => "Eval ...".to_string(),
         };
         tabs.push((Pane::Eval, label));
@@ -178,8 +180,8 @@ fn render_header(app: &App, frame: &mut Frame, area: Rect) {
     } else {
         format!("{} tools", thousands(app.session.total_available() as u64))
     };
-    let text = format!(
-        " schematax │ {} │ {profile} │ {on}/{servers} servers on │ {catalog} │ {counts}",
+    let core = format!(
+        "{} │ {profile} │ {on}/{servers} servers on │ {catalog}",
         app.inputs.config_label,
     );
     let warnings = match app.derived.warnings.len() {
@@ -188,7 +190,16 @@ fn render_header(app: &App, frame: &mut Frame, area: Rect) {
         n => format!(" ⚠ {n} warnings (w) "),
     };
     let room = (area.width as usize).saturating_sub(width(&warnings));
-    let mut spans = vec![Span::raw(clip(&text, room))];
+    // The program's name and then the counting state go before the release or a figure.
+    let text = crate::text::fit(
+        &[
+            format!(" schematax │ {core} │ {counts}"),
+            format!(" {core} │ {counts}"),
+            format!(" {core}"),
+        ],
+        room,
+    );
+    let mut spans = vec![Span::raw(text)];
     if !warnings.is_empty() {
         let used = width(&spans[0].content);
         spans.push(Span::raw(" ".repeat(room.saturating_sub(used))));

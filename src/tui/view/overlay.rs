@@ -63,9 +63,11 @@ fn render_help(scroll: usize, frame: &mut Frame, area: Rect) {
             ]),
         })
         .collect();
-    // Two columns when the help is taller than the popup and there is room.
+    // Two columns when the help is taller than the popup and both hold their widest line
+    // whole; else one, scrolled.
     let height = inner.height as usize;
-    if lines.len() > height && inner.width >= 60 {
+    let widest = lines.iter().map(Line::width).max().unwrap_or(0);
+    if lines.len() > height && usize::from(inner.width) > 2 * widest {
         let [left, right] =
             Layout::horizontal([Constraint::Percentage(50), Constraint::Fill(1)]).areas(inner);
         let mut left_lines = lines;
