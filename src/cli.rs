@@ -1,7 +1,7 @@
 //! Command-line parsing and the one dispatch from a command to the engine and a renderer.
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -338,7 +338,7 @@ pub struct CaptureArgs {
     /// Where capture files go (default: tools/ beside the config, else ./tools).
     #[arg(long, value_name = "DIR")]
     pub out: Option<PathBuf>,
-    /// Seconds a server has to answer each request.
+    /// Seconds the whole capture of a server may take (every request and page together).
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_CAPTURE_TIMEOUT, value_parser = parse_timeout, allow_negative_numbers = true)]
     pub timeout: f64,
     /// Claude Desktop, Claude Code, Cursor or VS Code MCP config (repeatable).
@@ -360,7 +360,7 @@ pub struct CaptureArgs {
     pub command: Vec<String>,
 }
 
-/// Seconds a server has to answer each request, unless `--timeout` says otherwise.
+/// Seconds the whole capture of a server may take, unless `--timeout` says otherwise.
 pub const DEFAULT_CAPTURE_TIMEOUT: f64 = 30.0;
 
 fn parse_timeout(text: &str) -> Result<f64, String> {
@@ -942,10 +942,7 @@ fn run_capture(args: &CaptureArgs) -> Result<ExitCode, CliError> {
         (None, Some(config)) => config.parent().unwrap_or(Path::new(".")).join("tools"),
         (None, None) => PathBuf::from("tools"),
     };
-    std::fs::create_dir_all(&out).map_err(|e| CliError::Output {
-        target: out.display().to_string(),
-        reason: crate::engine::error::one_line(&e.to_string()),
-    })?;
+    // The folder is made by the first capture saved: a run where all fail leaves none.
     crate::signals::watch(&Signal::ENDING, |signal| {
         crate::capture::cleanup::abort();
         eprintln!(
@@ -956,13 +953,19 @@ fn run_capture(args: &CaptureArgs) -> Result<ExitCode, CliError> {
     })
     .map_err(|e| CliError::Usage(format!("cannot handle signals: {e}")))?;
     let timeout = std::time::Duration::from_secs_f64(args.timeout);
-    let report = |name: &str, result: &Result<crate::capture::Saved, CaptureError>| match result {
-        Ok(_) => eprintln!("schematax: captured {}", crate::text::sanitize(name)),
-        Err(e) => eprintln!(
-            "schematax: capture of {} failed: {}",
-            crate::text::sanitize(name),
-            crate::text::sanitize(&e.to_string())
-        ),
+    // Progress goes to a terminal only: the summary below reports each server once.
+    let interactive = std::io::stderr().is_terminal();
+    let done = std::sync::atomic::AtomicUsize::new(0);
+    let total = specs.len();
+    let report = |name: &str, result: &Result<crate::capture::Saved, CaptureError>| {
+        let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+        if interactive {
+            eprintln!(
+                "schematax: {n}/{total} done: {} {}",
+                crate::text::sanitize(name),
+                if result.is_ok() { "captured" } else { "failed" }
+            );
+        }
     };
     let results = capture_all(&specs, timeout, &out, &report);
     let mut text = String::new();

@@ -224,11 +224,11 @@ fn servers_that_never_answer_time_out_side_by_side() {
     for (server, reason) in [
         (
             "fx-silent",
-            "no answer within 5 s (while waiting for initialize)",
+            "not done within the --timeout of 5 s for the whole capture (while waiting for initialize)",
         ),
         (
             "fx-silent-2",
-            "no answer within 5 s (while waiting for initialize)",
+            "not done within the --timeout of 5 s for the whole capture (while waiting for initialize)",
         ),
         (
             "fx-garbage-only",
@@ -611,4 +611,222 @@ fn recaptured_puppeteer_matches_the_shared_capture() {
     let ours = read_json(&dir.path().join("puppeteer.json"));
     let shared = read_json(&manifest().join("tests/data/captures/puppeteer.json"));
     assert_eq!(ours["tools"], shared["tools"]);
+}
+
+/// A config of one fixture server in `mode`, with `env` lines under it.
+fn fixture_config(dir: &Path, name: &str, mode: &str, env: &str) -> PathBuf {
+    let config = dir.join("hermes.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "mcp_servers:\n  {name}:\n    command: {:?}\n    args: [{:?}, {mode}]\n{env}",
+            python(),
+            fixture()
+        ),
+    )
+    .unwrap();
+    config
+}
+
+/// The one line `capture` printed for `server`.
+fn line_of(stdout: &str, server: &str) -> String {
+    stdout
+        .lines()
+        .find(|l| l.starts_with(&format!("{server}:")))
+        .unwrap_or_else(|| panic!("{server} missing:\n{stdout}"))
+        .to_string()
+}
+
+#[test]
+fn a_flooding_server_cannot_hold_the_capture_past_its_deadline_or_its_size() {
+    // Notifications without end, pings without end (never reading the answers), and pages of
+    // 10 MiB without end: each ends in one line, within the deadline or the 64 MiB limit.
+    for (mode, reason) in [
+        ("flood-notes", None),
+        ("flood-pings", None),
+        ("big-pages", Some("the server sent over 64 MiB")),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let config = fixture_config(dir.path(), "fx", mode, "");
+        let started = Instant::now();
+        let out = schematax(
+            &["capture", config.to_str().unwrap(), "--timeout", "3"],
+            &[],
+        );
+        // Without the fixes these runs never end; this bound is far above the 3 s deadline.
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{mode}: {:?}",
+            started.elapsed()
+        );
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{mode}: {stdout}");
+        let line = line_of(&stdout, "fx");
+        assert!(line.contains("FAILED"), "{mode}: {line}");
+        if let Some(reason) = reason {
+            assert!(line.contains(reason), "{mode}: {line}");
+        }
+        assert!(!dir.path().join("tools/fx.json").exists(), "{mode}");
+    }
+}
+
+#[test]
+fn a_server_echoing_a_secret_does_not_get_it_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "sk-echo-9191919191";
+    let config = fixture_config(
+        dir.path(),
+        "fx-echo",
+        "echo-secret",
+        "    env:\n      SECRET_TOKEN: \"${SCHEMATAX_TEST_SECRET}\"\n",
+    );
+    let out = schematax(
+        &["capture", config.to_str().unwrap(), "--timeout", "10"],
+        &[("SCHEMATAX_TEST_SECRET", secret)],
+    );
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let written = std::fs::read_to_string(dir.path().join("tools/fx-echo.json")).unwrap();
+    assert!(!written.contains(secret), "{written}");
+    let capture: Value = serde_json::from_str(&written).unwrap();
+    assert_eq!(capture["serverInfo"]["name"], "fixture for ***");
+    assert_eq!(tool_names(&capture), ["get_***"]);
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("masked as ***"), "{stdout}");
+    assert!(!stdout.contains(secret) && !text(&out.stderr).contains(secret));
+}
+
+#[test]
+fn servers_whose_files_would_clash_are_not_both_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("hermes.yaml");
+    let entry = |name: &str| {
+        format!(
+            "  {name:?}:\n    command: {:?}\n    args: [{:?}, normal]\n",
+            python(),
+            fixture()
+        )
+    };
+    std::fs::write(
+        &config,
+        format!("mcp_servers:\n{}{}", entry("a/b"), entry("a_b")),
+    )
+    .unwrap();
+    let out = schematax(&["capture", config.to_str().unwrap()], &[]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(line_of(&stdout, "a/b").contains("a_b.json"), "{stdout}");
+    let clash = line_of(&stdout, "a_b");
+    assert!(
+        clash.contains("FAILED") && clash.contains("would replace that of server \"a/b\""),
+        "{clash}"
+    );
+    assert_eq!(
+        read_json(&dir.path().join("tools/a_b.json"))["server"],
+        "a/b"
+    );
+    // Each server is reported once: the summary on stdout, nothing more when stderr is not a
+    // terminal.
+    assert!(!text(&out.stderr).contains("a_b"), "{}", text(&out.stderr));
+}
+
+/// The HTTP fixture server in `mode`: its port, and the process (killed on drop).
+struct HttpFixture {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl HttpFixture {
+    fn start(args: &[&str]) -> HttpFixture {
+        use std::io::BufRead;
+        let mut child = Command::new(python())
+            .arg(manifest().join("tests/fixtures/http_fixture.py"))
+            .args(args)
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("python3 runs the HTTP fixture");
+        let mut line = String::new();
+        std::io::BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let port = line.trim().parse().expect("the fixture prints its port");
+        HttpFixture { child, port }
+    }
+
+    fn url(&self) -> String {
+        format!("http://127.0.0.1:{}/mcp", self.port)
+    }
+}
+
+impl Drop for HttpFixture {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Captures `url` with a secret header, in a fresh folder: the output and the folder.
+fn capture_url(url: &str, timeout: &str) -> (Output, tempfile::TempDir) {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("hermes.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "mcp_servers:\n  web:\n    url: {url:?}\n    headers:\n      X-Api-Key: sk-header-5151515151\n      Authorization: Bearer sk-auth-5151515151\n"
+        ),
+    )
+    .unwrap();
+    let out = schematax(
+        &["capture", config.to_str().unwrap(), "--timeout", timeout],
+        &[],
+    );
+    (out, dir)
+}
+
+#[test]
+fn configured_headers_never_follow_a_redirect_to_another_origin() {
+    let record = tempfile::NamedTempFile::new().unwrap();
+    let server = HttpFixture::start(&["redirect-away", record.path().to_str().unwrap()]);
+    let (out, dir) = capture_url(&server.url(), "10");
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    assert!(
+        line_of(&stdout, "web").contains("redirected to another origin"),
+        "{stdout}"
+    );
+    // The other origin was never asked, so it saw neither header.
+    let seen = std::fs::read_to_string(record.path()).unwrap();
+    assert!(!seen.contains("sk-"), "{seen}");
+    // A failed capture leaves no folder behind.
+    assert!(!dir.path().join("tools").exists());
+}
+
+#[test]
+fn a_redirect_within_the_origin_is_followed_and_an_open_stream_is_not_waited_on() {
+    for mode in ["redirect-here", "sse-open"] {
+        let server = HttpFixture::start(&[mode]);
+        let started = Instant::now();
+        let (out, dir) = capture_url(&server.url(), "20");
+        assert!(out.status.success(), "{mode}: {}", text(&out.stdout));
+        assert_eq!(
+            tool_names(&read_json(&dir.path().join("tools/web.json"))),
+            ["one", "two"]
+        );
+        // The open stream holds 60 s; the capture reads the answer and goes on.
+        assert!(started.elapsed() < Duration::from_secs(20), "{mode}");
+    }
+}
+
+#[test]
+fn the_timeout_bounds_a_whole_http_capture() {
+    let server = HttpFixture::start(&["endless"]);
+    let started = Instant::now();
+    let (out, _dir) = capture_url(&server.url(), "2");
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    // 1,000 pages of 50 ms would take 50 s; the whole capture has 2.
+    assert!(started.elapsed() < Duration::from_secs(30), "{stdout}");
+    assert!(
+        line_of(&stdout, "web").contains("for the whole capture"),
+        "{stdout}"
+    );
 }

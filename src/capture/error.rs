@@ -64,11 +64,44 @@ pub enum CaptureError {
     /// A connection reached its deadline without a message.
     #[error("no answer in time")]
     TimedOut,
-    /// No answer to a request within the timeout.
-    #[error("no answer within {seconds} s")]
+    /// The capture's deadline passed before the answer came.
+    #[error("not done within the --timeout of {seconds} s for the whole capture")]
     NoAnswerWithin {
         /// The timeout.
         seconds: f64,
+    },
+    /// The server sent more than [`super::protocol::MAX_CAPTURE_BYTES`] in one capture.
+    #[error(
+        "the server sent over {} MiB, more than a capture file may hold",
+        super::protocol::MAX_CAPTURE_BYTES / (1024 * 1024)
+    )]
+    CaptureTooLarge,
+    /// The server stopped reading what schematax sends it.
+    #[error("the server stopped reading its stdin ({0} messages unsent)")]
+    NotReading(usize),
+    /// An HTTP redirect to another origin: the configured headers are not sent there.
+    #[error("redirected to another origin ({to}); the configured headers go only to {from}: put that URL in the config if you trust it")]
+    CrossOriginRedirect {
+        /// The origin asked.
+        from: String,
+        /// Where the redirect points (clipped).
+        to: String,
+    },
+    /// Too many HTTP redirects, or one without a Location.
+    #[error("HTTP {status} redirect {reason}")]
+    BadRedirect {
+        /// The status code.
+        status: u16,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Two servers whose capture files would have the same name.
+    #[error("its capture file {file} would replace that of server {other:?}: rename one of them")]
+    SameFile {
+        /// The file name.
+        file: String,
+        /// The server captured to it.
+        other: String,
     },
     /// One message over [`MAX_MESSAGE_BYTES`].
     #[error("a response over {} MiB", MAX_MESSAGE_BYTES / (1024 * 1024))]
@@ -196,7 +229,7 @@ mod tests {
         };
         assert_eq!(
             timeout.to_string(),
-            "no answer within 5 s (while waiting for initialize)"
+            "not done within the --timeout of 5 s for the whole capture (while waiting for initialize)"
         );
         let garbage = CaptureError::Waiting {
             method: "tools/list".into(),

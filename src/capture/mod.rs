@@ -28,9 +28,6 @@ use crate::engine::profile::Profile;
 use crate::engine::tokens::estimate_tokens;
 use protocol::{list_tools, Listing};
 
-/// Default time a server has to answer each request.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-
 /// One server to capture.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ServerSpec {
@@ -64,6 +61,40 @@ impl Redactor {
             }
         }
         out
+    }
+
+    /// Masks every secret in the strings and keys of `value` (what a server sent, before it
+    /// is written to a file); returns how many strings held one.
+    pub fn redact_json(&self, value: &mut serde_json::Value) -> usize {
+        use serde_json::Value;
+        if self.secrets.is_empty() {
+            return 0;
+        }
+        let holds = |text: &str| self.secrets.iter().any(|s| text.contains(s.as_str()));
+        match value {
+            Value::String(text) if holds(text) => {
+                *text = self.redact(text);
+                1
+            }
+            Value::Array(items) => items.iter_mut().map(|v| self.redact_json(v)).sum(),
+            Value::Object(map) => {
+                let mut masked = 0;
+                if map.keys().any(|k| holds(k)) {
+                    let entries = std::mem::take(map);
+                    for (key, item) in entries {
+                        let key = if holds(&key) {
+                            masked += 1;
+                            self.redact(&key)
+                        } else {
+                            key
+                        };
+                        map.insert(key, item);
+                    }
+                }
+                masked + map.values_mut().map(|v| self.redact_json(v)).sum::<usize>()
+            }
+            _ => 0,
+        }
     }
 }
 
@@ -244,7 +275,7 @@ pub fn capture_server(
             })
             .collect()
     };
-    let listing: Listing = match &spec.transport {
+    let listing: (Listing, Redactor) = match &spec.transport {
         Transport::Stdio { command, args, env } => {
             let env = expand(env);
             let redactor = Redactor::new(env.iter().map(|(_, v)| v.clone()));
@@ -260,18 +291,32 @@ pub fn capture_server(
                 Some(&log),
                 &redactor,
             )?;
-            list_tools(&mut connection, timeout, &redactor)?
+            (list_tools(&mut connection, timeout, &redactor)?, redactor)
         }
         Transport::Http { url, headers } => {
             let headers = expand(headers);
             let redactor = Redactor::new(headers.iter().map(|(_, v)| v.clone()));
             let mut connection =
                 http::HttpConnection::new(&expand_vars(url).0, headers, timeout, &redactor)?;
-            list_tools(&mut connection, timeout, &redactor)?
+            (list_tools(&mut connection, timeout, &redactor)?, redactor)
         }
         Transport::Unspecified => return Err(CaptureError::NoTransport),
     };
-    notes.extend(listing.notes.iter().cloned());
+    let (mut listing, redactor) = listing;
+    listing.protocol_version = redactor.redact(&listing.protocol_version);
+    notes.extend(listing.notes.iter().map(|note| redactor.redact(note)));
+    // A server that echoes a configured secret does not get it written into the file.
+    let masked = redactor.redact_json(&mut listing.server_info)
+        + listing
+            .tools
+            .iter_mut()
+            .map(|tool| redactor.redact_json(tool))
+            .sum::<usize>();
+    if masked > 0 {
+        notes.push(format!(
+            "{masked} string(s) the server sent held a configured env or header value; masked as ***"
+        ));
+    }
     save(spec, &listing, out_dir, notes)
 }
 
@@ -291,7 +336,15 @@ fn save(
         "capturedAt": utc_timestamp(std::time::SystemTime::now()),
         "tools": listing.tools,
     });
-    let text = format!("{document:#}\n");
+    // Indented to be read and diffed; compact when that would pass the size every loader
+    // accepts, and refused when even that would.
+    let mut text = format!("{document:#}\n");
+    if text.len() as u64 > protocol::MAX_CAPTURE_BYTES {
+        text = format!("{document}\n");
+    }
+    if text.len() as u64 > protocol::MAX_CAPTURE_BYTES {
+        return Err(CaptureError::CaptureTooLarge);
+    }
     let new = parse_capture(text.as_bytes(), &spec.name)
         .map_err(|reason| CaptureError::Unusable { reason })?;
     let previous = std::fs::read(&path)
@@ -301,6 +354,11 @@ fn save(
         None => Change::New,
         Some(old) => compare(&spec.name, &old.tools, &new.tools),
     };
+    // The folder is made only when there is a capture to put in it.
+    std::fs::create_dir_all(out_dir).map_err(|e| CaptureError::Write {
+        path: out_dir.to_path_buf(),
+        reason: crate::engine::error::one_line(&e.to_string()),
+    })?;
     cleanup::registry().write_atomically(&path, text.as_bytes())?;
     let chars: u64 = new
         .tools
@@ -392,6 +450,25 @@ pub fn utc_timestamp(time: std::time::SystemTime) -> String {
     )
 }
 
+/// For each server, the earlier server whose capture file has the same name (`a/b` and `a_b`
+/// are both `a_b.json`): the later one is not captured, so neither file is lost.
+fn file_name_clashes(specs: &[ServerSpec]) -> Vec<Option<(String, String)>> {
+    let mut owners: std::collections::HashMap<String, &str> = std::collections::HashMap::new();
+    specs
+        .iter()
+        .map(|spec| {
+            let file = capture_file_name(&spec.name);
+            match owners.get(&file) {
+                Some(owner) => Some((file, owner.to_string())),
+                None => {
+                    owners.insert(file, &spec.name);
+                    None
+                }
+            }
+        })
+        .collect()
+}
+
 /// Captures every server at once, reporting each as it finishes; results in `specs` order.
 pub fn capture_all(
     specs: &[ServerSpec],
@@ -399,12 +476,17 @@ pub fn capture_all(
     out_dir: &Path,
     on_done: &(dyn Fn(&str, &Result<Saved, CaptureError>) + Sync),
 ) -> Vec<Result<Saved, CaptureError>> {
+    let clashes = file_name_clashes(specs);
     std::thread::scope(|scope| {
         let handles: Vec<_> = specs
             .iter()
-            .map(|spec| {
+            .zip(clashes)
+            .map(|(spec, clash)| {
                 scope.spawn(move || {
-                    let result = capture_server(spec, timeout, out_dir);
+                    let result = match clash {
+                        Some((file, other)) => Err(CaptureError::SameFile { file, other }),
+                        None => capture_server(spec, timeout, out_dir),
+                    };
                     on_done(&spec.name, &result);
                     result
                 })
@@ -435,6 +517,38 @@ mod tests {
         // The public form reads the process environment.
         let path = std::env::var("PATH").unwrap_or_default();
         assert_eq!(expand_vars("${PATH}").0, path);
+    }
+
+    #[test]
+    fn servers_whose_files_would_clash_are_named() {
+        let spec = |name: &str| ServerSpec {
+            name: name.into(),
+            transport: Transport::Unspecified,
+        };
+        let clashes = file_name_clashes(&[spec("a/b"), spec("c"), spec("a_b")]);
+        assert_eq!(
+            clashes,
+            [
+                None,
+                None,
+                Some(("a_b.json".to_string(), "a/b".to_string()))
+            ]
+        );
+    }
+
+    #[test]
+    fn secrets_are_masked_in_keys_and_strings_of_json() {
+        let r = Redactor::new(["s3cret-value".to_string()]);
+        let mut value = serde_json::json!({
+            "name": "fixture s3cret-value",
+            "s3cret-value": [1, "x s3cret-value y"],
+            "ok": "nothing here"
+        });
+        assert_eq!(r.redact_json(&mut value), 3);
+        assert_eq!(
+            value,
+            serde_json::json!({"name": "fixture ***", "***": [1, "x *** y"], "ok": "nothing here"})
+        );
     }
 
     #[test]

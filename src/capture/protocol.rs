@@ -16,6 +16,9 @@ pub const KNOWN_PROTOCOL_VERSIONS: [&str; 4] =
 pub const MAX_PAGES: usize = 1000;
 /// Largest single message accepted.
 pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
+/// Most bytes a server may send in one capture, every message and page together: the largest
+/// capture file schematax reads.
+pub const MAX_CAPTURE_BYTES: u64 = crate::engine::capture_file::MAX_CAPTURE_BYTES;
 
 /// What a connection hands back.
 #[derive(Debug, Clone, PartialEq)]
@@ -33,6 +36,8 @@ pub trait Connection {
     /// The next message, waiting until `deadline` at most ([`CaptureError::TimedOut`] then; or
     /// the server exited, a message too large).
     fn receive(&mut self, deadline: Instant) -> Result<Incoming, CaptureError>;
+    /// Bytes the server has sent so far (every message, answered or not).
+    fn received_bytes(&self) -> u64;
 }
 
 /// What `initialize` and `tools/list` answered.
@@ -51,7 +56,9 @@ pub struct Listing {
 /// Drives one session: request ids, answers to server requests, garbage accounting.
 struct Client<'a, C: Connection> {
     connection: &'a mut C,
+    /// The whole capture's timeout, and when it ends.
     timeout: Duration,
+    deadline: Instant,
     redactor: &'a Redactor,
     next_id: u64,
     garbage: usize,
@@ -64,30 +71,46 @@ impl<C: Connection> Client<'_, C> {
         crate::text::clip(&self.redactor.redact(text), max)
     }
 
+    /// What went wrong while asking for `method`, with the deadline and stdout noise named.
+    fn waiting(&self, method: &str, cause: CaptureError) -> CaptureError {
+        let cause = match cause {
+            CaptureError::TimedOut => CaptureError::NoAnswerWithin {
+                seconds: self.timeout.as_secs_f64(),
+            },
+            other => other,
+        };
+        CaptureError::Waiting {
+            method: method.to_string(),
+            cause: Box::new(cause),
+            garbage: (self.garbage > 0).then(|| Garbage {
+                lines: self.garbage,
+                last: self.quote(&self.last_garbage, 60),
+            }),
+        }
+    }
+
     /// Sends a request and waits for its response's `result`.
     fn request(&mut self, method: &str, params: Value) -> Result<Value, CaptureError> {
         let id = self.next_id;
         self.next_id += 1;
-        self.connection
-            .send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}))?;
-        let deadline = Instant::now() + self.timeout;
+        let sent = self
+            .connection
+            .send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        if let Err(CaptureError::TimedOut) = sent {
+            return Err(self.waiting(method, CaptureError::TimedOut));
+        }
+        sent?;
         loop {
-            let incoming = self.connection.receive(deadline).map_err(|cause| {
-                let cause = match cause {
-                    CaptureError::TimedOut => CaptureError::NoAnswerWithin {
-                        seconds: self.timeout.as_secs_f64(),
-                    },
-                    other => other,
-                };
-                CaptureError::Waiting {
-                    method: method.to_string(),
-                    cause: Box::new(cause),
-                    garbage: (self.garbage > 0).then(|| Garbage {
-                        lines: self.garbage,
-                        last: self.quote(&self.last_garbage, 60),
-                    }),
-                }
-            })?;
+            // Checked before every message, so a server that floods notifications or requests
+            // cannot keep the capture going past its deadline or its size.
+            let received = if Instant::now() >= self.deadline {
+                Err(CaptureError::TimedOut)
+            } else if self.connection.received_bytes() > MAX_CAPTURE_BYTES {
+                Err(CaptureError::CaptureTooLarge)
+            } else {
+                self.connection.receive(self.deadline)
+            };
+            let incoming = received.map_err(|cause| self.waiting(method, cause))?;
             let message = match incoming {
                 Incoming::Garbage(line) => {
                     self.garbage += 1;
@@ -155,6 +178,7 @@ pub fn list_tools<C: Connection>(
     let mut client = Client {
         connection,
         timeout,
+        deadline: Instant::now() + timeout,
         redactor,
         next_id: 1,
         garbage: 0,
@@ -246,6 +270,9 @@ mod tests {
         fn receive(&mut self, _deadline: Instant) -> Result<Incoming, CaptureError> {
             self.queue.pop_front().ok_or(CaptureError::TimedOut)
         }
+        fn received_bytes(&self) -> u64 {
+            0
+        }
     }
 
     fn reply(request: &Value, result: Value) -> Incoming {
@@ -336,7 +363,7 @@ mod tests {
         let error = list_tools(&mut silent, Duration::from_secs(2), &redactor).unwrap_err();
         assert_eq!(
             error.to_string(),
-            "no answer within 2 s (while waiting for initialize; 1 non-JSON line on stdout, last: \"booting\")"
+            "not done within the --timeout of 2 s for the whole capture (while waiting for initialize; 1 non-JSON line on stdout, last: \"booting\")"
         );
     }
 

@@ -4,9 +4,10 @@
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader, Read, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, Command, ExitStatus, Stdio};
-use std::sync::mpsc::{channel, Receiver, RecvTimeoutError};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::mpsc::{channel, sync_channel, Receiver, RecvTimeoutError, Sender};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -21,6 +22,11 @@ pub const BASELINE_ENV: [&str; 8] = [
 ];
 /// Largest stderr log kept per server.
 pub const MAX_LOG_BYTES: usize = 1024 * 1024;
+/// Lines read ahead of the client: a server that floods its stdout waits for schematax, so
+/// what it sends is held a few lines at a time, not without bound.
+const LINES_AHEAD: usize = 8;
+/// Messages queued for a server that does not read them before the capture gives up.
+const MAX_UNSENT: usize = 256;
 
 /// What the stdout reader thread hands over.
 enum Line {
@@ -33,8 +39,13 @@ enum Line {
 pub struct StdioConnection {
     child: Child,
     group: i32,
-    stdin: ChildStdin,
+    /// Messages for the writer thread, which owns the server's stdin: a server that stops
+    /// reading blocks that thread, never the capture.
+    outbox: Option<Sender<Vec<u8>>>,
+    /// Messages handed to the writer thread and not yet written.
+    unsent: Arc<AtomicUsize>,
     lines: Receiver<Line>,
+    received: u64,
     last_stderr: Arc<Mutex<String>>,
 }
 
@@ -64,18 +75,25 @@ impl StdioConnection {
         let (mut child, group) = registry().spawn(&mut process, command)?;
         let stdout = child.stdout.take().expect("stdout is piped");
         let stderr = child.stderr.take().expect("stderr is piped");
-        let (sender, lines) = channel();
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let (sender, lines) = sync_channel(LINES_AHEAD);
         std::thread::spawn(move || read_lines(stdout, &sender));
+        let (outbox, queued) = channel::<Vec<u8>>();
+        let unsent = Arc::new(AtomicUsize::new(0));
+        let pending = Arc::clone(&unsent);
+        std::thread::spawn(move || write_lines(stdin, &queued, &pending));
         let last_stderr = Arc::new(Mutex::new(String::new()));
-        let log_file = log.and_then(|path| std::fs::File::create(path).ok());
+        let log = log.map(Path::to_path_buf);
         let tail = Arc::clone(&last_stderr);
         let redactor = redactor.clone();
-        std::thread::spawn(move || drain_stderr(stderr, log_file, &tail, &redactor));
+        std::thread::spawn(move || drain_stderr(stderr, log, &tail, &redactor));
         Ok(StdioConnection {
-            stdin: child.stdin.take().expect("stdin is piped"),
+            outbox: Some(outbox),
+            unsent,
             child,
             group,
             lines,
+            received: 0,
             last_stderr,
         })
     }
@@ -117,8 +135,19 @@ fn describe_status(status: ExitStatus) -> String {
     }
 }
 
+/// Writes each queued message to the server's stdin, until the queue or the pipe closes.
+fn write_lines(mut stdin: ChildStdin, queued: &Receiver<Vec<u8>>, unsent: &AtomicUsize) {
+    for line in queued {
+        let written = stdin.write_all(&line).and_then(|()| stdin.flush());
+        unsent.fetch_sub(1, Ordering::Relaxed);
+        if written.is_err() {
+            return;
+        }
+    }
+}
+
 /// Reads newline-delimited messages, refusing one over [`MAX_MESSAGE_BYTES`].
-fn read_lines(stdout: impl Read, sender: &std::sync::mpsc::Sender<Line>) {
+fn read_lines(stdout: impl Read, sender: &std::sync::mpsc::SyncSender<Line>) {
     let mut reader = BufReader::with_capacity(64 * 1024, stdout);
     loop {
         let mut line = Vec::new();
@@ -144,13 +173,16 @@ fn read_lines(stdout: impl Read, sender: &std::sync::mpsc::Sender<Line>) {
     }
 }
 
-/// Copies stderr to the log (redacted, capped) and keeps its last non-empty line.
+/// Copies stderr to the log (redacted, capped; the file made only when there is something to
+/// write) and keeps its last non-empty line.
 fn drain_stderr(
     stderr: impl Read,
-    mut log: Option<std::fs::File>,
+    log_path: Option<PathBuf>,
     last: &Mutex<String>,
     redactor: &Redactor,
 ) {
+    let mut log: Option<std::fs::File> = None;
+    let mut log_tried = false;
     let mut reader = BufReader::new(stderr);
     let mut written = 0usize;
     let mut line = Vec::new();
@@ -168,6 +200,13 @@ fn drain_stderr(
                 *last = crate::text::clip(trimmed, 200);
             }
         }
+        if !log_tried {
+            log_tried = true;
+            log = log_path.as_deref().and_then(|path| {
+                path.parent().map(std::fs::create_dir_all);
+                std::fs::File::create(path).ok()
+            });
+        }
         if let Some(file) = &mut log {
             if written < MAX_LOG_BYTES {
                 let _ = file.write_all(text.as_bytes());
@@ -182,19 +221,26 @@ fn drain_stderr(
 
 impl Connection for StdioConnection {
     fn send(&mut self, message: &Value) -> Result<(), CaptureError> {
+        let unsent = self.unsent.load(Ordering::Relaxed);
+        if unsent >= MAX_UNSENT {
+            return Err(CaptureError::NotReading(unsent));
+        }
         let mut line = message.to_string().into_bytes();
         line.push(b'\n');
-        let written = self
-            .stdin
-            .write_all(&line)
-            .and_then(|()| self.stdin.flush());
-        written.map_err(|_| self.exit_reason())
+        self.unsent.fetch_add(1, Ordering::Relaxed);
+        let queued = self.outbox.as_ref().map(|outbox| outbox.send(line));
+        match queued {
+            Some(Ok(())) => Ok(()),
+            // The writer thread ended: the server closed its stdin or exited.
+            _ => Err(self.exit_reason()),
+        }
     }
 
     fn receive(&mut self, deadline: Instant) -> Result<Incoming, CaptureError> {
         let wait = deadline.saturating_duration_since(Instant::now());
         match self.lines.recv_timeout(wait) {
             Ok(Line::Text(bytes)) => {
+                self.received += bytes.len() as u64;
                 let text = String::from_utf8_lossy(&bytes);
                 let trimmed = text.trim();
                 if trimmed.is_empty() {
@@ -210,10 +256,16 @@ impl Connection for StdioConnection {
             Err(RecvTimeoutError::Timeout) => Err(CaptureError::TimedOut),
         }
     }
+
+    fn received_bytes(&self) -> u64 {
+        self.received
+    }
 }
 
 impl Drop for StdioConnection {
     fn drop(&mut self) {
+        // The writer thread ends with its queue, or when the killed server's pipe breaks.
+        self.outbox = None;
         registry().end(self.group);
         let _ = self.child.wait();
     }
