@@ -42,6 +42,24 @@ impl Tmux {
         assert!(status.success());
     }
 
+    /// Pastes `text` as the terminal would (bracketed, when the program asked for it).
+    fn paste(&self, text: &str) {
+        let buffer = std::env::temp_dir().join(format!("{}.paste", self.socket));
+        std::fs::write(&buffer, text).unwrap();
+        for args in [
+            vec!["load-buffer", "-b", "e2e", buffer.to_str().unwrap()],
+            vec!["paste-buffer", "-p", "-b", "e2e", "-t", "e2e"],
+        ] {
+            let status = Command::new("tmux")
+                .args(["-L", &self.socket])
+                .args(&args)
+                .status()
+                .unwrap();
+            assert!(status.success(), "tmux {args:?}");
+        }
+        let _ = std::fs::remove_file(buffer);
+    }
+
     fn screen(&self) -> String {
         let output = Command::new("tmux")
             .args(["-L", &self.socket, "capture-pane", "-p", "-t", "e2e"])
@@ -417,6 +435,22 @@ fn a_slow_load_opens_on_a_loading_screen_that_quits_and_that_gives_way_to_the_vi
     tmux.wait_for("Loading");
     let screen = tmux.wait_for(" ACTIVE ");
     assert!(screen.contains("servers on"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXIT=0");
+}
+
+#[test]
+fn a_huge_paste_is_one_edit_cut_to_the_query_limit_and_the_view_stays_live() {
+    let tmux = Tmux::start("paste", &shell_command("--profile seed"), 100, 30);
+    tmux.wait_for(" ACTIVE ");
+    tmux.keys(&["/"]);
+    // 100 KB over several lines, pasted at once.
+    tmux.paste(&"fetch a url\n".repeat(8_500));
+    let screen = tmux.wait_for("keeps 1,000 characters at most");
+    assert!(screen.contains("fetch a url fetch a url"), "{screen}");
+    // Still live: a key is answered at once.
+    tmux.keys(&["Escape"]);
+    tmux.wait_until_gone("keeps 1,000 characters");
     tmux.keys(&["q"]);
     tmux.wait_for("EXIT=0");
 }

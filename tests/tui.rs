@@ -782,9 +782,66 @@ fn the_event_loop_suspends_and_ends_on_signals() {
     assert_eq!(app.ended_by, Some(Signal::Terminate));
     assert_eq!(
         app.session.settings().threshold_pct,
-        11.0,
-        "nothing after the signal"
+        10.0,
+        "a signal is answered before the keys queued with it"
     );
+}
+
+#[test]
+fn a_flood_of_keys_does_not_hold_up_a_signal_and_a_burst_is_one_edit() {
+    let (sender, receiver) = std::sync::mpsc::channel();
+    sender.send(key('/')).unwrap();
+    for _ in 0..20_000 {
+        sender.send(key('z')).unwrap();
+    }
+    sender.send(Msg::Signal(Signal::Hangup)).unwrap();
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let app = event_loop(
+        &mut terminal,
+        sample_app(),
+        &sender,
+        &receiver,
+        &mut CountSuspends::default(),
+    )
+    .unwrap();
+    assert_eq!(app.ended_by, Some(Signal::Hangup));
+    // A burst of typed keys is one edit: gathered, then typed at once.
+    let (sender, receiver) = std::sync::mpsc::channel();
+    for c in "/fetch a url".chars() {
+        sender.send(key(c)).unwrap();
+    }
+    sender
+        .send(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)))
+        .unwrap();
+    sender.send(key('q')).unwrap();
+    let app = event_loop(
+        &mut terminal,
+        sample_app(),
+        &sender,
+        &receiver,
+        &mut CountSuspends::default(),
+    )
+    .unwrap();
+    assert_eq!(app.search.query, "fetch a url");
+    let first = app.search.result.hits[0].doc;
+    assert_eq!(app.session.catalog_entry(first).0.name, "mcp_fetch_fetch");
+    assert!(app.quit, "q after Enter quits: it is not text");
+}
+
+#[test]
+fn a_paste_is_one_line_one_edit_and_capped() {
+    let mut app = sample_app();
+    app.update(Msg::Paste("take a\nscreenshot\tof\u{7}".into()));
+    assert!(app.search.typing, "a paste starts a search");
+    assert_eq!(app.search.query, "take a screenshot of");
+    let huge = "word ".repeat(20_000);
+    app.update(Msg::Paste(huge));
+    assert_eq!(
+        app.search.query.chars().count(),
+        schematax::tui::app::MAX_QUERY_CHARS
+    );
+    let text = screen(&app, 120, 40);
+    assert!(text.contains("keeps 1,000 characters at most"), "{text}");
 }
 
 #[test]

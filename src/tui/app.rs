@@ -32,6 +32,9 @@ use crate::signals::Signal;
 pub enum Msg {
     /// A key was pressed.
     Key(KeyEvent),
+    /// Text to type as one edit: a bracketed paste, or a run of typed characters the event
+    /// loop gathered (so a burst re-ranks once, not once a character).
+    Paste(String),
     /// The terminal was resized (the next frame lays out anew).
     Resize,
     /// The background token count finished, for the session of `generation`.
@@ -555,6 +558,9 @@ pub const REBUILD_IN_PLACE_TOOLS: usize = 5_000;
 
 /// Rows a page key moves.
 pub const PAGE: usize = 10;
+/// Longest query the search line keeps (a paste beyond it is cut, with a note): ranking a
+/// query costs time with its length, and no tool_search query is longer.
+pub const MAX_QUERY_CHARS: usize = 1_000;
 /// threshold_pct step of the coarse keys.
 pub const THRESHOLD_STEP: f64 = 1.0;
 /// threshold_pct step of the fine keys.
@@ -826,6 +832,7 @@ impl App {
             }
             Msg::Key(event) if event.kind != KeyEventKind::Release => return self.on_key(event),
             Msg::Key(_) => {}
+            Msg::Paste(text) => self.paste(&text),
         }
         Vec::new()
     }
@@ -878,6 +885,59 @@ impl App {
         Vec::new()
     }
 
+    /// The character `event` types into the query line or the context prompt now, if any:
+    /// what the event loop may gather into one [`Msg::Paste`].
+    pub fn typed_char(&self, event: &KeyEvent) -> Option<char> {
+        let context = self.key_context();
+        match event.code {
+            KeyCode::Char(c)
+                if context == KeyContext::Typing
+                    && event.kind != KeyEventKind::Release
+                    && !event
+                        .modifiers
+                        .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+                    && action_for(context, event).is_none() =>
+            {
+                Some(c)
+            }
+            _ => None,
+        }
+    }
+
+    /// Types `text` as one edit (line breaks and tabs as spaces, control characters dropped):
+    /// into the prompt or query line being typed, else into a new search. The query keeps
+    /// [`MAX_QUERY_CHARS`] at most, and says so when it cuts.
+    fn paste(&mut self, text: &str) {
+        if self.key_context() != KeyContext::Typing {
+            if self.overlay.is_some() {
+                return;
+            }
+            self.focus_pane(Pane::Search);
+            self.search.typing = true;
+        }
+        let clean = text
+            .chars()
+            .map(|c| if c.is_whitespace() { ' ' } else { c })
+            .filter(|c| !c.is_control());
+        let line = match &mut self.overlay {
+            Some(Overlay::ContextPrompt(prompt)) => prompt,
+            _ => &mut self.search.query,
+        };
+        let room = MAX_QUERY_CHARS.saturating_sub(line.chars().count());
+        let before = line.len();
+        line.extend(clean.clone().take(room));
+        if clean.count() > room {
+            self.status = Some(format!(
+                "the query keeps {} characters at most; the rest was left out",
+                crate::text::thousands(MAX_QUERY_CHARS as u64)
+            ));
+        }
+        if line.len() != before && !matches!(self.overlay, Some(Overlay::ContextPrompt(_))) {
+            self.search.selected = 0;
+            self.refresh_search();
+        }
+    }
+
     /// Text editing of the query line or the context prompt.
     fn type_key(&mut self, event: KeyEvent) {
         let text = match &mut self.overlay {
@@ -890,6 +950,13 @@ impl App {
                     .modifiers
                     .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT) =>
             {
+                if text.chars().count() >= MAX_QUERY_CHARS {
+                    self.status = Some(format!(
+                        "the query keeps {} characters at most",
+                        crate::text::thousands(MAX_QUERY_CHARS as u64)
+                    ));
+                    return;
+                }
                 text.push(c)
             }
             KeyCode::Backspace => {

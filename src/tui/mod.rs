@@ -7,7 +7,7 @@ pub mod view;
 
 use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::crossterm::cursor::Show;
-use ratatui::crossterm::event::{self, Event};
+use ratatui::crossterm::event::{self, DisableBracketedPaste, EnableBracketedPaste, Event};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
@@ -192,7 +192,12 @@ pub fn loading_loop<B: Backend, E>(
 /// cursor, which drawing hides.
 fn enter() -> std::io::Result<()> {
     enable_raw_mode()?;
-    execute!(std::io::stdout(), EnterAlternateScreen)
+    // A paste arrives as one event, not as keys.
+    execute!(
+        std::io::stdout(),
+        EnterAlternateScreen,
+        EnableBracketedPaste
+    )
 }
 
 /// Undoes [`enter`] and drawing: raw mode off, the alternate screen left, the cursor shown.
@@ -200,7 +205,12 @@ fn enter() -> std::io::Result<()> {
 /// that is no reason to stop.
 fn leave() {
     let _ = disable_raw_mode();
-    let _ = execute!(std::io::stdout(), LeaveAlternateScreen, Show);
+    let _ = execute!(
+        std::io::stdout(),
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        Show
+    );
 }
 
 /// Restores the terminal before a panic message prints.
@@ -247,6 +257,7 @@ fn spawn_input_reader(sender: Sender<Msg>) {
     std::thread::spawn(move || loop {
         let msg = match event::read() {
             Ok(Event::Key(key)) => Msg::Key(key),
+            Ok(Event::Paste(text)) => Msg::Paste(text),
             Ok(Event::Resize(..)) => Msg::Resize,
             Ok(_) => continue,
             Err(_) => return,
@@ -298,12 +309,28 @@ pub fn event_loop<B: Backend>(
     while !app.quit {
         terminal.draw(|frame| view::render(&app, frame))?;
         let Ok(first) = receiver.recv() else { break };
-        for msg in std::iter::once(first).chain(receiver.try_iter()) {
-            for effect in app.update(msg) {
-                perform(effect, sender, terminal, suspend)?;
+        let queued: Vec<Msg> = std::iter::once(first).chain(receiver.try_iter()).collect();
+        // Signals first, whatever queued before them; then the rest, with each run of typed
+        // characters as one edit (one re-rank for a burst of keys).
+        let (signals, rest): (Vec<Msg>, Vec<Msg>) = queued
+            .into_iter()
+            .partition(|msg| matches!(msg, Msg::Signal(_)));
+        let mut typed = String::new();
+        for msg in signals.into_iter().chain(rest).map(Some).chain([None]) {
+            if let Some(Msg::Key(key)) = &msg {
+                if let Some(c) = app.typed_char(key) {
+                    typed.push(c);
+                    continue;
+                }
             }
-            if app.quit {
-                break;
+            let text = (!typed.is_empty()).then(|| Msg::Paste(std::mem::take(&mut typed)));
+            for msg in text.into_iter().chain(msg) {
+                for effect in app.update(msg) {
+                    perform(effect, sender, terminal, suspend)?;
+                }
+                if app.quit {
+                    return Ok(app);
+                }
             }
         }
     }
