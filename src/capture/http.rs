@@ -239,6 +239,15 @@ impl HttpConnection {
     }
 
     fn read_error(&self, error: &std::io::Error) -> CaptureError {
+        // The capture's deadline passing mid-body is a timeout like any other.
+        let timed_out = error.kind() == std::io::ErrorKind::TimedOut
+            || error
+                .get_ref()
+                .and_then(|inner| inner.downcast_ref::<ureq::Error>())
+                .is_some_and(|inner| matches!(inner, ureq::Error::Timeout(_)));
+        if timed_out {
+            return CaptureError::TimedOut;
+        }
         CaptureError::Read {
             reason: crate::text::clip(&self.redactor.redact(&error.to_string()), 200),
         }
