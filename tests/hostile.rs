@@ -217,3 +217,35 @@ fn identical_descriptions_lint_without_a_quadratic_pass() {
         "identical first sentences cannot all be found"
     );
 }
+
+/// The fastest of three runs of `work`.
+fn fastest(work: impl Fn()) -> Duration {
+    (0..3)
+        .map(|_| {
+            let start = std::time::Instant::now();
+            work();
+            start.elapsed()
+        })
+        .min()
+        .unwrap()
+}
+
+#[test]
+fn a_config_of_many_keys_reads_in_linear_time() {
+    // Two sizes in one run, so a busy machine slows both alike: 8 times the keys may take
+    // about 8 times as long, and a quadratic read would take 64.
+    let config = |servers: usize| {
+        let mut text = String::from("mcp_servers:\n");
+        for i in 0..servers {
+            text.push_str(&format!("  server_{i}: {{command: x, enabled: false}}\n"));
+        }
+        text
+    };
+    let (small, large) = (config(10_000), config(80_000));
+    let parse = |text: &str| {
+        let parsed = schematax::engine::config::Config::parse(text.as_bytes()).unwrap();
+        assert!(parsed.mcp_servers.is_some());
+    };
+    let ratio = fastest(|| parse(&large)).as_secs_f64() / fastest(|| parse(&small)).as_secs_f64();
+    assert!(ratio < 24.0, "8x the keys took {ratio:.1}x as long");
+}

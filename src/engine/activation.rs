@@ -501,6 +501,9 @@ mod tests {
             Err(ContextLengthError::NotACount(_))
         ));
         assert!(parse_context_length("-5").is_err());
+        // One meaning of K and M: the presets are what their labels parse to.
+        assert_eq!(parse_context_length("8K"), Ok(CONTEXT_PRESETS[0]));
+        assert_eq!(parse_context_length("2M"), Ok(CONTEXT_PRESETS[7]));
         assert!(matches!(
             parse_context_length("99999999999999999M"),
             Err(ContextLengthError::TooLarge(_))
