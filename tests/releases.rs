@@ -10,6 +10,9 @@
 //! more), `SCHEMATAX_RELEASE_SEED` the first seed, `SCHEMATAX_RELEASES` a comma-separated subset
 //! of versions. Without the installed releases the test fails when `SCHEMATAX_REQUIRE_ORACLE`
 //! is set (as `scripts/test` sets it) and is skipped with a message otherwise.
+//!
+//! The golden files of `tests/data/releases` (written by `scripts/release-golden-files` from
+//! the same oracle) are checked without Python or the releases, on every machine.
 
 #[path = "oracle/jobs.rs"]
 mod jobs;
@@ -503,4 +506,88 @@ fn every_release_agrees_with_its_profile() {
     }
     eprintln!("{report}");
     assert_eq!(failed, 0, "releases and profiles disagree:\n{report}");
+}
+
+/// Where the golden files of the releases are: the jobs, and each release's answers.
+fn golden_dir() -> PathBuf {
+    root().join("tests/data/releases")
+}
+
+/// Seeds of the golden jobs (distinct from the differential test's default ones).
+const GOLDEN_SEEDS: std::ops::Range<u64> = 9_001..9_005;
+
+/// `value` with every string over 128 characters replaced by its SHA-256 (`sha256:<hex>`):
+/// the golden files stay small and still pin every byte of a definition or a bridge.
+fn digested(value: &Value) -> Value {
+    use sha2::{Digest, Sha256};
+    match value {
+        Value::String(text) if text.chars().count() > 128 => {
+            let digest = Sha256::digest(text.as_bytes());
+            let hex: String = digest.iter().map(|b| format!("{b:02x}")).collect();
+            Value::String(format!("sha256:{hex}"))
+        }
+        Value::Array(items) => Value::Array(items.iter().map(digested).collect()),
+        Value::Object(map) => {
+            Value::Object(map.iter().map(|(k, v)| (k.clone(), digested(v))).collect())
+        }
+        other => other.clone(),
+    }
+}
+
+/// Writes the golden files from the installed releases: `scripts/release-golden-files` runs
+/// it (`cargo test --test releases -- --ignored write_golden_files`).
+#[test]
+#[ignore = "writes tests/data/releases from the installed releases; run by scripts/release-golden-files"]
+fn write_golden_files() {
+    let folder = releases_dir();
+    let captures = jobs::load_captures(&root().join("tests/data/captures"));
+    let jobs: Vec<Value> = GOLDEN_SEEDS.map(|s| jobs::job(s, &captures)).collect();
+    let dir = golden_dir();
+    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.join("jobs.json"),
+        serde_json::to_string(&jobs).unwrap() + "\n",
+    )
+    .unwrap();
+    for version in releases() {
+        let results = oracle(&folder.join(&version), &jobs, scratch.path());
+        let results: Vec<Value> = results.iter().map(digested).collect();
+        std::fs::write(
+            dir.join(format!("{version}.json")),
+            serde_json::to_string(&results).unwrap() + "\n",
+        )
+        .unwrap();
+    }
+}
+
+/// The golden files, checked without Python: every release's answers to the stored jobs, as
+/// the released code gave them when `scripts/release-golden-files` last ran.
+#[test]
+fn every_release_agrees_with_its_golden_files() {
+    let dir = golden_dir();
+    let jobs: Vec<Value> =
+        serde_json::from_slice(&std::fs::read(dir.join("jobs.json")).unwrap()).unwrap();
+    let mut report = String::new();
+    for version in releases() {
+        let path = dir.join(format!("{version}.json"));
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+            panic!("{}: {e}; run scripts/release-golden-files", path.display())
+        });
+        let wants: Vec<Value> = serde_json::from_str(&text).unwrap();
+        let profile = Profile::for_version(&version).unwrap().profile;
+        for (job, want) in jobs.iter().zip(&wants) {
+            let got = digested(&schematax(job, profile));
+            for d in compare(job, want, &got).into_iter().take(3) {
+                report.push_str(&format!(
+                    "{version} ({profile}) {} {}\n  release:   {}\n  schematax: {}\n",
+                    job["id"].as_str().unwrap(),
+                    d.field,
+                    d.want,
+                    d.got
+                ));
+            }
+        }
+    }
+    assert!(report.is_empty(), "golden files disagree:\n{report}");
 }
