@@ -9,6 +9,8 @@
 //! - [`cli`]: argument parsing and dispatch.
 
 #![warn(missing_docs)]
+// A failure is an error value with a message, never a panic (unit tests may unwrap).
+#![deny(clippy::unwrap_used)]
 
 pub mod capture;
 pub mod cli;

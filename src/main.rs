@@ -1,6 +1,8 @@
 //! The `schematax` binary: parse the command line, run it, print a failure as one line and exit
 //! with its code.
 
+#![deny(clippy::unwrap_used)]
+
 use clap::Parser;
 use std::process::ExitCode;
 

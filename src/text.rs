@@ -138,8 +138,41 @@ pub fn first_sentence(text: &str) -> &str {
     }
 }
 
+/// `2026-12-02T18:28:57Z`.
+pub fn utc_timestamp(time: std::time::SystemTime) -> String {
+    let seconds = time
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs()) as i64;
+    let (days, rest) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
+    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!(
+        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
+        rest / 3600,
+        rest % 3600 / 60,
+        rest % 60
+    )
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn timestamps_are_rfc3339_utc() {
+        let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_796_236_137);
+        assert_eq!(utc_timestamp(t), "2026-12-02T18:28:57Z");
+        assert_eq!(utc_timestamp(std::time::UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        let leap = std::time::UNIX_EPOCH + std::time::Duration::from_secs(951_782_400);
+        assert_eq!(utc_timestamp(leap), "2000-02-29T00:00:00Z");
+    }
+
     #[test]
     fn fit_takes_the_longest_variant_that_fits() {
         let variants = [

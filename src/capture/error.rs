@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use super::protocol::MAX_MESSAGE_BYTES;
+use super::limits::{MAX_CAPTURE_BYTES, MAX_MESSAGE_BYTES, MAX_PAGES};
 
 /// Non-JSON lines a server wrote on stdout before an error.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -70,10 +70,10 @@ pub enum CaptureError {
         /// The timeout.
         seconds: f64,
     },
-    /// The server sent more than [`super::protocol::MAX_CAPTURE_BYTES`] in one capture.
+    /// The server sent more than [`MAX_CAPTURE_BYTES`] in one capture.
     #[error(
         "the server sent over {} MiB, more than a capture file may hold",
-        super::protocol::MAX_CAPTURE_BYTES / (1024 * 1024)
+        MAX_CAPTURE_BYTES / (1024 * 1024)
     )]
     CaptureTooLarge,
     /// The server stopped reading what schematax sends it.
@@ -169,11 +169,8 @@ pub enum CaptureError {
         /// The page, from 1.
         page: usize,
     },
-    /// Pagination went on for more than [`super::protocol::MAX_PAGES`] pages.
-    #[error(
-        "tools/list gave more than {} pages; stopped",
-        super::protocol::MAX_PAGES
-    )]
+    /// Pagination went on for more than [`MAX_PAGES`] pages.
+    #[error("tools/list gave more than {} pages; stopped", MAX_PAGES)]
     TooManyPages,
     /// The tools the server listed do not make a capture.
     #[error("the server's tools are unusable: {reason}")]

@@ -12,7 +12,8 @@ use std::io::{BufRead, BufReader, Read};
 use std::time::{Duration, Instant};
 
 use super::error::CaptureError;
-use super::protocol::{Connection, Incoming, MAX_MESSAGE_BYTES};
+use super::limits::MAX_MESSAGE_BYTES;
+use super::protocol::{Connection, Incoming};
 use super::Redactor;
 
 /// Redirects followed for one request at most.

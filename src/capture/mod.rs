@@ -11,6 +11,7 @@ pub mod cleanup;
 pub mod client_config;
 pub mod error;
 pub mod http;
+pub mod limits;
 pub mod protocol;
 pub mod stdio;
 
@@ -232,7 +233,7 @@ impl Saved {
             self.server,
             self.tools,
             if self.tools == 1 { "" } else { "s" },
-            crate::report::thousands(self.tokens),
+            crate::text::thousands(self.tokens),
             self.path.display()
         )
     }
@@ -333,16 +334,16 @@ fn save(
         "server": spec.name,
         "serverInfo": listing.server_info,
         "protocolVersion": listing.protocol_version,
-        "capturedAt": utc_timestamp(std::time::SystemTime::now()),
+        "capturedAt": crate::text::utc_timestamp(std::time::SystemTime::now()),
         "tools": listing.tools,
     });
     // Indented to be read and diffed; compact when that would pass the size every loader
     // accepts, and refused when even that would.
     let mut text = format!("{document:#}\n");
-    if text.len() as u64 > protocol::MAX_CAPTURE_BYTES {
+    if text.len() as u64 > limits::MAX_CAPTURE_BYTES {
         text = format!("{document}\n");
     }
-    if text.len() as u64 > protocol::MAX_CAPTURE_BYTES {
+    if text.len() as u64 > limits::MAX_CAPTURE_BYTES {
         return Err(CaptureError::CaptureTooLarge);
     }
     let new = parse_capture(text.as_bytes(), &spec.name)
@@ -424,30 +425,6 @@ pub fn compare(server: &str, old: &[McpTool], new: &[McpTool]) -> Change {
         changed,
         token_delta: tokens(new) - tokens(old),
     }
-}
-
-/// `2026-12-02T18:28:57Z`.
-pub fn utc_timestamp(time: std::time::SystemTime) -> String {
-    let seconds = time
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs()) as i64;
-    let (days, rest) = (seconds.div_euclid(86_400), seconds.rem_euclid(86_400));
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!(
-        "{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}Z",
-        rest / 3600,
-        rest % 3600 / 60,
-        rest % 60
-    )
 }
 
 /// For each server, the earlier server whose capture file has the same name (`a/b` and `a_b`
@@ -555,15 +532,6 @@ mod tests {
     fn redactor_masks_secrets() {
         let r = Redactor::new(["s3cret-value".to_string(), "abc".to_string()]);
         assert_eq!(r.redact("token=s3cret-value abc"), "token=*** abc");
-    }
-
-    #[test]
-    fn timestamps_are_rfc3339_utc() {
-        let t = std::time::UNIX_EPOCH + Duration::from_secs(1_796_236_137);
-        assert_eq!(utc_timestamp(t), "2026-12-02T18:28:57Z");
-        assert_eq!(utc_timestamp(std::time::UNIX_EPOCH), "1970-01-01T00:00:00Z");
-        let leap = std::time::UNIX_EPOCH + Duration::from_secs(951_782_400);
-        assert_eq!(utc_timestamp(leap), "2000-02-29T00:00:00Z");
     }
 
     #[test]

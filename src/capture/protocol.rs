@@ -5,6 +5,7 @@ use serde_json::{json, Map, Value};
 use std::time::{Duration, Instant};
 
 use super::error::{CaptureError, Garbage};
+use super::limits::{MAX_CAPTURE_BYTES, MAX_PAGES};
 use super::Redactor;
 
 /// The protocol version offered in `initialize`.
@@ -12,13 +13,6 @@ pub const OFFERED_PROTOCOL_VERSION: &str = "2025-11-25";
 /// Versions a server may answer with.
 pub const KNOWN_PROTOCOL_VERSIONS: [&str; 4] =
     ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"];
-/// Most `tools/list` pages read before giving up.
-pub const MAX_PAGES: usize = 1000;
-/// Largest single message accepted.
-pub const MAX_MESSAGE_BYTES: usize = 64 * 1024 * 1024;
-/// Most bytes a server may send in one capture, every message and page together: the largest
-/// capture file schematax reads.
-pub const MAX_CAPTURE_BYTES: u64 = crate::engine::capture_file::MAX_CAPTURE_BYTES;
 
 /// What a connection hands back.
 #[derive(Debug, Clone, PartialEq)]

@@ -13,7 +13,8 @@ use std::time::{Duration, Instant};
 
 use super::cleanup::registry;
 use super::error::CaptureError;
-use super::protocol::{Connection, Incoming, MAX_MESSAGE_BYTES};
+use super::limits::MAX_MESSAGE_BYTES;
+use super::protocol::{Connection, Incoming};
 use super::Redactor;
 
 /// Environment variables a server inherits; everything else comes from its configured `env`.

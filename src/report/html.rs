@@ -869,7 +869,7 @@ fn capture_row(capture: &crate::engine::capture_file::ServerCapture) -> CaptureR
         None => std::fs::metadata(&capture.source)
             .and_then(|m| m.modified())
             .map_or(CaptureDate::Unknown, |t| {
-                CaptureDate::Modified(crate::capture::utc_timestamp(t))
+                CaptureDate::Modified(crate::text::utc_timestamp(t))
             }),
     };
     CaptureRow {
