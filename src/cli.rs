@@ -18,6 +18,7 @@ use crate::engine::profile::{Profile, VersionMatch};
 use crate::engine::search::resolve_limit;
 use crate::engine::session::{Overrides, Session};
 use crate::report::card::{render_svg, CardFormat};
+use crate::report::check::{Baseline, Budget, CheckFormat, CheckReport};
 use crate::report::compare::CompareReport;
 use crate::report::cost::CostReport;
 use crate::report::describe::describe;
@@ -210,6 +211,34 @@ pub enum Command {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// A budget gate for CI: exit 1 when the MCP tool schemas pass a token budget (in all or
+    /// per server) or grew past --max-increase against a baseline report; 0 when within.
+    Check {
+        /// Inputs and overrides.
+        #[command(flatten)]
+        input: InputArgs,
+        /// Most chars/4 tokens of all MCP tool schemas together.
+        #[arg(long, value_name = "N")]
+        max_tokens: Option<u64>,
+        /// Most chars/4 tokens of one server's schemas, as NAME=N (repeatable).
+        #[arg(long = "max-server-tokens", value_name = "NAME=N", value_parser = parse_server_budget)]
+        max_server_tokens: Vec<(String, u64)>,
+        /// An earlier `schematax report --format json` of the same config.
+        #[arg(long, value_name = "FILE", requires = "max_increase")]
+        baseline: Option<PathBuf>,
+        /// Largest growth against the baseline, in percent (in all and per server).
+        #[arg(long, value_name = "PCT", requires = "baseline", value_parser = parse_increase, allow_negative_numbers = true)]
+        max_increase: Option<f64>,
+        /// Skip the real tokenizers (the gate is chars/4, as Hermes's own figures are).
+        #[arg(long)]
+        estimate_only: bool,
+        /// Output format: a table, Markdown for a pull-request comment, JSON or SARIF.
+        #[arg(long, value_enum, default_value_t = CheckFormat::Table)]
+        format: CheckFormat,
+        /// Write to FILE instead of stdout (replaced atomically).
+        #[arg(long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
     /// Activation over a grid of context lengths and threshold_pct values: the threshold
     /// gate's flip points (up to Hermes 0.19), or the listing's forms and bridge cost.
     Sweep {
@@ -241,7 +270,8 @@ impl Command {
             | Command::Describe { input, .. }
             | Command::Lint { input, .. }
             | Command::Eval { input, .. }
-            | Command::Sweep { input, .. } => Some(&input.session),
+            | Command::Sweep { input, .. }
+            | Command::Check { input, .. } => Some(&input.session),
             Command::Compare { .. } | Command::Capture(_) | Command::Profiles { .. } => None,
         }
     }
@@ -424,6 +454,25 @@ fn parse_recall(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(r) if (0.0..=1.0).contains(&r) => Ok(r),
         _ => Err(format!("{text:?} is not a recall between 0 and 1")),
+    }
+}
+
+fn parse_server_budget(text: &str) -> Result<(String, u64), String> {
+    let (name, tokens) = text
+        .rsplit_once('=')
+        .ok_or_else(|| format!("{text:?} is not NAME=N"))?;
+    let tokens = tokens
+        .trim()
+        .replace(['_', ','], "")
+        .parse::<u64>()
+        .map_err(|_| format!("{text:?}: {tokens:?} is not a number of tokens"))?;
+    Ok((name.trim().to_string(), tokens))
+}
+
+fn parse_increase(text: &str) -> Result<f64, String> {
+    match text.trim().trim_end_matches('%').parse::<f64>() {
+        Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
+        _ => Err(format!("{text:?} is not a percentage of 0 or more")),
     }
 }
 
@@ -880,6 +929,62 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             emit(&report.render(output.format), output.output.as_deref())
         }
         Command::Capture(args) => run_capture(&args),
+        Command::Check {
+            input,
+            max_tokens,
+            max_server_tokens,
+            baseline,
+            max_increase,
+            estimate_only,
+            format,
+            output,
+        } => {
+            if max_tokens.is_none() && max_server_tokens.is_empty() && baseline.is_none() {
+                return Err(CliError::Usage(
+                    "check needs a budget: --max-tokens N, --max-server-tokens NAME=N, or --baseline FILE with --max-increase PCT".into(),
+                ));
+            }
+            let inputs = input.inputs()?;
+            let mut session = Session::new(&inputs.config, &inputs.captures, &input.overrides());
+            if let Some(unknown) = max_server_tokens
+                .iter()
+                .find(|(name, _)| !session.servers().iter().any(|s| s.name == *name))
+            {
+                return Err(CliError::Usage(format!(
+                    "--max-server-tokens: no server {:?} in this session",
+                    unknown.0
+                )));
+            }
+            let warning = if estimate_only {
+                None
+            } else {
+                count_tokens(&mut session)
+            };
+            if let Some(warning) = warning {
+                eprintln!("schematax: warning: {warning}");
+            }
+            let report = CostReport::build(&inputs, &session, &Traffic::default());
+            let baseline = match &baseline {
+                Some(path) => {
+                    let loaded = Baseline::load(path)?;
+                    loaded.check_config(path, &report)?;
+                    Some(loaded)
+                }
+                None => None,
+            };
+            let budget = Budget {
+                max_tokens,
+                per_server: max_server_tokens,
+                max_increase_pct: max_increase,
+            };
+            let check = CheckReport::build(&report, baseline.as_ref(), &budget, !estimate_only);
+            emit(&check.render(format), output.as_deref())?;
+            Ok(if check.pass {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::from(EXIT_FAILURE)
+            })
+        }
         Command::Profiles { output } => emit(
             &ProfilesReport::build().render(output.format),
             output.output.as_deref(),

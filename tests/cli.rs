@@ -1,7 +1,7 @@
 //! Integration tests of the `schematax` binary: every report command and format, on the
 //! embedded sample and on tests/data/captures, and the exit codes of bad input.
 
-use serde_json::Value;
+use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -1308,4 +1308,220 @@ fn counts_agree_with_their_nouns_and_money_is_in_cents() {
         "not a whole number of turns",
     );
     fails_with(&["report", "--threshold-pct", "-1"], 2, "not a percentage");
+}
+
+/// `report --format json` of the sample under `args`, written into `dir`.
+fn baseline_of(dir: &Path, args: &[&str]) -> String {
+    let path = dir.join("baseline.json").display().to_string();
+    let mut all = vec![
+        "report",
+        "--format",
+        "json",
+        "--estimate-only",
+        "--output",
+        &path,
+    ];
+    all.extend_from_slice(args);
+    let output = latest(&all);
+    assert!(output.status.success(), "{}", stderr(&output));
+    path
+}
+
+#[test]
+fn check_holds_the_schemas_to_a_budget_and_exits_by_the_verdict() {
+    let over = latest(&["check", "--max-tokens", "20000", "--estimate-only"]);
+    assert_eq!(over.status.code(), Some(1));
+    let text = stdout(&over);
+    assert!(text.lines().next().unwrap().ends_with(": FAIL"), "{text}");
+    assert!(text.contains("20,000  over budget"), "{text}");
+    let within = latest(&["check", "--max-tokens", "30000", "--estimate-only"]);
+    assert_eq!(within.status.code(), Some(0), "{}", stdout(&within));
+    // Per server: firecrawl over, the others unbudgeted.
+    let output = latest(&[
+        "check",
+        "--max-server-tokens",
+        "firecrawl=10000",
+        "--max-server-tokens",
+        "fetch=1,000",
+        "--estimate-only",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let check: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(check["pass"], false);
+    let failing: Vec<&str> = check["gates"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|g| !g["failure"].is_null())
+        .map(|g| g["scope"].as_str().unwrap())
+        .collect();
+    assert_eq!(failing, ["firecrawl"]);
+    // Bad budgets are usage errors.
+    fails_with(&["check", "--estimate-only"], 2, "check needs a budget");
+    fails_with(
+        &["check", "--max-server-tokens", "nope=5"],
+        2,
+        "no server \"nope\"",
+    );
+    fails_with(
+        &["check", "--max-server-tokens", "fetch"],
+        2,
+        "is not NAME=N",
+    );
+}
+
+#[test]
+fn check_against_a_baseline_names_what_grew_and_a_flip() {
+    let dir = tempfile::tempdir().unwrap();
+    // The same sample as Hermes 0.17.0 made it: 0.22.2's schema passes add to firecrawl.
+    let baseline = baseline_of(dir.path(), &["--hermes", "0.17"]);
+    let strict = latest(&["check", "--baseline", &baseline, "--max-increase", "0.5"]);
+    assert_eq!(strict.status.code(), Some(1));
+    let text = stdout(&strict);
+    assert!(
+        text.contains("firecrawl     17,048    16,913   +0.8%  +0.5%  grew too much"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the baseline was made under seed (Hermes 0.17.0)"),
+        "{text}"
+    );
+    assert!(text.contains("firecrawl_crawl"), "{text}");
+    let lenient = latest(&[
+        "check",
+        "--baseline",
+        &baseline,
+        "--max-increase",
+        "5",
+        "--format",
+        "sarif",
+    ]);
+    assert_eq!(lenient.status.code(), Some(0));
+    let sarif: Value = serde_json::from_slice(&lenient.stdout).unwrap();
+    assert_eq!(sarif["runs"][0]["results"].as_array().unwrap().len(), 0);
+    // Switching a server off flips the 0.17.0 gate: said, and the server's drop shown.
+    let baseline = baseline_of(dir.path(), &["--hermes", "0.17"]);
+    let output = latest(&[
+        "check",
+        "--hermes",
+        "0.17",
+        "--disabled-toolsets",
+        "fetch",
+        "--baseline",
+        &baseline,
+        "--max-increase",
+        "0",
+        "--format",
+        "markdown",
+    ]);
+    let markdown = stdout(&output);
+    assert_eq!(output.status.code(), Some(0), "{markdown}");
+    assert!(markdown.starts_with("### ✅ "), "{markdown}");
+    assert!(
+        markdown.contains("Tool Search flips: active in the baseline, inactive now"),
+        "{markdown}"
+    );
+}
+
+#[test]
+fn a_baseline_of_another_shape_or_config_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let baseline = baseline_of(dir.path(), &[]);
+    let mut report: Value =
+        serde_json::from_str(&std::fs::read_to_string(&baseline).unwrap()).unwrap();
+    report["report_version"] = json!(99);
+    let other_version = write(dir.path(), "v99.json", report.to_string().as_bytes());
+    fails_with(
+        &["check", "--baseline", &other_version, "--max-increase", "1"],
+        2,
+        "a report of version 99",
+    );
+    let lint = write(dir.path(), "lint.json", br#"{"findings": []}"#);
+    fails_with(
+        &["check", "--baseline", &lint, "--max-increase", "1"],
+        2,
+        "not a `schematax report --format json`",
+    );
+    let config = concat!(env!("CARGO_MANIFEST_DIR"), "/samples/hermes.yaml");
+    fails_with(
+        &[
+            "check",
+            config,
+            "--baseline",
+            &baseline,
+            "--max-increase",
+            "1",
+        ],
+        2,
+        "make the baseline from the same config",
+    );
+    fails_with(&["check", "--baseline", &baseline], 2, "--max-increase");
+}
+
+#[test]
+fn the_ci_example_runs_as_written_on_the_sample() {
+    // The workflow's schematax steps, run in a folder laid out as its repository would be.
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let workflow = std::fs::read_to_string(root.join("docs/ci/schema-budget.yml")).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        root.join("samples/hermes.yaml"),
+        dir.path().join("hermes.yaml"),
+    )
+    .unwrap();
+    std::fs::create_dir(dir.path().join("tools")).unwrap();
+    for entry in std::fs::read_dir(root.join("samples/tools")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(
+            &path,
+            dir.path().join("tools").join(path.file_name().unwrap()),
+        )
+        .unwrap();
+    }
+    let baseline_line = workflow
+        .lines()
+        .find_map(|l| {
+            l.trim_start_matches('#')
+                .trim()
+                .strip_prefix("schematax report")
+        })
+        .expect("the workflow says how to make the baseline");
+    let parsed = schematax::engine::yaml::parse(&workflow).unwrap();
+    let steps = parsed
+        .get("jobs")
+        .and_then(|j| j.get("schema-budget"))
+        .and_then(|j| j.get("steps"))
+        .unwrap();
+    let schematax::engine::yaml::Yaml::Seq(steps) = steps else {
+        panic!("steps is a list")
+    };
+    let mut commands = vec![format!("report{baseline_line}")];
+    commands.extend(
+        steps
+            .iter()
+            .filter_map(|s| s.get("run").and_then(|r| r.as_str()))
+            .filter_map(|r| r.strip_prefix("schematax "))
+            .map(str::to_string),
+    );
+    assert_eq!(commands.len(), 3, "{commands:?}");
+    for command in &commands {
+        let output = Command::new(env!("CARGO_BIN_EXE_schematax"))
+            .args(command.split_whitespace())
+            .current_dir(dir.path())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{command}: {}", stderr(&output));
+    }
+    let comment = std::fs::read_to_string(dir.path().join("schema-check.md")).unwrap();
+    assert!(
+        comment.starts_with("### ✅ schematax check: hermes.yaml"),
+        "{comment}"
+    );
+    let sarif: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.path().join("schema-check.sarif")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(sarif["version"], "2.1.0");
 }

@@ -69,9 +69,29 @@ pub struct CollisionRow {
     pub kind: &'static str,
 }
 
+/// The version of the `report --format json` shape: a `check --baseline` refuses another.
+pub const REPORT_VERSION: u32 = 1;
+
+/// One catalog tool's row.
+#[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
+pub struct ToolRow {
+    /// Raw server key.
+    pub server: String,
+    /// Raw MCP name.
+    pub tool: String,
+    /// The Hermes name.
+    pub name: String,
+    /// Characters of its definition.
+    pub chars: u64,
+    /// chars/4 estimate.
+    pub estimate_tokens: u64,
+}
+
 /// The whole `report` output.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct CostReport {
+    /// [`REPORT_VERSION`].
+    pub report_version: u32,
     /// The engine profile (`hermes-0.22.2`; see `schematax profiles`).
     pub profile: String,
     /// The Hermes releases the profile replays (`0.18.1, 0.18.2, 0.19.0`).
@@ -133,6 +153,8 @@ pub struct CostReport {
     pub dollars_after: Cost,
     /// The difference.
     pub dollars_saved: Cost,
+    /// Every catalog tool, in catalog order (the order of `sent.tools`).
+    pub tools: Vec<ToolRow>,
     /// Tools left out by name collisions.
     pub collisions: Vec<CollisionRow>,
     /// Configured servers with a capture that Hermes does not connect (its MCP client refuses
@@ -188,7 +210,9 @@ impl Sent {
         }
     }
 
-    fn definitions(&self) -> impl Iterator<Item = String> + '_ {
+    /// Each catalog tool's definition as the model receives it (compact JSON), in catalog
+    /// order.
+    pub fn definitions(&self) -> impl Iterator<Item = String> + '_ {
         self.tools
             .iter()
             .map(|&r| self.servers[r.server].tools[r.tool].definition())
@@ -299,6 +323,7 @@ impl CostReport {
         let after = Cost::of(activation.tokens_after(), traffic);
         let listing = activation.listing.as_ref();
         CostReport {
+            report_version: REPORT_VERSION,
             profile: session.profile().id().to_string(),
             hermes: session.profile().releases_label(),
             config_path: inputs.config_source(),
@@ -344,6 +369,18 @@ impl CostReport {
             dollars_saved: before.minus(&after),
             dollars_before: before,
             dollars_after: after,
+            tools: (0..session.total_available())
+                .map(|doc| {
+                    let (entry, _) = session.catalog_entry(doc);
+                    ToolRow {
+                        server: entry.server.clone(),
+                        tool: entry.raw_name.clone(),
+                        name: entry.name.clone(),
+                        chars: entry.chars,
+                        estimate_tokens: estimate_tokens(entry.chars),
+                    }
+                })
+                .collect(),
             collisions,
             not_connected,
             warnings,

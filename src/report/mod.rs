@@ -3,6 +3,7 @@
 //! a self-contained HTML page ([`html`]) and an SVG card ([`card`]).
 
 pub mod card;
+pub mod check;
 pub mod compare;
 pub mod cost;
 pub mod describe;
