@@ -21,6 +21,7 @@ use crate::report::card::{render_svg, CardFormat};
 use crate::report::check::{Baseline, Budget, CheckFormat, CheckReport};
 use crate::report::compare::CompareReport;
 use crate::report::cost::CostReport;
+use crate::report::count::CountReport;
 use crate::report::describe::describe;
 use crate::report::eval::EvalReport;
 use crate::report::html::{OtherProfile, PageParts, PageReport};
@@ -249,6 +250,15 @@ pub enum Command {
         #[command(flatten)]
         output: OutputArgs,
     },
+    /// One text's size in every measure schematax knows: characters, chars/4 and each real
+    /// tokenizer.
+    Count {
+        /// The text; `-` or nothing reads standard input.
+        text: Option<String>,
+        /// Output options.
+        #[command(flatten)]
+        output: OutputArgs,
+    },
     /// The Hermes releases schematax replays: each profile's id, the releases it covers, and
     /// what changed from the previous one.
     Profiles {
@@ -272,7 +282,10 @@ impl Command {
             | Command::Eval { input, .. }
             | Command::Sweep { input, .. }
             | Command::Check { input, .. } => Some(&input.session),
-            Command::Compare { .. } | Command::Capture(_) | Command::Profiles { .. } => None,
+            Command::Compare { .. }
+            | Command::Capture(_)
+            | Command::Profiles { .. }
+            | Command::Count { .. } => None,
         }
     }
 }
@@ -559,6 +572,32 @@ impl SessionArgs {
         let session = Session::new(&inputs.config, &inputs.captures, &self.overrides());
         Ok((inputs, session))
     }
+}
+
+/// Standard input as text (64 MiB at most), refused when it is a terminal nobody is typing into.
+fn read_stdin() -> Result<String, CliError> {
+    use std::io::Read;
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err(CliError::Usage(
+            "count: give the text as an argument, or pipe it in (`-` reads standard input)".into(),
+        ));
+    }
+    let limit = crate::engine::capture_file::MAX_CAPTURE_BYTES;
+    let mut bytes = Vec::new();
+    stdin
+        .lock()
+        .take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| CliError::Usage(format!("count: cannot read standard input: {e}")))?;
+    if bytes.len() as u64 > limit {
+        return Err(CliError::Usage(format!(
+            "count: standard input is over {} MiB",
+            limit / (1024 * 1024)
+        )));
+    }
+    String::from_utf8(bytes)
+        .map_err(|e| CliError::Usage(format!("count: standard input is not UTF-8 text ({e})")))
 }
 
 /// Counts every definition with both real tokenizers; on failure the counts stay unknown and
@@ -984,6 +1023,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             } else {
                 ExitCode::from(EXIT_FAILURE)
             })
+        }
+        Command::Count { text, output } => {
+            let text = match text.as_deref() {
+                Some("-") | None => read_stdin()?,
+                Some(text) => text.to_string(),
+            };
+            let report = CountReport::build(&text).map_err(|e| CliError::Usage(e.to_string()))?;
+            emit(&report.render(output.format), output.output.as_deref())
         }
         Command::Profiles { output } => emit(
             &ProfilesReport::build().render(output.format),

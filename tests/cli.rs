@@ -1525,3 +1525,31 @@ fn the_ci_example_runs_as_written_on_the_sample() {
     .unwrap();
     assert_eq!(sarif["version"], "2.1.0");
 }
+
+#[test]
+fn count_measures_a_text_from_an_argument_or_standard_input() {
+    let table = stdout(&latest(&[
+        "count",
+        "Take a screenshot of the page or element.",
+    ]));
+    assert!(table.contains("o200k_base       9"), "{table}");
+    let mut child = Command::new(env!("CARGO_BIN_EXE_schematax"))
+        .args(["count", "-", "--format", "json"])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        let mut stdin = child.stdin.take().unwrap();
+        stdin.write_all("Fetch a URL.".as_bytes()).unwrap();
+    }
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success());
+    let counts: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(counts["chars"], 12);
+    assert_eq!(counts["chars/4"], 3);
+    for name in ["o200k_base", "cl100k_base"] {
+        assert!(counts[name].as_u64().unwrap() > 0, "{counts}");
+    }
+}

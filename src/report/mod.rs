@@ -6,6 +6,7 @@ pub mod card;
 pub mod check;
 pub mod compare;
 pub mod cost;
+pub mod count;
 pub mod describe;
 pub mod eval;
 pub mod html;

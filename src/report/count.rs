@@ -1,0 +1,75 @@
+//! `schematax count`: one text's size in every measure schematax knows, the quick check a server
+//! author makes on one description.
+
+use serde::Serialize;
+
+use super::table::{Align, Table};
+use super::{thousands, Format};
+use crate::engine::tokens::{
+    char_count, count_with_both_encodings, estimate_tokens, TokenizerError,
+};
+
+/// A text's counts, keyed by measure: `chars`, `chars/4`, then each tokenizer by name.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct CountReport {
+    /// Each measure and its count, in the order shown.
+    pub counts: Vec<(String, u64)>,
+}
+
+impl CountReport {
+    /// Counts `text` (characters as Hermes counts them, then the real tokenizers).
+    pub fn build(text: &str) -> Result<CountReport, TokenizerError> {
+        let chars = char_count(text);
+        let real = count_with_both_encodings(&[text])?[0];
+        Ok(CountReport {
+            counts: vec![
+                ("chars".into(), chars),
+                ("chars/4".into(), estimate_tokens(chars)),
+                ("o200k_base".into(), real.o200k),
+                ("cl100k_base".into(), real.cl100k),
+            ],
+        })
+    }
+
+    /// Renders as a table, JSON (an object keyed by measure) or Markdown.
+    pub fn render(&self, format: Format) -> String {
+        let mut table = Table::new(&[("measure", Align::Left), ("count", Align::Right)]);
+        for (measure, count) in &self.counts {
+            table.row([measure.clone(), thousands(*count)]);
+        }
+        match format {
+            Format::Json => {
+                let object: serde_json::Map<String, serde_json::Value> = self
+                    .counts
+                    .iter()
+                    .map(|(measure, count)| (measure.clone(), (*count).into()))
+                    .collect();
+                super::to_json(&object)
+            }
+            Format::Table => format!("{}\n", table.to_text()),
+            Format::Markdown => format!("{}\n", table.to_markdown()),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_measure_of_a_text() {
+        let report = CountReport::build("Take a screenshot of the page or element.").unwrap();
+        let get = |name: &str| {
+            report
+                .counts
+                .iter()
+                .find(|(measure, _)| measure == name)
+                .map(|(_, count)| *count)
+        };
+        assert_eq!(get("chars"), Some(41));
+        assert_eq!(get("chars/4"), Some(11), "chars/4 rounds up");
+        assert_eq!(get("o200k_base"), Some(9));
+        let json: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
+        assert_eq!(json["cl100k_base"], 9);
+    }
+}
