@@ -28,6 +28,7 @@ pub mod bridge;
 pub mod bridge_texts;
 pub mod capture_file;
 pub mod catalog;
+pub mod claude;
 pub mod compare;
 pub mod config;
 pub mod error;

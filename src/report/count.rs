@@ -5,6 +5,7 @@ use serde::Serialize;
 
 use super::table::{Align, Table};
 use super::{thousands, Format};
+use crate::engine::claude::ClaudeTokenizer;
 use crate::engine::tokens::{
     char_count, count_with_both_encodings, estimate_tokens, TokenizerError,
 };
@@ -17,18 +18,23 @@ pub struct CountReport {
 }
 
 impl CountReport {
-    /// Counts `text` (characters as Hermes counts them, then the real tokenizers).
+    /// Counts `text`: characters as Hermes counts them, chars/4, OpenAI's o200k_base and
+    /// cl100k_base, and each Claude generation (as one user message, its frame included).
     pub fn build(text: &str) -> Result<CountReport, TokenizerError> {
         let chars = char_count(text);
         let real = count_with_both_encodings(&[text])?[0];
-        Ok(CountReport {
-            counts: vec![
-                ("chars".into(), chars),
-                ("chars/4".into(), estimate_tokens(chars)),
-                ("o200k_base".into(), real.o200k),
-                ("cl100k_base".into(), real.cl100k),
-            ],
-        })
+        let mut counts = vec![
+            ("chars".into(), chars),
+            ("chars/4".into(), estimate_tokens(chars)),
+            ("o200k_base".into(), real.o200k),
+            ("cl100k_base".into(), real.cl100k),
+        ];
+        counts.extend(
+            ClaudeTokenizer::ALL
+                .iter()
+                .map(|claude| (claude.name().to_string(), claude.count(text))),
+        );
+        Ok(CountReport { counts })
     }
 
     /// Renders as a table, JSON (an object keyed by measure) or Markdown.
@@ -46,10 +52,22 @@ impl CountReport {
                     .collect();
                 super::to_json(&object)
             }
-            Format::Table => format!("{}\n", table.to_text()),
-            Format::Markdown => format!("{}\n", table.to_markdown()),
+            Format::Table => format!("{}\n{}\n", table.to_text(), claude_note()),
+            Format::Markdown => format!("{}\n{}.\n", table.to_markdown(), claude_note()),
         }
     }
+}
+
+/// What a Claude count is: one user message, its frame included.
+fn claude_note() -> String {
+    let frames: Vec<String> = ClaudeTokenizer::ALL
+        .iter()
+        .map(|c| format!("{} {}", c.name(), c.frame_tokens()))
+        .collect();
+    format!(
+        "(claude: the text as one user message, as count_tokens answers, frame included: {})",
+        frames.join(", ")
+    )
 }
 
 #[cfg(test)]
@@ -71,5 +89,7 @@ mod tests {
         assert_eq!(get("o200k_base"), Some(9));
         let json: serde_json::Value = serde_json::from_str(&report.render(Format::Json)).unwrap();
         assert_eq!(json["cl100k_base"], 9);
+        assert_eq!(json["claude-v3"], 16, "as ctok counts it");
+        assert_eq!(json["claude-v4.7"], 24);
     }
 }

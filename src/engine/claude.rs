@@ -1,0 +1,887 @@
+//! Claude token counts, offline: the method of ctok 1.3.0 (MIT, Sander Land), whose piece
+//! lists, reconstructed from Anthropic's `count_tokens` answers, are shipped in
+//! `src/engine/claude/` with their license. A text is normalised (NFC, the family's quote fold),
+//! split into classed runs and written as a *marked stream* (word boundaries, case and absorbed
+//! spaces as marker glyphs); the count is the fewest pieces that tile that stream, plus the
+//! message frame. `tests/claude.rs` checks every tool of every test capture against ctok itself.
+
+use std::collections::HashSet;
+use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap;
+use serde::Deserialize;
+use unicode_general_category::{get_general_category, GeneralCategory};
+use unicode_normalization::char::canonical_combining_class;
+use unicode_normalization::UnicodeNormalization;
+
+/// A Claude tokenizer generation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ClaudeTokenizer {
+    /// Claude 3 through Opus 4.6 (ctok's `v3`).
+    V3,
+    /// Opus 4.7 (ctok's `v4.7`).
+    V4_7,
+    /// Opus 4.8 and later: v4.7's pieces under a six-token frame with no leading boundary.
+    V4_8,
+}
+
+impl ClaudeTokenizer {
+    /// Every generation, oldest first.
+    pub const ALL: [ClaudeTokenizer; 3] = [
+        ClaudeTokenizer::V3,
+        ClaudeTokenizer::V4_7,
+        ClaudeTokenizer::V4_8,
+    ];
+
+    /// Its name as a measure: `claude-v3`, `claude-v4.7`, `claude-v4.8`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClaudeTokenizer::V3 => "claude-v3",
+            ClaudeTokenizer::V4_7 => "claude-v4.7",
+            ClaudeTokenizer::V4_8 => "claude-v4.8",
+        }
+    }
+
+    /// The models it counts for.
+    pub fn models(self) -> &'static str {
+        match self {
+            ClaudeTokenizer::V3 => "Claude 3 to Opus 4.6",
+            ClaudeTokenizer::V4_7 => "Claude Opus 4.7",
+            ClaudeTokenizer::V4_8 => "Claude Opus 4.8 and later",
+        }
+    }
+
+    /// ctok's version string for it (`3.0`, `4.7`, `4.8`).
+    pub fn ctok_version(self) -> &'static str {
+        match self {
+            ClaudeTokenizer::V3 => "3.0",
+            ClaudeTokenizer::V4_7 => "4.7",
+            ClaudeTokenizer::V4_8 => "4.8",
+        }
+    }
+
+    /// Tokens of the message frame around a text.
+    pub fn frame_tokens(self) -> u64 {
+        self.model().message_overhead
+    }
+
+    /// Tokens of `text` sent as one user message (the frame included), as `count_tokens`
+    /// answers. The first call loads the generation's pieces (a fraction of a second).
+    pub fn count(self, text: &str) -> u64 {
+        let model = self.model();
+        model.message_overhead + tile(text, model)
+    }
+
+    fn model(self) -> &'static Model {
+        static V3: OnceLock<Model> = OnceLock::new();
+        static V4_7: OnceLock<Model> = OnceLock::new();
+        static V4_8: OnceLock<Model> = OnceLock::new();
+        const V3_DATA: &str = include_str!("claude/v3.json");
+        const V4_7_DATA: &str = include_str!("claude/v4_7.json");
+        match self {
+            ClaudeTokenizer::V3 => V3.get_or_init(|| Model::load(V3_DATA, None)),
+            ClaudeTokenizer::V4_7 => V4_7.get_or_init(|| Model::load(V4_7_DATA, None)),
+            ClaudeTokenizer::V4_8 => V4_8.get_or_init(|| Model::load(V4_7_DATA, Some(6))),
+        }
+    }
+}
+
+// ---- markers -------------------------------------------------------------------------------
+
+/// The structural markers, one noncharacter glyph each in the marked stream.
+const BOW: char = '\u{FDD0}';
+const EOW: char = '\u{FDD1}';
+const SHIFT: char = '\u{FDD3}';
+const CAPS: char = '\u{FDD4}';
+/// The glyphs the stream writes (⟨pad⟩ is never in it).
+const MARKERS: [char; 4] = [BOW, EOW, SHIFT, CAPS];
+/// Text holding a marker glyph itself gets it escaped to private use after NFC (which strips
+/// private use), and priced as the glyph it stands for.
+const LITERAL_MARKERS: [(char, char); 5] = [
+    ('\u{FDD0}', '\u{E000}'),
+    ('\u{FDD1}', '\u{E001}'),
+    ('\u{FDD2}', '\u{E002}'),
+    ('\u{FDD3}', '\u{E003}'),
+    ('\u{FDD4}', '\u{E004}'),
+];
+
+fn escape_literal_marker(c: char) -> char {
+    LITERAL_MARKERS
+        .iter()
+        .find(|(glyph, _)| *glyph == c)
+        .map_or(c, |(_, escape)| *escape)
+}
+
+fn unescape_literal_marker(c: char) -> char {
+    LITERAL_MARKERS
+        .iter()
+        .find(|(_, escape)| *escape == c)
+        .map_or(c, |(glyph, _)| *glyph)
+}
+
+// ---- the loaded model ----------------------------------------------------------------------
+
+/// The shipped data of one generation.
+#[derive(Deserialize)]
+struct Data {
+    message_overhead: u64,
+    fold_quotes: bool,
+    allcaps_min: Option<usize>,
+    pieces: Vec<String>,
+    contractions: Vec<String>,
+    bytes_fallback: Vec<String>,
+}
+
+/// Pieces stored backwards, so the tiling can walk candidate starts right to left.
+struct ReverseTrie {
+    /// (node, char) -> child node.
+    children: FxHashMap<(u32, char), u32>,
+    /// Whether a node ends a piece.
+    terminal: Vec<bool>,
+}
+
+impl ReverseTrie {
+    fn new<'a>(pieces: impl Iterator<Item = &'a str>) -> ReverseTrie {
+        let mut trie = ReverseTrie {
+            children: FxHashMap::default(),
+            terminal: vec![false],
+        };
+        for piece in pieces {
+            let mut node = 0u32;
+            for c in piece.chars().rev() {
+                let next = trie.terminal.len() as u32;
+                node = *trie.children.entry((node, c)).or_insert(next);
+                if node == next {
+                    trie.terminal.push(false);
+                }
+            }
+            trie.terminal[node as usize] = true;
+        }
+        trie
+    }
+
+    fn child(&self, node: u32, c: char) -> Option<u32> {
+        self.children.get(&(node, c)).copied()
+    }
+}
+
+struct Model {
+    message_overhead: u64,
+    fold_quotes: bool,
+    allcaps_min: Option<usize>,
+    /// Whether the frame ends in a ⟨bow⟩ that absorbs one leading space.
+    frame_bow: bool,
+    trie: ReverseTrie,
+    /// Cost-1 whole codepoints of the vocabulary.
+    unit_pieces: HashSet<char>,
+    /// Byte strings that are one token (partial UTF-8 prefixes, and the unit codepoints).
+    byte_tokens: HashSet<Vec<u8>>,
+    /// The longest of them, in bytes.
+    byte_token_len: usize,
+}
+
+impl Model {
+    fn load(data: &str, frame_overhead: Option<u64>) -> Model {
+        let data: Data = serde_json::from_str(data).expect("the shipped Claude pieces parse");
+        let unit_pieces: HashSet<char> = data
+            .pieces
+            .iter()
+            .filter_map(|p| {
+                let mut chars = p.chars();
+                match (chars.next(), chars.next()) {
+                    (Some(c), None) if !MARKERS.contains(&c) => Some(c),
+                    _ => None,
+                }
+            })
+            .collect();
+        let mut byte_tokens: HashSet<Vec<u8>> = data
+            .bytes_fallback
+            .iter()
+            .filter_map(|hex| decode_hex(hex))
+            .collect();
+        byte_tokens.extend(unit_pieces.iter().map(|c| c.to_string().into_bytes()));
+        let byte_token_len = byte_tokens.iter().map(Vec::len).max().unwrap_or(1);
+        // The glued contraction spelling (`'s` + ⟨eow⟩) is in the vocabulary too.
+        let glued: Vec<String> = data
+            .contractions
+            .iter()
+            .map(|c| format!("{c}{EOW}"))
+            .collect();
+        let trie = ReverseTrie::new(
+            data.pieces
+                .iter()
+                .map(String::as_str)
+                .chain(glued.iter().map(String::as_str)),
+        );
+        Model {
+            message_overhead: frame_overhead.unwrap_or(data.message_overhead),
+            fold_quotes: data.fold_quotes,
+            allcaps_min: data.allcaps_min,
+            frame_bow: frame_overhead.is_none(),
+            trie,
+            unit_pieces,
+            byte_tokens,
+            byte_token_len,
+        }
+    }
+
+    /// What one codepoint costs standing alone: 1 when it is a piece, else its bytes tiled.
+    fn char_cost(&self, c: char) -> u64 {
+        let c = unescape_literal_marker(c);
+        if self.unit_pieces.contains(&c) {
+            return 1;
+        }
+        let mut buf = [0u8; 4];
+        let bytes = c.encode_utf8(&mut buf).as_bytes();
+        // Fewest byte tokens: any single byte is one, and so is a known prefix.
+        let mut best = vec![u64::MAX; bytes.len() + 1];
+        best[0] = 0;
+        for end in 1..=bytes.len() {
+            for start in end.saturating_sub(self.byte_token_len)..end {
+                if best[start] == u64::MAX {
+                    continue;
+                }
+                if end - start == 1 || self.byte_tokens.contains(&bytes[start..end]) {
+                    best[end] = best[end].min(best[start] + 1);
+                }
+            }
+        }
+        best[bytes.len()]
+    }
+}
+
+fn decode_hex(hex: &str) -> Option<Vec<u8>> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(hex.get(i..i + 2)?, 16).ok())
+        .collect()
+}
+
+// ---- the tiling ----------------------------------------------------------------------------
+
+/// The fewest tiles of `text` over the vocabulary, where a character no piece starts costs
+/// `unit_cost(position)`.
+fn min_vocab_tile(text: &[char], trie: &ReverseTrie, unit_cost: impl Fn(usize) -> u64) -> u64 {
+    let mut best = vec![0u64; text.len() + 1];
+    for end in 1..=text.len() {
+        let start = end - 1;
+        let node = trie.child(0, text[start]);
+        best[end] = best[start]
+            + match node {
+                Some(n) if trie.terminal[n as usize] => 1,
+                _ => unit_cost(start),
+            };
+        let Some(mut node) = node else { continue };
+        for start in (0..end - 1).rev() {
+            match trie.child(node, text[start]) {
+                None => break,
+                Some(next) => {
+                    node = next;
+                    if trie.terminal[node as usize] {
+                        best[end] = best[end].min(best[start] + 1);
+                    }
+                }
+            }
+        }
+    }
+    best[text.len()]
+}
+
+/// What a content-final run of `n` newlines costs beyond the frame's own trailing token.
+fn frame_tail(n: usize, model: &Model) -> u64 {
+    if n == 0 {
+        return 0;
+    }
+    let run: Vec<char> = vec!['\n'; n + 2];
+    min_vocab_tile(&run, &model.trie, |_| 1) - 1
+}
+
+/// The tokens of `text`'s content (the frame's overhead aside).
+fn tile(text: &str, model: &Model) -> u64 {
+    let norm = nfc(text, model.fold_quotes);
+    let tail_newlines = norm.len() - norm.trim_end_matches('\n').len();
+    let stream: Vec<char> = stream_norm(&norm, model, text.starts_with(' '))
+        .chars()
+        .collect();
+    let tail = frame_tail(tail_newlines, model);
+    if stream.is_empty() {
+        return tail;
+    }
+    let unit = |at: usize| {
+        let c = stream[at];
+        if MARKERS.contains(&c) {
+            1
+        } else {
+            model.char_cost(c)
+        }
+    };
+    min_vocab_tile(&stream, &model.trie, unit) + tail
+}
+
+// ---- normalisation -------------------------------------------------------------------------
+
+/// NFC, the control characters the API strips, the folds and the spaces it treats as U+0020,
+/// in ctok's order.
+fn nfc(text: &str, fold_quotes: bool) -> String {
+    // C0/C1 controls but TAB, LF and NUL are stripped; NUL reads as a space.
+    let stripped: String = text
+        .nfc()
+        .filter(|&c| !matches!(c as u32, 0x01..=0x08 | 0x0B..=0x1F | 0x7F | 0x80..=0x9F))
+        .map(|c| if c == '\u{0}' { ' ' } else { c })
+        .collect();
+    // Decomposed Thai SARA AM composes; then BMP private use is stripped.
+    stripped
+        .replace("\u{0E4D}\u{0E32}", "\u{0E33}")
+        .chars()
+        .filter(|&c| !('\u{E000}'..='\u{F8FF}').contains(&c))
+        .map(|c| match c {
+            '\u{2018}' | '\u{2019}' if fold_quotes => '\'',
+            '\u{201C}' | '\u{201D}' if fold_quotes => '"',
+            '\u{00A0}'
+            | '\u{1680}'
+            | '\u{2000}'..='\u{200A}'
+            | '\u{2028}'
+            | '\u{2029}'
+            | '\u{202F}'
+            | '\u{205F}' => ' ',
+            other => other,
+        })
+        .collect()
+}
+
+// ---- character classes ---------------------------------------------------------------------
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Class {
+    Wordy,
+    Hard,
+    Digit,
+    Punct,
+    Space,
+    /// An unattached combining mark opening a word-like run.
+    StrayMark,
+}
+
+/// Non-ASCII symbols that tile over the punctuation vocabulary (measured, enumerated).
+const PUNCT_SYMS: &str = "—»«•°„–−£§€…√→（№†└│།·─═█";
+/// Symbols of the CJK punctuation block that read markerless (measured).
+const IDEOGRAPHIC_SYMBOLS: &str = "〄〒〓〠〶〷〾〿";
+/// Blocks of symbol-letters that take the full word model (measured).
+const SYMBOL_LETTERS: [(u32, u32); 4] = [
+    (0x16EE, 0x16F0),
+    (0x2160, 0x2188),
+    (0x24B6, 0x24E9),
+    (0xA6E6, 0xA6EF),
+];
+/// Case pairs of Unicode 16.0 the models know.
+const NEW_CASE_PAIRS: [(char, char); 2] = [('\u{1C89}', '\u{1C8A}'), ('\u{A7CB}', '\u{0264}')];
+/// Suffixes an apostrophe binds into the word before it.
+const CONTRACTION_SUFFIXES: [&str; 7] = ["s", "t", "d", "m", "ll", "re", "ve"];
+
+/// The first letter of a general category's abbreviation (`L`, `M`, `N`, `P`, `S`, `Z`, `C`).
+fn major(c: char) -> char {
+    category(c).chars().next().unwrap_or('C')
+}
+
+/// The two-letter general category, as Python's `unicodedata.category` names it.
+fn category(c: char) -> &'static str {
+    use GeneralCategory as G;
+    match get_general_category(c) {
+        G::UppercaseLetter => "Lu",
+        G::LowercaseLetter => "Ll",
+        G::TitlecaseLetter => "Lt",
+        G::ModifierLetter => "Lm",
+        G::OtherLetter => "Lo",
+        G::NonspacingMark => "Mn",
+        G::SpacingMark => "Mc",
+        G::EnclosingMark => "Me",
+        G::DecimalNumber => "Nd",
+        G::LetterNumber => "Nl",
+        G::OtherNumber => "No",
+        G::ConnectorPunctuation => "Pc",
+        G::DashPunctuation => "Pd",
+        G::OpenPunctuation => "Ps",
+        G::ClosePunctuation => "Pe",
+        G::InitialPunctuation => "Pi",
+        G::FinalPunctuation => "Pf",
+        G::OtherPunctuation => "Po",
+        G::MathSymbol => "Sm",
+        G::CurrencySymbol => "Sc",
+        G::ModifierSymbol => "Sk",
+        G::OtherSymbol => "So",
+        G::SpaceSeparator => "Zs",
+        G::LineSeparator => "Zl",
+        G::ParagraphSeparator => "Zp",
+        G::Control => "Cc",
+        G::Format => "Cf",
+        G::Surrogate => "Cs",
+        G::PrivateUse => "Co",
+        G::Unassigned => "Cn",
+        // A category a later Unicode adds: read as unassigned.
+        _ => "Cn",
+    }
+}
+
+fn is_mark(c: char) -> bool {
+    major(c) == 'M'
+}
+
+fn is_new_cased(c: char) -> bool {
+    NEW_CASE_PAIRS.iter().any(|(a, b)| *a == c || *b == c)
+}
+
+/// Lower case one character as the models do (Python's `str.lower` of one character).
+fn lower_char(c: char, out: &mut String) {
+    if c == '\u{03F4}' {
+        out.push(c);
+    } else if let Some((_, lower)) = NEW_CASE_PAIRS.iter().find(|(upper, _)| *upper == c) {
+        out.push(*lower);
+    } else {
+        out.extend(c.to_lowercase());
+    }
+}
+
+fn lower(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        lower_char(c, &mut out);
+    }
+    out
+}
+
+fn is_upper(c: char) -> bool {
+    if c == '\u{03F4}' {
+        return false;
+    }
+    NEW_CASE_PAIRS.iter().any(|(upper, _)| *upper == c)
+        || (c.is_uppercase() && lower(&c.to_string()) != c.to_string())
+}
+
+fn is_lower(c: char) -> bool {
+    NEW_CASE_PAIRS.iter().any(|(_, lower)| *lower == c) || c.is_lowercase()
+}
+
+fn span_is_upper(text: &str) -> bool {
+    let mut any = false;
+    for c in text.chars().filter(|&c| is_upper(c) || is_lower(c)) {
+        if !is_upper(c) {
+            return false;
+        }
+        any = true;
+    }
+    any
+}
+
+fn is_hard_code(o: u32) -> bool {
+    o >= 0x10000
+        || (0x4E00..=0x9FFF).contains(&o)
+        || (0x3400..=0x4DBF).contains(&o)
+        || (0xF900..=0xFAFF).contains(&o)
+        || (0xAC00..=0xD7A3).contains(&o)
+        || matches!(
+            o,
+            0x3005 | 0x3006 | 0x3031 | 0x3032 | 0x3033 | 0x3034 | 0x3035 | 0x303B | 0x303C
+        )
+}
+
+fn is_selector(c: char) -> bool {
+    (0xFE00..=0xFE0F).contains(&(c as u32))
+}
+
+fn classify(c: char) -> Class {
+    if is_new_cased(c) {
+        return Class::Wordy;
+    }
+    let o = c as u32;
+    let cat = category(c);
+    let major = major(c);
+    if major == 'Z' || "\t\n\r\u{c}\u{b}".contains(c) {
+        return Class::Space;
+    }
+    if SYMBOL_LETTERS
+        .iter()
+        .any(|(lo, hi)| (*lo..=*hi).contains(&o))
+    {
+        return Class::Wordy;
+    }
+    if cat == "Nd" && (o < 0x80 || (0x0660..=0x0669).contains(&o) || (0x06F0..=0x06F9).contains(&o))
+    {
+        return Class::Digit;
+    }
+    if o < 0x80 && (major == 'P' || major == 'S') {
+        return Class::Punct;
+    }
+    if PUNCT_SYMS.contains(c) {
+        return Class::Punct;
+    }
+    if is_selector(c) {
+        return Class::Hard;
+    }
+    if is_mark(c) {
+        return if o < 0x10000 && c.is_alphabetic() {
+            Class::Wordy
+        } else {
+            Class::Hard
+        };
+    }
+    if major == 'L' && !is_hard_code(o) {
+        return Class::Wordy;
+    }
+    Class::Hard
+}
+
+/// A cased span as the tiler reads it: ⟨caps⟩ or ⟨shift⟩ and the lowered text, or the span.
+fn mark_case(span: &str, allcaps_min: Option<usize>, head_mark: bool) -> String {
+    if head_mark || span.contains('ẞ') {
+        return span.to_string();
+    }
+    let first: String = span.chars().take(1).collect();
+    let rest: String = span.chars().skip(1).collect();
+    if span.contains('İ') {
+        let head = first.chars().next().unwrap_or(' ');
+        if is_upper(head) && head != 'İ' && !rest.chars().any(|c| c != 'İ' && is_upper(c)) {
+            let mut out = String::new();
+            out.push(SHIFT);
+            out.push_str(&lower(&first));
+            for c in rest.chars() {
+                if c == 'İ' {
+                    out.push(c);
+                } else {
+                    lower_char(c, &mut out);
+                }
+            }
+            return out;
+        }
+        return span.to_string();
+    }
+    let unlowerable = span.chars().any(|c| {
+        (is_new_cased(c) || matches!(major(c), 'L' | 'M'))
+            && !is_lower(c)
+            && (!is_upper(c) || lower(&c.to_string()) == c.to_string())
+    });
+    let length = span.chars().count();
+    if let Some(min) = allcaps_min {
+        if span_is_upper(span) && length >= min && !unlowerable {
+            let mut out = String::new();
+            out.push(CAPS);
+            out.push_str(&lower(span).replace('ς', "σ"));
+            return out;
+        }
+    }
+    if lower(&first) == first {
+        return span.to_string();
+    }
+    let head = first.chars().next().unwrap_or(' ');
+    if is_upper(head) && !rest.chars().any(is_upper) {
+        let mut out = String::new();
+        out.push(SHIFT);
+        out.push_str(&lower(span));
+        return out;
+    }
+    span.to_string()
+}
+
+// ---- the marked stream ---------------------------------------------------------------------
+
+fn is_separator(c: char) -> bool {
+    (c as u32) < 0x10000 && is_mark(c) && !is_selector(c) && !c.is_alphabetic()
+}
+
+fn syriac_vowel(c: char) -> bool {
+    let o = c as u32;
+    o == 0x0711 || (0x0730..=0x073F).contains(&o)
+}
+
+fn stray_mark(c: char) -> bool {
+    if syriac_vowel(c) {
+        return false;
+    }
+    canonical_combining_class(c) != 0 && !is_separator(c)
+}
+
+fn marks_like_punct(c: char) -> bool {
+    let c = unescape_literal_marker(c);
+    let o = c as u32;
+    if o >= 0x10000 {
+        return false;
+    }
+    if is_separator(c) {
+        return true;
+    }
+    let cat = category(c);
+    let ideographic_punct =
+        (0x3001..=0x303F).contains(&o) && (cat.starts_with('P') || IDEOGRAPHIC_SYMBOLS.contains(c));
+    (matches!(major(c), 'P' | 'S') || cat == "Cf" || cat == "Cn") && !ideographic_punct
+}
+
+fn digit_border(c: char) -> bool {
+    let cat = category(c);
+    (cat == "No" || (cat == "Nd" && !c.is_ascii())) && (c as u32) < 0x10000
+}
+
+fn digit_run(body: &str) -> bool {
+    let mut chars = body.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    let cat = category(first);
+    (cat == "Nd" || cat == "No") && chars.all(|c| category(c) == cat)
+}
+
+fn digit_bow(body: &str) -> bool {
+    digit_run(body) && body.chars().next().is_some_and(digit_border)
+}
+
+fn digit_eow(body: &str) -> bool {
+    digit_run(body) && body.chars().next_back().is_some_and(digit_border)
+}
+
+fn hard_bow(body: &str) -> bool {
+    body.chars()
+        .next()
+        .is_some_and(|c| is_selector(c) || marks_like_punct(c))
+}
+
+fn hard_eow(body: &str) -> bool {
+    body.chars()
+        .next_back()
+        .is_some_and(|c| is_selector(c) || marks_like_punct(c))
+}
+
+#[derive(PartialEq, Eq, Clone, Copy)]
+enum HardKind {
+    Punct,
+    Number,
+    Letter,
+}
+
+fn hard_kind(c: char) -> HardKind {
+    if marks_like_punct(c) {
+        HardKind::Punct
+    } else if digit_border(c) {
+        HardKind::Number
+    } else {
+        HardKind::Letter
+    }
+}
+
+/// Maximal runs of one class, HARD runs split where the kind of character changes.
+fn runs(norm: &str) -> Vec<(Class, String)> {
+    let mut chars = norm.chars();
+    let Some(first) = chars.next() else {
+        return Vec::new();
+    };
+    let mut out: Vec<(Class, String)> = Vec::new();
+    let mut current = first.to_string();
+    let mut class = classify(first);
+    if class == Class::Wordy && stray_mark(first) {
+        class = Class::StrayMark;
+    }
+    for c in chars {
+        let next = classify(c);
+        // Consecutive unattached marks are one run, like any run of one class.
+        if next == class || (class == Class::StrayMark && next == Class::Wordy && stray_mark(c)) {
+            current.push(c);
+        } else if next == Class::Wordy && stray_mark(c) && class != Class::Wordy {
+            out.push((class, std::mem::take(&mut current)));
+            current.push(c);
+            class = Class::StrayMark;
+        } else {
+            out.push((class, std::mem::take(&mut current)));
+            current.push(c);
+            class = next;
+        }
+    }
+    out.push((class, current));
+    let mut split = Vec::with_capacity(out.len());
+    for (class, body) in out {
+        if class != Class::Hard || body.chars().count() == 1 {
+            split.push((class, body));
+            continue;
+        }
+        let mut chars = body.chars();
+        let first = chars.next().unwrap_or(' ');
+        let mut current = first.to_string();
+        let mut kind = hard_kind(first);
+        for c in chars {
+            if is_selector(c) || hard_kind(c) == kind {
+                current.push(c);
+            } else {
+                split.push((class, std::mem::take(&mut current)));
+                current.push(c);
+                kind = hard_kind(c);
+            }
+        }
+        split.push((class, current));
+    }
+    split
+}
+
+fn opens_word(runs: &[(Class, String)], i: usize) -> bool {
+    runs[i].1 == "'"
+        && runs
+            .get(i + 1)
+            .is_some_and(|(class, _)| matches!(class, Class::Wordy | Class::StrayMark))
+}
+
+fn takes_right_border(class: Class, body: &str) -> bool {
+    class == Class::Punct
+        || hard_eow(body)
+        || (matches!(class, Class::Digit | Class::Hard) && digit_run(body) && digit_eow(body))
+}
+
+fn contraction_seam(runs: &[(Class, String)], i: usize) -> bool {
+    if !CONTRACTION_SUFFIXES.contains(&runs[i].1.as_str()) || i == 0 {
+        return false;
+    }
+    let (class, body) = &runs[i - 1];
+    if *class != Class::Punct || body != "'" {
+        return false;
+    }
+    i < 2 || !takes_right_border(runs[i - 2].0, &runs[i - 2].1)
+}
+
+/// Normalised text as the marked stream the tiler reads.
+fn stream_norm(norm: &str, model: &Model, raw_head_space: bool) -> String {
+    let escaped: String = norm.chars().map(escape_literal_marker).collect();
+    let mut norm = escaped.trim_end_matches('\n');
+    if model.frame_bow && raw_head_space && norm.starts_with(' ') && !norm.starts_with("  ") {
+        norm = &norm[1..];
+    }
+    let runs = runs(norm);
+    if runs.is_empty() {
+        return if model.frame_bow {
+            BOW.to_string()
+        } else {
+            String::new()
+        };
+    }
+    let n_runs = runs.len();
+    let borders_space = |i: usize, side: isize| -> bool {
+        let j = i as isize + side;
+        if j < 0 {
+            return model.frame_bow;
+        }
+        let Some((class, body)) = runs.get(j as usize) else {
+            return false;
+        };
+        if *class != Class::Space {
+            return false;
+        }
+        if side < 0 {
+            body.ends_with(' ')
+        } else {
+            body.starts_with(' ') && !body.starts_with("  ")
+        }
+    };
+    let (first_class, first_body) = (&runs[0].0, &runs[0].1);
+    let head_quote = opens_word(&runs, 0);
+    let has_own_bow = !head_quote
+        && (matches!(first_class, Class::Wordy | Class::Punct | Class::StrayMark)
+            || hard_bow(first_body)
+            || (matches!(first_class, Class::Digit | Class::Hard) && digit_bow(first_body))
+            || (*first_class == Class::Space && first_body.starts_with(' ')));
+    let mut out = String::new();
+    if !has_own_bow && model.frame_bow {
+        out.push(if head_quote { ' ' } else { BOW });
+    }
+    for (i, (class, body)) in runs.iter().enumerate() {
+        match class {
+            Class::Wordy => {
+                let fused = i > 0 && runs[i - 1].0 == Class::StrayMark;
+                let marked = mark_case(body, model.allcaps_min, fused);
+                let mut rest = marked.as_str();
+                while let Some(marker) = rest.chars().next().filter(|c| *c == SHIFT || *c == CAPS) {
+                    out.push(marker);
+                    rest = &rest[marker.len_utf8()..];
+                }
+                if !(fused || contraction_seam(&runs, i)) {
+                    out.push(BOW);
+                }
+                out.push_str(rest);
+                out.push(EOW);
+            }
+            Class::StrayMark => {
+                out.push(BOW);
+                out.push_str(body);
+                let letter_follows = i + 1 < n_runs && runs[i + 1].0 == Class::Wordy;
+                if !letter_follows {
+                    out.push(EOW);
+                }
+            }
+            _ if *class == Class::Punct || hard_bow(body) || hard_eow(body) => {
+                let takes_bow = borders_space(i, -1)
+                    && !opens_word(&runs, i)
+                    && (*class == Class::Punct || hard_bow(body));
+                if takes_bow {
+                    out.push(BOW);
+                }
+                out.push_str(body);
+                if borders_space(i, 1) && (*class == Class::Punct || hard_eow(body)) {
+                    out.push(EOW);
+                }
+            }
+            Class::Digit | Class::Hard if digit_run(body) => {
+                if digit_bow(body) && borders_space(i, -1) {
+                    out.push(BOW);
+                }
+                out.push_str(body);
+                if digit_eow(body) && borders_space(i, 1) {
+                    out.push(EOW);
+                }
+            }
+            _ => out.push_str(body),
+        }
+    }
+    seam(&out)
+}
+
+/// `x⟨eow⟩ [case markers]⟨bow⟩` -> `x⟨eow⟩[case markers]⟨bow⟩`: a single space between two
+/// marked spans is the seam, not a character (one left-to-right pass, as a regex substitution).
+fn seam(stream: &str) -> String {
+    let chars: Vec<char> = stream.chars().collect();
+    let mut out = String::with_capacity(stream.len());
+    let mut i = 0;
+    while i < chars.len() {
+        // A match needs a character before ⟨eow⟩, so it starts at i with chars[i+1] == EOW.
+        // `(.)` of the pattern: any character but a line break.
+        if i + 2 < chars.len() && chars[i] != '\n' && chars[i + 1] == EOW && chars[i + 2] == ' ' {
+            let mut j = i + 3;
+            while j < chars.len() && (chars[j] == SHIFT || chars[j] == CAPS) {
+                j += 1;
+            }
+            if j < chars.len() && chars[j] == BOW {
+                out.push(chars[i]);
+                out.push(EOW);
+                out.extend(&chars[i + 3..=j]);
+                i = j + 1;
+                continue;
+            }
+        }
+        out.push(chars[i]);
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_of_known_texts() {
+        // As ctok 1.3.0 counts them (`ctok.token_count(text, version)`).
+        let text = "Take a screenshot of the page or element.";
+        assert_eq!(ClaudeTokenizer::V3.count(text), 16);
+        assert_eq!(ClaudeTokenizer::V4_7.count(text), 24);
+        assert_eq!(ClaudeTokenizer::V3.count("hello world"), 9);
+    }
+
+    #[test]
+    fn the_seam_joins_two_words() {
+        let s = format!("a{EOW} {SHIFT}{BOW}b{EOW}");
+        assert_eq!(seam(&s), format!("a{EOW}{SHIFT}{BOW}b{EOW}"));
+        let kept = format!("a{EOW}  {BOW}b");
+        assert_eq!(seam(&kept), kept);
+    }
+}
