@@ -1016,7 +1016,17 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 per_server: max_server_tokens,
                 max_increase_pct: max_increase,
             };
-            let check = CheckReport::build(&report, baseline.as_ref(), &budget, !estimate_only);
+            // Where each figure comes from: the config for the total, the captures per server.
+            let mut sources: std::collections::BTreeMap<String, String> = inputs
+                .captures
+                .iter()
+                .map(|c| (c.server.clone(), c.source.display().to_string()))
+                .collect();
+            if let Some(config) = &inputs.config_path {
+                sources.insert("total".into(), config.display().to_string());
+            }
+            let check =
+                CheckReport::build(&report, baseline.as_ref(), &budget, !estimate_only, sources);
             emit(&check.render(format), output.as_deref())?;
             Ok(if check.pass {
                 ExitCode::SUCCESS
@@ -1068,6 +1078,7 @@ fn run_capture(args: &CaptureArgs) -> Result<ExitCode, CliError> {
                     env: Vec::new(),
                 },
             },
+            secrets: Vec::new(),
         }),
         (Some(_), false) => return Err(usage("--name needs a command after `--` or --url")),
         (None, _) => {}

@@ -693,6 +693,24 @@ fn a_server_echoing_a_secret_does_not_get_it_written() {
     let stdout = text(&out.stdout);
     assert!(stdout.contains("masked as ***"), "{stdout}");
     assert!(!stdout.contains(secret) && !text(&out.stderr).contains(secret));
+    // A secret passed as an argument is a secret too.
+    let config = dir.path().join("args.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "mcp_servers:\n  fx-arg:\n    command: {:?}\n    args: [{:?}, echo-arg, \"--key=${{SCHEMATAX_TEST_SECRET}}\"]\n",
+            python(),
+            fixture()
+        ),
+    )
+    .unwrap();
+    let out = schematax(
+        &["capture", config.to_str().unwrap(), "--timeout", "10"],
+        &[("SCHEMATAX_TEST_SECRET", secret)],
+    );
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let written = std::fs::read_to_string(dir.path().join("tools/fx-arg.json")).unwrap();
+    assert!(written.contains("Uses --key=*** for you."), "{written}");
 }
 
 #[test]

@@ -1334,6 +1334,23 @@ fn check_holds_the_schemas_to_a_budget_and_exits_by_the_verdict() {
     let text = stdout(&over);
     assert!(text.lines().next().unwrap().ends_with(": FAIL"), "{text}");
     assert!(text.contains("20,000  over budget"), "{text}");
+    // SARIF for code scanning: every result has a file.
+    let sarif = latest(&[
+        "check",
+        "--max-tokens",
+        "20000",
+        "--estimate-only",
+        "--format",
+        "sarif",
+    ]);
+    let sarif: Value = serde_json::from_slice(&sarif.stdout).unwrap();
+    let result = &sarif["runs"][0]["results"][0];
+    assert_eq!(result["ruleId"], "schema-budget");
+    assert!(
+        result["locations"][0]["physicalLocation"]["artifactLocation"]["uri"]
+            .as_str()
+            .is_some_and(|uri| !uri.is_empty())
+    );
     let within = latest(&["check", "--max-tokens", "30000", "--estimate-only"]);
     assert_eq!(within.status.code(), Some(0), "{}", stdout(&within));
     // Per server: firecrawl over, the others unbudgeted.

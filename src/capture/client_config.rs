@@ -83,6 +83,7 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<ServerSpec>, ClientConfigError> {
         specs.push(ServerSpec {
             name: name.clone(),
             transport,
+            secrets: Vec::new(),
         });
     }
     Ok(specs)

@@ -55,6 +55,15 @@ fn resolve(base: &str, location: &str) -> Option<String> {
     if location.starts_with("http://") || location.starts_with("https://") {
         return Some(location.to_string());
     }
+    if let Some(elsewhere) = location.strip_prefix("//") {
+        // Scheme-relative: another host, maybe.
+        let (scheme, _) = base.split_once("://")?;
+        return Some(format!("{scheme}://{elsewhere}"));
+    }
+    if location.starts_with('?') {
+        let path = base.split(['?', '#']).next()?;
+        return Some(format!("{path}{location}"));
+    }
     let base_origin = {
         let (scheme, rest) = base.split_once("://")?;
         let authority = rest.split(['/', '?', '#']).next()?;
@@ -327,8 +336,14 @@ impl Connection for HttpConnection {
 
 impl Drop for HttpConnection {
     fn drop(&mut self) {
-        // End the session politely; a server that does not support it answers 405.
-        if let Some(session) = &self.session {
+        // End the session politely (a server that does not support it answers 405), within
+        // what is left of the deadline and two seconds at most: a server that never answers
+        // cannot hold the capture.
+        let left = self
+            .deadline
+            .saturating_duration_since(Instant::now())
+            .min(Duration::from_secs(2));
+        if let (Some(session), false) = (&self.session, left.is_zero()) {
             let mut request = self
                 .agent
                 .delete(&self.url)
@@ -336,7 +351,7 @@ impl Drop for HttpConnection {
             for (key, value) in &self.headers {
                 request = request.header(key.as_str(), value.as_str());
             }
-            let _ = request.call();
+            let _ = request.config().timeout_global(Some(left)).build().call();
         }
     }
 }
@@ -381,6 +396,14 @@ mod tests {
         assert_eq!(
             resolve(base, "https://other.test/mcp").as_deref(),
             Some("https://other.test/mcp")
+        );
+        assert_eq!(
+            resolve(base, "//other.test/mcp").as_deref(),
+            Some("http://other.test/mcp")
+        );
+        assert_eq!(
+            resolve(base, "?page=2").as_deref(),
+            Some("http://127.0.0.1:9/api/mcp?page=2")
         );
     }
 }

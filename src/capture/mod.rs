@@ -36,6 +36,9 @@ pub struct ServerSpec {
     pub name: String,
     /// How to reach it (values may hold `${VAR}`).
     pub transport: Transport,
+    /// Values to mask besides its env and header values: those `${VAR}` filled in the config
+    /// it came from (an argument or a URL may carry a key).
+    pub secrets: Vec<String>,
 }
 
 /// Masks secret values in any text that leaves the program.
@@ -105,6 +108,17 @@ pub fn expand_vars(value: &str) -> (String, Vec<String>) {
     expand_vars_with(value, |name| std::env::var(name).ok())
 }
 
+/// The values `${VAR}` fills in `value`: secrets wherever they are used (an argument, a URL).
+fn expanded_values(value: &str) -> Vec<String> {
+    let found = std::cell::RefCell::new(Vec::new());
+    expand_vars_with(value, |name| {
+        let value = std::env::var(name).ok();
+        found.borrow_mut().extend(value.clone());
+        value
+    });
+    found.into_inner()
+}
+
 /// [`expand_vars`] with the variables looked up by `lookup`.
 fn expand_vars_with(value: &str, lookup: impl Fn(&str) -> Option<String>) -> (String, Vec<String>) {
     let mut out = String::new();
@@ -153,6 +167,7 @@ pub fn specs_from_config(
         .map(|s| ServerSpec {
             name: s.name.clone(),
             transport: s.transport.clone(),
+            secrets: config.substituted.clone(),
         })
         .collect())
 }
@@ -279,11 +294,21 @@ pub fn capture_server(
     let listing: (Listing, Redactor) = match &spec.transport {
         Transport::Stdio { command, args, env } => {
             let env = expand(env);
-            let redactor = Redactor::new(env.iter().map(|(_, v)| v.clone()));
+            let from_vars = std::iter::once(command)
+                .chain(args)
+                .flat_map(|a| expanded_values(a));
+            let redactor = Redactor::new(
+                env.iter()
+                    .map(|(_, v)| v.clone())
+                    .chain(from_vars)
+                    .chain(spec.secrets.iter().cloned()),
+            );
             let args: Vec<String> = args.iter().map(|a| expand_vars(a).0).collect();
             let log = out_dir.join(format!(
                 "{}.stderr.log",
-                capture_file_name(&spec.name).trim_end_matches(".json")
+                capture_file_name(&spec.name)
+                    .strip_suffix(".json")
+                    .unwrap_or_default()
             ));
             let mut connection = stdio::StdioConnection::spawn(
                 &expand_vars(command).0,
@@ -296,7 +321,13 @@ pub fn capture_server(
         }
         Transport::Http { url, headers } => {
             let headers = expand(headers);
-            let redactor = Redactor::new(headers.iter().map(|(_, v)| v.clone()));
+            let redactor = Redactor::new(
+                headers
+                    .iter()
+                    .map(|(_, v)| v.clone())
+                    .chain(expanded_values(url))
+                    .chain(spec.secrets.iter().cloned()),
+            );
             let mut connection =
                 http::HttpConnection::new(&expand_vars(url).0, headers, timeout, &redactor)?;
             (list_tools(&mut connection, timeout, &redactor)?, redactor)
@@ -435,10 +466,11 @@ fn file_name_clashes(specs: &[ServerSpec]) -> Vec<Option<(String, String)>> {
         .iter()
         .map(|spec| {
             let file = capture_file_name(&spec.name);
-            match owners.get(&file) {
+            // Case-insensitive file systems (macOS, Windows) make `GitHub` and `github` one.
+            match owners.get(&file.to_lowercase()) {
                 Some(owner) => Some((file, owner.to_string())),
                 None => {
-                    owners.insert(file, &spec.name);
+                    owners.insert(file.to_lowercase(), &spec.name);
                     None
                 }
             }
@@ -501,14 +533,16 @@ mod tests {
         let spec = |name: &str| ServerSpec {
             name: name.into(),
             transport: Transport::Unspecified,
+            secrets: Vec::new(),
         };
-        let clashes = file_name_clashes(&[spec("a/b"), spec("c"), spec("a_b")]);
+        let clashes = file_name_clashes(&[spec("a/b"), spec("c"), spec("a_b"), spec("C")]);
         assert_eq!(
             clashes,
             [
                 None,
                 None,
-                Some(("a_b.json".to_string(), "a/b".to_string()))
+                Some(("a_b.json".to_string(), "a/b".to_string())),
+                Some(("C.json".to_string(), "c".to_string()))
             ]
         );
     }

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use super::cleanup::registry;
 use super::error::CaptureError;
-use super::limits::MAX_MESSAGE_BYTES;
+use super::limits::{MAX_CAPTURE_BYTES, MAX_MESSAGE_BYTES};
 use super::protocol::{Connection, Incoming};
 use super::Redactor;
 
@@ -33,6 +33,8 @@ const MAX_UNSENT: usize = 256;
 enum Line {
     Text(Vec<u8>),
     TooLarge,
+    /// The capture's whole budget is spent.
+    OverBudget,
     End,
 }
 
@@ -147,16 +149,15 @@ fn write_lines(mut stdin: ChildStdin, queued: &Receiver<Vec<u8>>, unsent: &Atomi
     }
 }
 
-/// Reads newline-delimited messages, refusing one over [`MAX_MESSAGE_BYTES`].
+/// Reads newline-delimited messages, refusing one over [`MAX_MESSAGE_BYTES`] and everything
+/// past [`MAX_CAPTURE_BYTES`] in all: what is queued ahead never holds more than the budget.
 fn read_lines(stdout: impl Read, sender: &std::sync::mpsc::SyncSender<Line>) {
     let mut reader = BufReader::with_capacity(64 * 1024, stdout);
+    let mut left = MAX_CAPTURE_BYTES;
     loop {
         let mut line = Vec::new();
-        match reader
-            .by_ref()
-            .take(MAX_MESSAGE_BYTES as u64 + 1)
-            .read_until(b'\n', &mut line)
-        {
+        let limit = MAX_MESSAGE_BYTES as u64 + 1;
+        match reader.by_ref().take(limit).read_until(b'\n', &mut line) {
             Ok(0) | Err(_) => {
                 let _ = sender.send(Line::End);
                 return;
@@ -165,7 +166,12 @@ fn read_lines(stdout: impl Read, sender: &std::sync::mpsc::SyncSender<Line>) {
                 let _ = sender.send(Line::TooLarge);
                 return;
             }
+            Ok(_) if line.len() as u64 > left => {
+                let _ = sender.send(Line::OverBudget);
+                return;
+            }
             Ok(_) => {
+                left -= line.len() as u64;
                 if sender.send(Line::Text(line)).is_err() {
                     return;
                 }
@@ -253,6 +259,7 @@ impl Connection for StdioConnection {
                 })
             }
             Ok(Line::TooLarge) => Err(CaptureError::TooLarge),
+            Ok(Line::OverBudget) => Err(CaptureError::CaptureTooLarge),
             Ok(Line::End) | Err(RecvTimeoutError::Disconnected) => Err(self.exit_reason()),
             Err(RecvTimeoutError::Timeout) => Err(CaptureError::TimedOut),
         }

@@ -332,6 +332,9 @@ pub struct Config {
     /// ruamel.yaml refuse the file for it (see [`Config::as_read_by`]); the others keep the
     /// later value.
     pub duplicate_key: Option<DuplicateKey>,
+    /// The values `${VAR}` filled from the environment anywhere in the file: secrets that
+    /// `capture` never writes or prints (only [`Config::load`] fills them).
+    pub substituted: Vec<String>,
 }
 
 impl Default for Config {
@@ -362,8 +365,15 @@ impl Config {
     /// would describe an agent with no MCP server at all.
     pub fn load(path: &Path) -> Result<Config, InputError> {
         let bytes = read_limited(path, MAX_CONFIG_BYTES)?;
-        let config = Config::parse_with(&bytes, &|name| std::env::var(name).ok())
+        let substituted = std::cell::RefCell::new(Vec::new());
+        let lookup = |name: &str| {
+            let value = std::env::var(name).ok();
+            substituted.borrow_mut().extend(value.clone());
+            value
+        };
+        let mut config = Config::parse_with(&bytes, &lookup)
             .map_err(|e| InputError::new(path, e.to_string()))?;
+        config.substituted = substituted.into_inner();
         match &config.ignored {
             Some(reason) => Err(InputError::new(
                 path,
@@ -470,6 +480,7 @@ impl Config {
             warnings,
             ignored: None,
             duplicate_key: None,
+            substituted: Vec::new(),
         }
     }
 

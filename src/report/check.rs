@@ -80,7 +80,12 @@ impl Baseline {
 
     /// Refuses a baseline of another config (the figures would not be comparable).
     pub fn check_config(&self, path: &Path, current: &CostReport) -> Result<(), InputError> {
-        if self.config_path != current.config_path {
+        // The same file, however its path was written (`./hermes.yaml`, `hermes.yaml`).
+        let same_file = || {
+            let canonical = |p: &str| std::fs::canonicalize(p).ok();
+            canonical(&self.config_path).is_some_and(|a| Some(a) == canonical(&current.config_path))
+        };
+        if self.config_path != current.config_path && !same_file() {
             return Err(InputError::new(
                 path,
                 format!(
@@ -154,6 +159,10 @@ pub struct CheckReport {
     pub tool_changes: Vec<ToolChange>,
     /// Tools that changed, in all.
     pub tools_changed: usize,
+    /// Where each figure comes from, for SARIF locations: `total` the config (or the first
+    /// capture), each server its capture file.
+    #[serde(skip)]
+    pub sources: BTreeMap<String, String>,
 }
 
 /// The verdict of one figure.
@@ -202,6 +211,7 @@ impl CheckReport {
         baseline: Option<&Baseline>,
         budget: &Budget,
         count: bool,
+        sources: BTreeMap<String, String>,
     ) -> CheckReport {
         let mut gates = vec![gate(
             "total",
@@ -253,6 +263,7 @@ impl CheckReport {
                 .map(|b| format!("{} (Hermes {})", b.profile, b.hermes)),
             tool_changes,
             tools_changed,
+            sources,
         }
     }
 
@@ -426,6 +437,12 @@ impl CheckReport {
             .iter()
             .filter_map(|g| {
                 let failure = g.failure.as_ref()?;
+                // Code scanning needs a file for every result.
+                let uri = self
+                    .sources
+                    .get(&g.scope)
+                    .or_else(|| self.sources.values().next())
+                    .map_or("hermes.yaml", String::as_str);
                 Some(serde_json::json!({
                     "ruleId": "schema-budget",
                     "level": "error",
@@ -435,6 +452,10 @@ impl CheckReport {
                         thousands(g.tokens),
                         limits(g)
                     )},
+                    "locations": [{"physicalLocation": {
+                        "artifactLocation": {"uri": uri},
+                        "region": {"startLine": 1},
+                    }}],
                 }))
             })
             .collect();
