@@ -173,20 +173,24 @@ mod tests {
     use super::*;
     use crate::engine::inputs::Inputs;
 
-    #[test]
-    fn the_sample_under_two_releases() {
+    /// The sample under seed and the newest release, with this queries file.
+    fn sample_compared(queries: &[u8]) -> ProfileComparison {
         let inputs = Inputs::sample();
-        let set = QuerySet::parse(
-            b"queries:\n  - {id: a, query: scrape a web page, expected: [firecrawl/firecrawl_scrape]}\n  - {id: b, query: what is the meaning of this zzz, expected: [fetch/fetch]}\n",
-        )
-        .unwrap();
-        let c = ProfileComparison::build(
+        let set = QuerySet::parse(queries).unwrap();
+        ProfileComparison::build(
             &inputs.config,
             &inputs.captures,
             &Overrides::default(),
             &[Profile::seed(), Profile::newest()],
             Some(&set),
             None,
+        )
+    }
+
+    #[test]
+    fn the_sample_under_two_releases() {
+        let c = sample_compared(
+            b"queries:\n  - {id: a, query: scrape a web page, expected: [firecrawl/firecrawl_scrape]}\n  - {id: b, query: what is the meaning of this zzz, expected: [fetch/fetch]}\n",
         );
         assert_eq!(c.sides[0].profile, Profile::seed());
         assert_eq!(c.sides[1].profile, Profile::newest());
@@ -201,18 +205,8 @@ mod tests {
 
     #[test]
     fn a_tool_no_catalog_has_is_shown_as_the_file_names_it_and_warned_once() {
-        let inputs = Inputs::sample();
-        let set = QuerySet::parse(
+        let c = sample_compared(
             b"queries:\n  - {id: a, query: read a file, expected: [filesystem/read_file]}\n",
-        )
-        .unwrap();
-        let c = ProfileComparison::build(
-            &inputs.config,
-            &inputs.captures,
-            &Overrides::default(),
-            &[Profile::seed(), Profile::newest()],
-            Some(&set),
-            None,
         );
         assert_eq!(c.queries[0].expected, ["filesystem/read_file"]);
         assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
