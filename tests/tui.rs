@@ -91,6 +91,22 @@ fn key(c: char) -> Msg {
     Msg::Key(KeyEvent::new(KeyCode::Char(c), KeyModifiers::NONE))
 }
 
+/// The event loop on the sample app at 80x24, fed what `sender` queued, until it ends.
+fn run_sample_loop(
+    sender: &std::sync::mpsc::Sender<Msg>,
+    receiver: &std::sync::mpsc::Receiver<Msg>,
+) -> App {
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    event_loop(
+        &mut terminal,
+        sample_app(),
+        sender,
+        receiver,
+        &mut CountSuspends::default(),
+    )
+    .unwrap()
+}
+
 fn press(app: &mut App, code: KeyCode) -> Vec<Effect> {
     app.update(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
 }
@@ -393,15 +409,7 @@ fn event_loop_runs_on_a_test_backend() {
             .send(Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
             .unwrap();
     }
-    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
-    let app = event_loop(
-        &mut terminal,
-        sample_app(),
-        &sender,
-        &receiver,
-        &mut CountSuspends::default(),
-    )
-    .unwrap();
+    let app = run_sample_loop(&sender, &receiver);
     assert!(app.quit);
     assert_eq!(app.search.query, "fe");
     assert_eq!(app.session.settings().threshold_pct, 11.0);
@@ -795,15 +803,7 @@ fn a_flood_of_keys_does_not_hold_up_a_signal_and_a_burst_is_one_edit() {
         sender.send(key('z')).unwrap();
     }
     sender.send(Msg::Signal(Signal::Hangup)).unwrap();
-    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
-    let app = event_loop(
-        &mut terminal,
-        sample_app(),
-        &sender,
-        &receiver,
-        &mut CountSuspends::default(),
-    )
-    .unwrap();
+    let app = run_sample_loop(&sender, &receiver);
     assert_eq!(app.ended_by, Some(Signal::Hangup));
     // A burst of typed keys is one edit: gathered, then typed at once.
     let (sender, receiver) = std::sync::mpsc::channel();
@@ -814,14 +814,7 @@ fn a_flood_of_keys_does_not_hold_up_a_signal_and_a_burst_is_one_edit() {
         .send(Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)))
         .unwrap();
     sender.send(key('q')).unwrap();
-    let app = event_loop(
-        &mut terminal,
-        sample_app(),
-        &sender,
-        &receiver,
-        &mut CountSuspends::default(),
-    )
-    .unwrap();
+    let app = run_sample_loop(&sender, &receiver);
     assert_eq!(app.search.query, "fetch a url");
     let first = app.search.result.hits[0].doc;
     assert_eq!(app.session.catalog_entry(first).0.name, "mcp_fetch_fetch");
