@@ -13,12 +13,14 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion};
 use rayon::prelude::*;
 use schematax::engine::capture_file::ServerCapture;
 use schematax::engine::catalog::definition_chars;
+use schematax::engine::claude::ClaudeTokenizer;
 use schematax::engine::config::Config;
 use schematax::engine::eval::{evaluate, EvalQuery, QuerySet};
 use schematax::engine::lint::lint;
 use schematax::engine::profile::Profile;
-use schematax::engine::session::{count_tokens, Overrides, Session};
-use schematax::engine::tokens::estimate_tokens;
+use schematax::engine::session::{count_tools, tools_in_order, Overrides, Session};
+use schematax::engine::tokenizer::{LoadedTokenizer, Tokenizer};
+use schematax::engine::tokens::{estimate_tokens, Encoding};
 use schematax::text::first_sentence;
 use std::hint::black_box;
 
@@ -93,10 +95,21 @@ fn tokenizers(c: &mut Criterion) {
     let captures = support::real_captures();
     let session = Session::new(&Config::default(), &captures, &Overrides::default());
     let servers = session.shared_servers();
+    let places = tools_in_order(&servers, &[]);
     let mut group = c.benchmark_group("tokenizers");
     group.sample_size(10);
-    group.bench_function("load_and_count_all_captures", |b| {
-        b.iter(|| count_tokens(&servers).expect("encoders load"))
+    for tokenizer in [
+        Tokenizer::Tiktoken(Encoding::O200k),
+        Tokenizer::Claude(ClaudeTokenizer::V3),
+        Tokenizer::Claude(ClaudeTokenizer::V4_7),
+    ] {
+        let loaded = LoadedTokenizer::load(&tokenizer).expect("the tokenizer loads");
+        group.bench_function(format!("count_all_captures/{}", tokenizer.name()), |b| {
+            b.iter(|| count_tools(&servers, &places, &loaded))
+        });
+    }
+    group.bench_function("load/o200k_base", |b| {
+        b.iter(|| LoadedTokenizer::load(&Tokenizer::Tiktoken(Encoding::O200k)))
     });
     group.finish();
 }

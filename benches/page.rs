@@ -16,7 +16,7 @@ use schematax::engine::activation::Traffic;
 use schematax::engine::config::Config;
 use schematax::engine::inputs::Inputs;
 use schematax::engine::profile::Profile;
-use schematax::engine::session::{count_tokens, Overrides, Session};
+use schematax::engine::session::{Overrides, Session};
 use schematax::report::cost::CostReport;
 use schematax::report::html::{OtherProfile, PageParts, PageReport};
 use schematax::report::markup::Theme;
@@ -50,8 +50,7 @@ impl Catalog {
         let mut session = Session::new(&inputs.config, &inputs.captures, &Overrides::default());
         assert_eq!(session.total_available(), TOOLS);
         if counted {
-            let counts = count_tokens(&session.shared_servers()).expect("encoders load");
-            session.set_token_counts(counts);
+            session.count_tokens().expect("the tokenizer loads");
         }
         let other = Session::new(
             &inputs.config,

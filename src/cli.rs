@@ -17,6 +17,9 @@ use crate::engine::lint::Severity;
 use crate::engine::profile::{Profile, VersionMatch};
 use crate::engine::search::resolve_limit;
 use crate::engine::session::{Overrides, Session};
+use crate::engine::tokenizer::{
+    choose, hub_cache, LoadedTokenizer, Tokenizer, TokenizerChoice, TokenizerError, TokenizerOrigin,
+};
 use crate::report::card::{render_svg, CardFormat};
 use crate::report::check::{Baseline, Budget, CheckFormat, CheckReport};
 use crate::report::compare::CompareReport;
@@ -34,6 +37,7 @@ use crate::report::Format;
 use crate::report::ReportFormat;
 use crate::signals::Signal;
 use crate::tui::Outcome;
+use std::sync::Arc;
 
 /// Exit code of bad usage or unreadable input.
 pub const EXIT_USAGE: u8 = 2;
@@ -255,6 +259,9 @@ pub enum Command {
     Count {
         /// The text; `-` or nothing reads standard input.
         text: Option<String>,
+        /// A tokenizer.json to count with too.
+        #[command(flatten)]
+        tokenizer: TokenizerArgs,
         /// Output options.
         #[command(flatten)]
         output: OutputArgs,
@@ -335,6 +342,51 @@ pub struct SessionArgs {
     /// These toolsets are never in the session (comma-separated).
     #[arg(long, value_delimiter = ',', value_name = "LIST")]
     pub disabled_toolsets: Vec<String>,
+    /// Which tokenizer real counts are in.
+    #[command(flatten)]
+    pub tokenizer: TokenizerArgs,
+}
+
+/// Which tokenizer real token counts are in: the model's (from the config, or `--model`), or a
+/// `tokenizer.json` given by path.
+#[derive(Debug, Clone, Args, Default)]
+pub struct TokenizerArgs {
+    /// Count real tokens with this Hugging Face tokenizer.json instead of the model's.
+    #[arg(long, value_name = "PATH", conflicts_with = "model")]
+    pub tokenizer: Option<PathBuf>,
+    /// Count real tokens as this model does (default: the config's model): a Claude or OpenAI
+    /// model id, or a Hugging Face repository id whose tokenizer.json is in the local cache.
+    #[arg(long, value_name = "ID")]
+    pub model: Option<String>,
+}
+
+impl TokenizerArgs {
+    /// The tokenizer for a config whose model is `configured`: `--tokenizer`, else `--model`'s
+    /// or the configured model's, looked up by family and then in the local Hugging Face cache.
+    /// A `--tokenizer` that is not a file, or a `--model` nothing is known of, is an error.
+    pub fn choice(&self, configured: Option<&str>) -> Result<TokenizerChoice, CliError> {
+        if let Some(path) = &self.tokenizer {
+            if !path.is_file() {
+                let reason = if path.exists() {
+                    "not a file"
+                } else {
+                    "no such file"
+                };
+                return Err(InputError::new(path, reason).into());
+            }
+        }
+        let hub = hub_cache(|name| std::env::var(name).ok());
+        let model = self.model.as_deref().or(configured);
+        let choice = choose(model, self.tokenizer.as_deref(), hub.as_deref());
+        match (&self.model, &choice.origin) {
+            (Some(model), TokenizerOrigin::UnknownModel { .. }) => Err(CliError::Usage(format!(
+                "--model {}: no tokenizer is known for it (not a Claude or OpenAI model, and no tokenizer.json for it in the Hugging Face cache{}); give --tokenizer PATH",
+                crate::text::sanitize(model),
+                hub.map(|h| format!(" at {}", h.display())).unwrap_or_default()
+            ))),
+            _ => Ok(choice),
+        }
+    }
 }
 
 /// `--format` and `--output`.
@@ -503,9 +555,9 @@ fn parse_price(text: &str) -> Result<f64, String> {
 }
 
 impl InputArgs {
-    /// The overrides these flags give.
-    pub fn overrides(&self) -> Overrides {
-        self.session.overrides()
+    /// The overrides these flags give for the inputs read.
+    pub fn overrides(&self, inputs: &Inputs) -> Result<Overrides, CliError> {
+        self.session.overrides(inputs)
     }
 
     /// The config path, given as CONFIG or as `--config`.
@@ -533,9 +585,10 @@ impl SessionArgs {
         }
     }
 
-    /// The overrides these flags give (the first profile named; `compare` reads them all).
-    pub fn overrides(&self) -> Overrides {
-        Overrides {
+    /// The overrides these flags give for the inputs read (the first profile named; `compare`
+    /// reads them all).
+    pub fn overrides(&self, inputs: &Inputs) -> Result<Overrides, CliError> {
+        Ok(Overrides {
             profile: self.profiles().first().copied(),
             context_length: self.context,
             context_source: None,
@@ -547,7 +600,8 @@ impl SessionArgs {
                 enabled_toolsets: self.enabled_toolsets.clone(),
                 disabled_toolsets: self.disabled_toolsets.clone(),
             },
-        }
+            tokenizer: Some(self.tokenizer.choice(inputs.config.model.id.as_deref())?),
+        })
     }
 
     /// Reads the inputs of `config` and these flags (a `--hermes` newer than every verified
@@ -569,7 +623,7 @@ impl SessionArgs {
     /// Reads the inputs and builds the session.
     pub fn session(&self, config: Option<&Path>) -> Result<(Inputs, Session), CliError> {
         let inputs = self.inputs(config)?;
-        let session = Session::new(&inputs.config, &inputs.captures, &self.overrides());
+        let session = Session::new(&inputs.config, &inputs.captures, &self.overrides(&inputs)?);
         Ok((inputs, session))
     }
 }
@@ -600,16 +654,9 @@ fn read_stdin() -> Result<String, CliError> {
         .map_err(|e| CliError::Usage(format!("count: standard input is not UTF-8 text ({e})")))
 }
 
-/// Counts every definition with both real tokenizers; on failure the counts stay unknown and
-/// the reason is returned as a warning.
-pub fn count_tokens(session: &mut Session) -> Option<String> {
-    match crate::engine::session::count_tokens(&session.shared_servers()) {
-        Ok(counts) => {
-            session.set_token_counts(counts);
-            None
-        }
-        Err(e) => Some(format!("real token counts unavailable: {e}")),
-    }
+/// Counts every definition in the session's tokenizer, and returns it for further counts.
+pub fn count_tokens(session: &mut Session) -> Result<Arc<LoadedTokenizer>, CliError> {
+    Ok(session.count_tokens()?)
 }
 
 /// Why a command could not run: one line, and the exit code it carries.
@@ -635,6 +682,9 @@ pub enum CliError {
     /// A capture could not start.
     #[error(transparent)]
     Capture(#[from] crate::capture::CaptureError),
+    /// A tokenizer could not be loaded.
+    #[error(transparent)]
+    Tokenizer(#[from] TokenizerError),
 }
 
 impl CliError {
@@ -649,12 +699,16 @@ pub fn build_app(args: &TuiArgs) -> Result<crate::tui::app::App, CliError> {
     let inputs = args.input.inputs()?;
     let queries = load_queries(args.queries.as_deref())?;
     let recapture = recapture_source(&inputs, &args.input.session.tools);
-    let mut app = crate::tui::app::App::new(
-        std::sync::Arc::new(inputs),
-        args.input.overrides(),
-        args.traffic.traffic(),
-        queries,
-    );
+    let overrides = args.input.overrides(&inputs)?;
+    if let Some(choice) = overrides.tokenizer.as_ref() {
+        if matches!(choice.tokenizer, Tokenizer::HuggingFace(_)) {
+            // A tokenizer.json that does not load stops the view before it opens (this runs
+            // behind the loading screen); the view's counting then finds it loaded.
+            LoadedTokenizer::shared(&choice.tokenizer)?;
+        }
+    }
+    let mut app =
+        crate::tui::app::App::new(Arc::new(inputs), overrides, args.traffic.traffic(), queries);
     app.recapture = recapture;
     Ok(app)
 }
@@ -775,7 +829,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             }
             let inputs = input.inputs()?;
             let traffic = traffic.traffic();
-            let overrides = input.overrides();
+            let overrides = input.overrides(&inputs)?;
             // The page also shows the other profile: its session is built, read and given
             // back before the chosen one is built, so two are never held at once.
             let other = plain.is_none().then(|| {
@@ -792,13 +846,10 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 OtherProfile::of(&inputs, &other, &traffic)
             });
             let mut session = Session::new(&inputs.config, &inputs.captures, &overrides);
-            let warning = if estimate_only {
-                None
-            } else {
-                count_tokens(&mut session)
-            };
-            let mut report = CostReport::build(&inputs, &session, &traffic);
-            report.warnings.extend(warning);
+            if !estimate_only {
+                count_tokens(&mut session)?;
+            }
+            let report = CostReport::build(&inputs, &session, &traffic);
             match other {
                 // Without the page's other profile, `plain` is the format asked for.
                 None => {
@@ -862,9 +913,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             output,
         } => {
             let (_, mut session) = input.session()?;
-            if let Some(warning) = count_tokens(&mut session) {
-                eprintln!("schematax: {warning}");
-            }
+            count_tokens(&mut session)?;
             match describe(&session, &name) {
                 Ok(report) => emit(&report.render(output.format), output.output.as_deref()),
                 Err(error) => {
@@ -951,7 +1000,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let set = load_queries(queries.as_deref())?;
             let profiles = match input.session.profiles().as_slice() {
                 [] | [_] => {
-                    let chosen = input.overrides().profile_for(&inputs.config);
+                    let chosen = input.overrides(&inputs)?.profile_for(&inputs.config);
                     vec![chosen.contrast().min(chosen), chosen.contrast().max(chosen)]
                 }
                 many => many.to_vec(),
@@ -959,7 +1008,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             let comparison = ProfileComparison::build(
                 &inputs.config,
                 &inputs.captures,
-                &input.overrides(),
+                &input.overrides(&inputs)?,
                 &profiles,
                 set.as_ref(),
                 limit,
@@ -984,7 +1033,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 ));
             }
             let inputs = input.inputs()?;
-            let mut session = Session::new(&inputs.config, &inputs.captures, &input.overrides());
+            let mut session =
+                Session::new(&inputs.config, &inputs.captures, &input.overrides(&inputs)?);
             if let Some(unknown) = max_server_tokens
                 .iter()
                 .find(|(name, _)| !session.servers().iter().any(|s| s.name == *name))
@@ -994,14 +1044,11 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                     unknown.0
                 )));
             }
-            let warning = if estimate_only {
+            let tokenizer = if estimate_only {
                 None
             } else {
-                count_tokens(&mut session)
+                Some(count_tokens(&mut session)?)
             };
-            if let Some(warning) = warning {
-                eprintln!("schematax: warning: {warning}");
-            }
             let report = CostReport::build(&inputs, &session, &Traffic::default());
             let baseline = match &baseline {
                 Some(path) => {
@@ -1025,8 +1072,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             if let Some(config) = &inputs.config_path {
                 sources.insert("total".into(), config.display().to_string());
             }
-            let check =
-                CheckReport::build(&report, baseline.as_ref(), &budget, !estimate_only, sources);
+            let check = CheckReport::build(
+                &report,
+                baseline.as_ref(),
+                &budget,
+                tokenizer.as_deref(),
+                sources,
+            );
             emit(&check.render(format), output.as_deref())?;
             Ok(if check.pass {
                 ExitCode::SUCCESS
@@ -1034,12 +1086,27 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                 ExitCode::from(EXIT_FAILURE)
             })
         }
-        Command::Count { text, output } => {
+        Command::Count {
+            text,
+            tokenizer,
+            output,
+        } => {
+            let choice = match (&tokenizer.tokenizer, &tokenizer.model) {
+                (None, None) => None,
+                _ => Some(tokenizer.choice(None)?),
+            };
             let text = match text.as_deref() {
                 Some("-") | None => read_stdin()?,
                 Some(text) => text.to_string(),
             };
-            let report = CountReport::build(&text).map_err(|e| CliError::Usage(e.to_string()))?;
+            // A Claude or OpenAI model's tokenizer is a row already; a file is added.
+            let files = match choice.map(|c| c.tokenizer) {
+                Some(file @ Tokenizer::HuggingFace(_)) => {
+                    vec![(file.name(), LoadedTokenizer::shared(&file)?)]
+                }
+                _ => Vec::new(),
+            };
+            let report = CountReport::build(&text, &files)?;
             emit(&report.render(output.format), output.output.as_deref())
         }
         Command::Profiles { output } => emit(

@@ -4,63 +4,19 @@
 //! Without ctok the test fails when `SCHEMATAX_REQUIRE_ORACLE` is set (as `scripts/test` sets
 //! it) and is skipped with a message otherwise.
 
-use schematax::engine::capture_file::load_paths;
-use schematax::engine::catalog::ToolEntry;
+mod tokenizer_texts;
+
 use schematax::engine::claude::ClaudeTokenizer;
-use schematax::engine::profile::Profile;
 use serde_json::Value;
-use std::path::PathBuf;
 use std::process::Command;
-
-fn root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-}
-
-/// Texts that reach the rules real tool text seldom does.
-const EDGE_TEXTS: [&str; 14] = [
-    "HTTP API: GET /users/{id} returns the USER's data, doesn't it?",
-    "  two leading spaces, and a trailing newline\n\n",
-    " one leading space",
-    "İstanbul ẞTRASSE Ωmega ΣΊΣΥΦΟΣ",
-    "naïve café — “quoted” ‘text’ … 42% of 1,234.5",
-    "日本語のテキストと한국어 텍스트 123 ٣٤٥",
-    "emoji ⚖️ 👍🏽 and ⁂ symbols ① ½",
-    "it's they'll we've I'm you'd x'S",
-    "CamelCaseIdentifiers and snake_case_names and ALLCAPS",
-    "tab\tseparated\tvalues\nand\r\nlines\u{0}nul",
-    "control\u{1}chars\u{7f} and private\u{E000}use",
-    "combining e\u{301} and stray \u{301}mark",
-    "",
-    "\n\n\n",
-];
+use tokenizer_texts::{installed, root, tokenizer_texts};
 
 #[test]
 fn claude_counts_agree_with_ctok() {
-    let ctok = std::env::var_os("SCHEMATAX_CTOK")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| root().join("target/ctok"));
-    if !ctok.join(".installed").exists() {
-        let message = format!(
-            "ctok is not installed in {}; run scripts/install-ctok",
-            ctok.display()
-        );
-        if std::env::var_os("SCHEMATAX_REQUIRE_ORACLE").is_some() {
-            panic!("{message}");
-        }
-        eprintln!("skipped: {message}");
+    let Some(ctok) = installed("SCHEMATAX_CTOK", "ctok", "scripts/install-ctok") else {
         return;
-    }
-    let captures = load_paths(&[root().join("tests/data/captures")])
-        .unwrap()
-        .captures;
-    let mut texts: Vec<String> = EDGE_TEXTS.iter().map(|t| t.to_string()).collect();
-    for capture in &captures {
-        for tool in &capture.tools {
-            let entry = ToolEntry::new(Profile::newest(), &capture.server, tool);
-            texts.push(entry.definition());
-            texts.push(tool.description.clone().unwrap_or_default());
-        }
-    }
+    };
+    let texts = tokenizer_texts();
     let scratch = tempfile::tempdir().unwrap();
     let input = scratch.path().join("texts.json");
     std::fs::write(&input, serde_json::to_vec(&texts).unwrap()).unwrap();

@@ -111,8 +111,142 @@ fn report_json_on_the_sample() {
     assert_eq!(firecrawl["toolset"], "mcp-firecrawl");
     assert_eq!(firecrawl["tools"], 26);
     assert_eq!(firecrawl["estimate_tokens"], 16_913);
-    assert_eq!(firecrawl["o200k_tokens"], 16_870);
-    assert_eq!(firecrawl["cl100k_tokens"], 16_638);
+    // Counted in the sample model's tokenizer (Claude Sonnet 4.5: claude-v3).
+    assert_eq!(r["tokenizer"]["name"], "claude-v3");
+    assert_eq!(r["tokenizer"]["source"], "model");
+    assert_eq!(r["tokenizer"]["model"], "anthropic/claude-sonnet-4.5");
+    assert_eq!(firecrawl["tokens"], 19_868);
+}
+
+#[test]
+fn real_counts_follow_the_model() {
+    let tokens = |model: &str| {
+        let r = json(&["report", "--format", "json", "--model", model]);
+        (
+            r["tokenizer"]["name"].clone(),
+            r["servers"][0]["tokens"].clone(),
+        )
+    };
+    assert_eq!(tokens("gpt-4o"), (json!("o200k_base"), json!(16_870)));
+    assert_eq!(
+        tokens("openai/gpt-4"),
+        (json!("cl100k_base"), json!(16_638))
+    );
+    assert_eq!(tokens("claude-opus-4-7").0, json!("claude-v4.7"));
+    // The table names the tokenizer and why; a model nothing is known of gets a stand-in,
+    // said so.
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(
+        dir.path(),
+        "hermes.yaml",
+        b"model: acme/mystery-7b\nmcp_servers:\n  fetch: {command: x}\n",
+    );
+    std::fs::create_dir(dir.path().join("tools")).unwrap();
+    std::fs::copy(
+        captures_dir().join("fetch.json"),
+        dir.path().join("tools/fetch.json"),
+    )
+    .unwrap();
+    let text = stdout(&schematax(&["report", &config]));
+    assert!(text.contains(" o200k_base "), "{text}");
+    assert!(
+        text.contains("o200k_base stands in: no tokenizer is known for acme/mystery-7b (give --tokenizer PATH)"),
+        "{text}"
+    );
+    let describe = stdout(&schematax(&["describe", "fetch", "--model", "gpt-4"]));
+    assert!(describe.contains(" cl100k_base\n"), "{describe}");
+}
+
+/// A Hugging Face hub cache holding one small word-level tokenizer.json (its truncation to
+/// two tokens must be switched off) for `Acme/Tiny`.
+fn tiny_hub() -> tempfile::TempDir {
+    let hub = tempfile::tempdir().unwrap();
+    let repo = hub.path().join("models--Acme--Tiny");
+    std::fs::create_dir_all(repo.join("snapshots/abc")).unwrap();
+    std::fs::create_dir_all(repo.join("refs")).unwrap();
+    std::fs::write(repo.join("refs/main"), "abc").unwrap();
+    let tokenizer = json!({
+        "version": "1.0",
+        "truncation": {"direction": "Right", "max_length": 2, "strategy": "LongestFirst", "stride": 0},
+        "padding": null, "added_tokens": [], "post_processor": null, "decoder": null,
+        "normalizer": {"type": "Lowercase"},
+        "pre_tokenizer": {"type": "Whitespace"},
+        "model": {"type": "WordLevel", "vocab": {"[UNK]": 0, "take": 1, "a": 2}, "unk_token": "[UNK]"}
+    });
+    std::fs::write(
+        repo.join("snapshots/abc/tokenizer.json"),
+        tokenizer.to_string(),
+    )
+    .unwrap();
+    hub
+}
+
+#[test]
+fn a_model_in_the_hugging_face_cache_counts_with_its_file() {
+    let hub = tiny_hub();
+    let run = |args: &[&str]| {
+        let output = Command::new(env!("CARGO_BIN_EXE_schematax"))
+            .args(args)
+            .env("HF_HUB_CACHE", hub.path())
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{args:?}: {}", stderr(&output));
+        serde_json::from_slice::<Value>(&output.stdout).unwrap()
+    };
+    let counts = run(&[
+        "count",
+        "--model",
+        "acme/tiny",
+        "--format",
+        "json",
+        "Take a screenshot.",
+    ]);
+    assert_eq!(counts["hf:Tiny"], 4, "{counts}");
+    let report = run(&["report", "--model", "Acme/Tiny", "--format", "json"]);
+    assert_eq!(report["tokenizer"]["source"], "hf_cache");
+    let path = report["tokenizer"]["path"].as_str().unwrap().to_string();
+    assert!(
+        path.ends_with("models--Acme--Tiny/snapshots/abc/tokenizer.json"),
+        "{path}"
+    );
+    // The same file given by path.
+    let given = run(&["count", "--tokenizer", &path, "--format", "json", "a a a"]);
+    assert_eq!(given["hf:Tiny"], 3, "{given}");
+}
+
+#[test]
+fn a_bad_tokenizer_or_model_is_one_line_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("report.txt");
+    let out_arg = out.display().to_string();
+    let bad = write(dir.path(), "tokenizer.json", b"{\"model\": 5}");
+    fails_with(
+        &["report", "--tokenizer", &bad, "--output", &out_arg],
+        2,
+        "tokenizer.json: not a Hugging Face tokenizer.json (",
+    );
+    assert!(!out.exists());
+    let missing = dir.path().join("nope.json").display().to_string();
+    fails_with(
+        &["check", "--max-tokens", "1", "--tokenizer", &missing],
+        2,
+        "nope.json: no such file",
+    );
+    fails_with(
+        &["count", "--tokenizer", &missing, "x"],
+        2,
+        "nope.json: no such file",
+    );
+    fails_with(
+        &["report", "--model", "acme/unheard-of"],
+        2,
+        "--model acme/unheard-of: no tokenizer is known for it",
+    );
+    fails_with(
+        &["report", "--model", "gpt-4o", "--tokenizer", &bad],
+        2,
+        "cannot be used with",
+    );
 }
 
 #[test]
@@ -1290,7 +1424,7 @@ fn counts_agree_with_their_nouns_and_money_is_in_cents() {
     assert!(title.contains("(1 server, 1 tool,"), "{title}");
     assert!(title.contains(&format!("captures in {fetch}")), "{title}");
     assert!(
-        text.contains("with --estimate-only, o200k and cl100k are not counted"),
+        text.contains("with --estimate-only, o200k_base is not counted"),
         "{text}"
     );
     let sample = stdout(&schematax(&["report", "--estimate-only"]));

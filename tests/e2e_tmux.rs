@@ -143,7 +143,9 @@ fn tune_toggle_search_and_quit_in_a_real_terminal() {
     let screen = tmux.wait_for(" ACTIVE ");
     assert!(screen.contains("embedded sample"), "{screen}");
     assert!(screen.contains("firecrawl"), "{screen}");
-    tmux.wait_for("o200k/cl100k counted");
+    // Counted in the sample model's tokenizer (Claude Sonnet 4.5), named in the header.
+    let counted = tmux.wait_for("claude-v3 counted");
+    assert!(counted.contains("claude-v3 tokens"), "{counted}");
 
     // Switch off fetch (the last row by cost): the gate flips.
     tmux.keys(&["j", "j", "j", "j", "Space"]);

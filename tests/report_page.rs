@@ -130,9 +130,16 @@ fn html_headline_equals_the_json_report() {
             })
             .collect();
         assert_same_numbers(&page, &json, &per_profile);
+        // The page says which tokenizer its real counts are in: the sample model's.
         assert_eq!(
-            page.contains("o200k_base tokenizer count"),
+            page.contains(
+                "<span class=\"tokenizer\">claude-v3</span> count: claude-v3 is the tokenizer of anthropic/claude-sonnet-4.5"
+            ),
             !args.contains(&"--estimate-only")
+        );
+        assert_eq!(
+            page.contains("claude-v3 counts not made"),
+            args.contains(&"--estimate-only")
         );
     }
 }

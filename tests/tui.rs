@@ -119,10 +119,21 @@ fn type_text(app: &mut App, text: &str) {
 
 /// Gives the app the real token counts of its servers.
 fn with_counts(mut app: App) -> App {
-    let result = schematax::engine::session::count_tokens(&app.session.shared_servers());
+    let mut counted = app.session.clone();
+    counted.count_tokens().unwrap();
+    let servers = counted.shared_servers();
+    let counts = servers
+        .iter()
+        .enumerate()
+        .flat_map(|(s, server)| (0..server.tools.len()).map(move |t| (s, t)))
+        .map(|(server, tool)| {
+            let count = counted.token_count(server, tool).unwrap();
+            (schematax::engine::catalog::ToolRef { server, tool }, count)
+        })
+        .collect();
     app.update(Msg::Counted {
         generation: app.generation,
-        result,
+        result: Ok(counts),
     });
     app
 }

@@ -11,7 +11,7 @@
 //! | §1 naming, definitions, include/exclude, collisions | [`catalog`] |
 //! | §1a-c the schema passes (normalisation, sanitiser) | [`schema`] |
 //! | §2 deferral and session scoping | [`catalog`] ([`catalog::Scope`]), [`session`] |
-//! | §3 chars and the chars/4 estimate; real tokenizer counts | [`tokens`] |
+//! | §3 chars and the chars/4 estimate | [`tokens`] |
 //! | §4 activation, context length; newer §2 budget, forms, tiers | [`activation`], [`listing`] |
 //! | §5 `tools.tool_search` parsing (newer §3) | [`config`], read by [`yaml`] |
 //! | §6 search tokens, BM25, admission, limit (newer §4) | [`search`] |
@@ -19,6 +19,9 @@
 //!
 //! On top of the engine: [`lint`] (tool description quality and findability), [`eval`]
 //! (retrieval evaluation of a queries file) and [`compare`] (several releases side by side).
+//!
+//! Real token counts, in the tokenizer of the configured model, are in [`tokenizer`] (with
+//! [`claude`], the Claude generations).
 //!
 //! Reading inputs lives in [`capture_file`] (tool lists) and [`inputs`] (config + captures or
 //! the embedded sample).
@@ -42,5 +45,6 @@ pub mod profile;
 pub mod schema;
 pub mod search;
 pub mod session;
+pub mod tokenizer;
 pub mod tokens;
 pub mod yaml;

@@ -22,7 +22,8 @@ use super::search::{
     resolve_limit, search_text, Admitted, SearchIndex, SearchResult, TermCounts, TokenisedGroup,
     Vocabulary,
 };
-use super::tokens::{count_with_both_encodings, estimate_tokens, TokenCount, TokenizerError};
+use super::tokenizer::{choose, LoadedTokenizer, TokenizerChoice, TokenizerError};
+use super::tokens::estimate_tokens;
 
 /// Values given on the command line (or set in the TUI) that win over the config.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -43,6 +44,9 @@ pub struct Overrides {
     pub listing_max_tokens: Option<u32>,
     /// `--enabled-toolsets` / `--disabled-toolsets`.
     pub scope: Scope,
+    /// The tokenizer real counts are in (`--tokenizer`, `--model`, or the config's model as
+    /// found in the Hugging Face cache); else chosen from the config's model by its family.
+    pub tokenizer: Option<TokenizerChoice>,
 }
 
 impl Overrides {
@@ -82,8 +86,8 @@ pub struct ServerCost {
     pub chars: u64,
     /// chars/4 of those characters.
     pub estimate_tokens: u64,
-    /// Real token counts, once counted (sums over the tools).
-    pub counted: Option<TokenCount>,
+    /// Real token counts in the session's tokenizer, once every tool is counted (a sum).
+    pub counted: Option<u64>,
 }
 
 /// What a reference to a tool resolved to (catalog positions).
@@ -234,8 +238,10 @@ pub struct Session {
     settings: ToolSearchSettings,
     context: ContextLength,
     scope: Scope,
+    /// The tokenizer of the real counts, and why.
+    tokenizer: TokenizerChoice,
     /// Real token counts per server and tool, when counted.
-    token_counts: Vec<Vec<Option<TokenCount>>>,
+    token_counts: Vec<Vec<Option<u64>>>,
     catalog: Catalog,
     /// Per server: its catalog tools' count, size and token counts (kept with the catalog, so
     /// a frame or a threshold step does not walk 100,000 tools).
@@ -381,6 +387,10 @@ impl Session {
             settings,
             context,
             scope: overrides.scope.clone(),
+            tokenizer: overrides
+                .tokenizer
+                .clone()
+                .unwrap_or_else(|| choose(config.model.id.as_deref(), None, None)),
             token_counts,
             catalog: Catalog::default(),
             costs: Vec::new(),
@@ -671,8 +681,7 @@ impl Session {
     /// [`Session::server_costs`] counted from the catalog.
     fn catalog_costs(&self) -> Vec<ServerCost> {
         let mut costs = vec![ServerCost::default(); self.servers.len()];
-        let mut counted: Vec<Option<TokenCount>> =
-            vec![Some(TokenCount::default()); self.servers.len()];
+        let mut counted: Vec<Option<u64>> = vec![Some(0); self.servers.len()];
         for &ToolRef { server, tool } in &self.catalog.tools {
             costs[server].tools += 1;
             costs[server].chars += self.servers[server].tools[tool].chars;
@@ -688,13 +697,18 @@ impl Session {
         costs
     }
 
-    /// Real token counts of every tool of every server, once given.
-    pub fn token_count(&self, server: usize, tool: usize) -> Option<TokenCount> {
+    /// The tokenizer real counts are in, and why it was chosen.
+    pub fn tokenizer(&self) -> &TokenizerChoice {
+        &self.tokenizer
+    }
+
+    /// The real token count of a tool of a server, once given.
+    pub fn token_count(&self, server: usize, tool: usize) -> Option<u64> {
         self.token_counts.get(server)?.get(tool).copied().flatten()
     }
 
-    /// Stores real token counts of tools.
-    pub fn set_token_counts(&mut self, counts: impl IntoIterator<Item = (ToolRef, TokenCount)>) {
+    /// Stores real token counts of tools (in [`Session::tokenizer`]).
+    pub fn set_token_counts(&mut self, counts: impl IntoIterator<Item = (ToolRef, u64)>) {
         for (ToolRef { server, tool }, count) in counts {
             if let Some(slot) = self
                 .token_counts
@@ -710,6 +724,17 @@ impl Session {
     /// Whether every tool has its real token counts.
     pub fn tokens_counted(&self) -> bool {
         self.token_counts.iter().flatten().all(Option::is_some)
+    }
+
+    /// Loads the session's tokenizer (once per process) and counts every tool with it, on
+    /// every core; returns the tokenizer for further counts. Loading takes a fraction of a
+    /// second: never call it on a UI thread.
+    pub fn count_tokens(&mut self) -> Result<Arc<LoadedTokenizer>, TokenizerError> {
+        let tokenizer = LoadedTokenizer::shared(&self.tokenizer.tokenizer)?;
+        let places = tools_in_order(&self.servers, &[]);
+        let counts = count_tools(&self.servers, &places, &tokenizer);
+        self.set_token_counts(counts);
+        Ok(tokenizer)
     }
 
     /// Runs `tool_search` for one query with `limit` hits at most (already resolved).
@@ -1048,32 +1073,43 @@ impl Corpus {
     }
 }
 
-/// Real token counts of every tool of `servers`. Loads both encoders, which takes a noticeable
-/// fraction of a second: never call it on a UI thread.
-pub fn count_tokens(servers: &[Server]) -> Result<Vec<(ToolRef, TokenCount)>, TokenizerError> {
-    let places: Vec<ToolRef> = servers
-        .iter()
-        .enumerate()
-        .flat_map(|(server, s)| (0..s.tools.len()).map(move |tool| ToolRef { server, tool }))
-        .collect();
+/// Every tool of `servers`, those of the servers in `first` first (in that order), then the
+/// rest in catalog order.
+pub fn tools_in_order(servers: &[Server], first: &[usize]) -> Vec<ToolRef> {
+    let tools_of = |server: usize| {
+        (0..servers.get(server).map_or(0, |s| s.tools.len()))
+            .map(move |tool| ToolRef { server, tool })
+    };
+    let mut seen = vec![false; servers.len()];
+    let mut order = Vec::with_capacity(servers.len());
+    for server in first.iter().copied().chain(0..servers.len()) {
+        if server < servers.len() && !std::mem::replace(&mut seen[server], true) {
+            order.push(server);
+        }
+    }
+    order.into_iter().flat_map(tools_of).collect()
+}
+
+/// Real token counts of the tools at `places`, counted on every core. What was cut from
+/// over-long strings is not tokenised: it counts by chars/4.
+pub fn count_tools(
+    servers: &[Server],
+    places: &[ToolRef],
+    tokenizer: &LoadedTokenizer,
+) -> Vec<(ToolRef, u64)> {
     let definitions: Vec<String> = places
         .par_iter()
         .map(|&place| entry(servers, place).definition())
         .collect();
-    let counts = count_with_both_encodings(&definitions)?;
-    // What was cut from over-long strings is not tokenised: it counts by chars/4.
-    Ok(places
-        .into_iter()
+    let counts = tokenizer.count_all(&definitions);
+    places
+        .iter()
         .zip(counts)
-        .map(|(place, count)| {
+        .map(|(&place, count)| {
             let cut = estimate_tokens(entry(servers, place).truncated_chars);
-            let count = TokenCount {
-                o200k: count.o200k + cut,
-                cl100k: count.cl100k + cut,
-            };
-            (place, count)
+            (place, count + cut)
         })
-        .collect())
+        .collect()
 }
 
 #[cfg(test)]
@@ -1320,28 +1356,38 @@ mod tests {
         let mut s = Session::new(&Config::default(), &captures(), &seed_overrides());
         assert_eq!(s.server_costs()[0].counted, None);
         s.set_token_counts([
-            (
-                ToolRef { server: 0, tool: 0 },
-                TokenCount {
-                    o200k: 3,
-                    cl100k: 4,
-                },
-            ),
-            (
-                ToolRef { server: 0, tool: 1 },
-                TokenCount {
-                    o200k: 1,
-                    cl100k: 1,
-                },
-            ),
+            (ToolRef { server: 0, tool: 0 }, 3),
+            (ToolRef { server: 0, tool: 1 }, 1),
         ]);
-        assert_eq!(
-            s.server_costs()[0].counted,
-            Some(TokenCount {
-                o200k: 4,
-                cl100k: 5
-            })
-        );
+        assert_eq!(s.server_costs()[0].counted, Some(4));
         assert!(!s.tokens_counted());
+    }
+
+    #[test]
+    fn tools_in_order_puts_the_servers_on_screen_first() {
+        let s = Session::new(&Config::default(), &captures(), &seed_overrides());
+        let servers = s.shared_servers();
+        let all = tools_in_order(&servers, &[]);
+        let total: usize = servers.iter().map(|s| s.tools.len()).sum();
+        assert_eq!(all.len(), total);
+        let last = servers.len() - 1;
+        let first = tools_in_order(&servers, &[last, 99, last]);
+        assert_eq!(first.len(), total);
+        assert_eq!(first[0].server, last);
+        let mut sorted = first.clone();
+        sorted.sort_by_key(|r| (r.server, r.tool));
+        assert_eq!(sorted, all);
+    }
+
+    #[test]
+    fn the_tokenizer_follows_the_configured_model() {
+        let config = Config::parse(b"model: claude-opus-4-7\n").unwrap();
+        let s = Session::new(&config, &captures(), &seed_overrides());
+        assert_eq!(s.tokenizer().tokenizer.name(), "claude-v4.7");
+        let mut s = Session::new(&Config::default(), &captures(), &seed_overrides());
+        assert!(s.tokenizer().is_stand_in());
+        s.count_tokens().unwrap();
+        assert!(s.tokens_counted());
+        assert!(s.server_costs()[0].counted.unwrap() > 0);
     }
 }

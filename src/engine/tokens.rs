@@ -1,11 +1,9 @@
 //! What a tool definition costs (ENGINE.md §3): the compact JSON the model is sent, its length
-//! in Unicode scalar values, the chars/4 estimate the activation gate uses, and the analyzer's
-//! own real tokenizer counts (o200k_base, cl100k_base).
+//! in Unicode scalar values, and the chars/4 estimate the activation gate uses. (Real
+//! tokenizer counts are in [`super::tokenizer`].)
 
-use rayon::prelude::*;
 use serde_json::Value;
 use std::fmt::Write;
-use tiktoken_rs::CoreBPE;
 
 /// The chars/4 estimate: `ceil(chars / 4)`.
 pub fn estimate_tokens(chars: u64) -> u64 {
@@ -240,70 +238,6 @@ impl Encoding {
     }
 }
 
-/// Real token counts of one text under both encodings.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct TokenCount {
-    /// Tokens under o200k_base.
-    pub o200k: u64,
-    /// Tokens under cl100k_base.
-    pub cl100k: u64,
-}
-
-impl std::ops::Add for TokenCount {
-    type Output = TokenCount;
-    fn add(self, other: TokenCount) -> TokenCount {
-        TokenCount {
-            o200k: self.o200k + other.o200k,
-            cl100k: self.cl100k + other.cl100k,
-        }
-    }
-}
-
-impl std::iter::Sum for TokenCount {
-    fn sum<I: Iterator<Item = TokenCount>>(iter: I) -> TokenCount {
-        iter.fold(TokenCount::default(), |a, b| a + b)
-    }
-}
-
-/// A tokenizer that could not be loaded.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("cannot load {encoding}: {reason}")]
-pub struct TokenizerError {
-    /// The encoding's name.
-    pub encoding: &'static str,
-    /// Why, one line.
-    pub reason: String,
-}
-
-/// Loads both encoders and counts every text with each. Loading takes a noticeable fraction of
-/// a second, so never call this on a UI thread. The two encoders run side by side and each
-/// starts counting as soon as it is loaded, which hides most of the loading.
-pub fn count_with_both_encodings<S: AsRef<str> + Sync>(
-    texts: &[S],
-) -> Result<Vec<TokenCount>, TokenizerError> {
-    let load_and_count = |load: fn() -> anyhow::Result<CoreBPE>, encoding: Encoding| {
-        let bpe = load().map_err(|e| TokenizerError {
-            encoding: encoding.name(),
-            reason: super::error::one_line(&e.to_string()),
-        })?;
-        Ok::<Vec<u64>, TokenizerError>(
-            texts
-                .par_iter()
-                .map(|text| bpe.encode_ordinary(text.as_ref()).len() as u64)
-                .collect(),
-        )
-    };
-    let (o200k, cl100k) = rayon::join(
-        || load_and_count(tiktoken_rs::o200k_base, Encoding::O200k),
-        || load_and_count(tiktoken_rs::cl100k_base, Encoding::Cl100k),
-    );
-    Ok(o200k?
-        .into_iter()
-        .zip(cl100k?)
-        .map(|(o200k, cl100k)| TokenCount { o200k, cl100k })
-        .collect())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -361,21 +295,6 @@ mod tests {
         let mut counter = CharCounter::default();
         write_compact_json(&value, &mut counter);
         assert_eq!(counter.0, char_count(&compact(&value)));
-    }
-
-    #[test]
-    fn real_counts_of_both_encodings() {
-        let counts = count_with_both_encodings(&["hello world", "", "<|endoftext|>"]).unwrap();
-        assert_eq!(
-            counts[0],
-            TokenCount {
-                o200k: 2,
-                cl100k: 2
-            }
-        );
-        assert_eq!(counts[1], TokenCount::default());
-        // Special-token text counts as ordinary text.
-        assert!(counts[2].o200k > 1 && counts[2].cl100k > 1);
     }
 
     #[test]

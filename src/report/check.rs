@@ -10,8 +10,9 @@ use std::path::Path;
 use super::cost::{CostReport, ToolRow, REPORT_VERSION};
 use super::table::{escape_markdown, Align, Table};
 use super::thousands;
+use super::tokenizer::TokenizerSummary;
 use crate::engine::error::{read_limited, InputError};
-use crate::engine::tokens::count_with_both_encodings;
+use crate::engine::tokenizer::LoadedTokenizer;
 
 /// Largest baseline file read.
 const MAX_BASELINE_BYTES: u64 = crate::engine::capture_file::MAX_CAPTURE_BYTES * 2;
@@ -130,8 +131,8 @@ pub struct ToolChange {
     pub after: Option<u64>,
     /// The change in chars/4 tokens.
     pub delta: i64,
-    /// The change in o200k_base tokens (null when not counted).
-    pub o200k_delta: Option<i64>,
+    /// The change in the report's tokenizer's tokens (null when not counted).
+    pub tokens_delta: Option<i64>,
 }
 
 /// The whole `check` output.
@@ -147,8 +148,10 @@ pub struct CheckReport {
     pub inputs: String,
     /// The total first, then each server.
     pub gates: Vec<Gate>,
-    /// The o200k_base tokens of every schema now (null with `--estimate-only`).
-    pub o200k_tokens: Option<u64>,
+    /// The tokenizer of `tokens` and `tokens_delta`: the configured model's.
+    pub tokenizer: TokenizerSummary,
+    /// The tokens of every schema now in `tokenizer` (null with `--estimate-only`).
+    pub tokens: Option<u64>,
     /// Whether Tool Search is active now.
     pub active: bool,
     /// Whether it was in the baseline.
@@ -204,13 +207,13 @@ fn gate(
 }
 
 impl CheckReport {
-    /// Holds `current` to `budget`, against `baseline` when there is one. `count` says whether
-    /// the changed tools' definitions are counted with o200k_base too.
+    /// Holds `current` to `budget`, against `baseline` when there is one. The changed tools'
+    /// definitions are counted with `tokenizer` too, when there is one.
     pub fn build(
         current: &CostReport,
         baseline: Option<&Baseline>,
         budget: &Budget,
-        count: bool,
+        tokenizer: Option<&LoadedTokenizer>,
         sources: BTreeMap<String, String>,
     ) -> CheckReport {
         let mut gates = vec![gate(
@@ -241,13 +244,13 @@ impl CheckReport {
             ));
         }
         let (tool_changes, tools_changed) = match baseline {
-            Some(baseline) => tool_changes(current, baseline, count),
+            Some(baseline) => tool_changes(current, baseline, tokenizer),
             None => (Vec::new(), 0),
         };
-        let o200k_tokens = current
+        let tokens = current
             .servers
             .iter()
-            .map(|s| s.o200k_tokens)
+            .map(|s| s.tokens)
             .sum::<Option<u64>>();
         CheckReport {
             pass: gates.iter().all(|g| g.failure.is_none()),
@@ -255,7 +258,8 @@ impl CheckReport {
             hermes: current.hermes.clone(),
             inputs: current.inputs.clone(),
             gates,
-            o200k_tokens,
+            tokenizer: current.tokenizer.clone(),
+            tokens,
             active: current.active,
             baseline_active: baseline.map(|b| b.active),
             baseline_profile: baseline
@@ -290,8 +294,8 @@ impl CheckReport {
             "schematax check: {} ({} tokens of MCP tool schemas a turn by chars/4{}), profile {} for Hermes {}: {}",
             self.inputs,
             thousands(self.gates[0].tokens),
-            self.o200k_tokens
-                .map(|t| format!(", {} o200k_base", thousands(t)))
+            self.tokens
+                .map(|t| format!(", {} {}", thousands(t), self.tokenizer.name))
                 .unwrap_or_default(),
             self.profile,
             self.hermes,
@@ -347,13 +351,14 @@ impl CheckReport {
     }
 
     fn tool_table(&self) -> Table {
+        let counted = format!("{} change", self.tokenizer.name);
         let mut table = Table::new(&[
             ("server", Align::Left),
             ("tool", Align::Left),
             ("before", Align::Right),
             ("after", Align::Right),
             ("change", Align::Right),
-            ("o200k change", Align::Right),
+            (counted.as_str(), Align::Right),
         ]);
         for t in &self.tool_changes {
             table.row([
@@ -362,7 +367,7 @@ impl CheckReport {
                 t.before.map_or("new".into(), thousands),
                 t.after.map_or("removed".into(), thousands),
                 format!("{:+}", t.delta),
-                t.o200k_delta.map_or("-".into(), |d| format!("{d:+}")),
+                t.tokens_delta.map_or("-".into(), |d| format!("{d:+}")),
             ]);
         }
         table
@@ -495,12 +500,12 @@ fn limits(g: &Gate) -> String {
     }
 }
 
-/// The tools whose definitions changed, largest growth first, with their o200k change when
-/// `count`; and how many changed in all.
+/// The tools whose definitions changed, largest growth first, with their change in
+/// `tokenizer`'s tokens when there is one; and how many changed in all.
 fn tool_changes(
     current: &CostReport,
     baseline: &Baseline,
-    count: bool,
+    tokenizer: Option<&LoadedTokenizer>,
 ) -> (Vec<ToolChange>, usize) {
     type Key = (String, String);
     let index = |tools: &[ToolRow], sent: Vec<String>| -> BTreeMap<Key, (u64, String)> {
@@ -534,7 +539,7 @@ fn tool_changes(
                     before: tokens(old),
                     after: tokens(new),
                     delta,
-                    o200k_delta: None,
+                    tokens_delta: None,
                 },
                 old.map(|o| o.1.clone()).unwrap_or_default(),
                 new.map(|n| n.1.clone()).unwrap_or_default(),
@@ -544,15 +549,14 @@ fn tool_changes(
     let total = changes.len();
     changes.sort_by(|a, b| b.0.delta.cmp(&a.0.delta).then(a.0.tool.cmp(&b.0.tool)));
     changes.truncate(TOOLS_LISTED);
-    if count {
+    if let Some(tokenizer) = tokenizer {
         let texts: Vec<&str> = changes
             .iter()
             .flat_map(|(_, old, new)| [old.as_str(), new.as_str()])
             .collect();
-        if let Ok(counts) = count_with_both_encodings(&texts) {
-            for (change, pair) in changes.iter_mut().zip(counts.chunks(2)) {
-                change.0.o200k_delta = Some(pair[1].o200k as i64 - pair[0].o200k as i64);
-            }
+        let counts = tokenizer.count_all(&texts);
+        for (change, pair) in changes.iter_mut().zip(counts.chunks(2)) {
+            change.0.tokens_delta = Some(pair[1] as i64 - pair[0] as i64);
         }
     }
     (changes.into_iter().map(|c| c.0).collect(), total)

@@ -5,6 +5,7 @@ use serde::Serialize;
 use std::sync::Arc;
 
 use super::table::{Align, Table};
+use super::tokenizer::TokenizerSummary;
 use super::{dollars, pct_label, thousands, Format};
 use crate::engine::activation::{Activation, Cost, Traffic, TURNS_PER_SESSION};
 use crate::engine::catalog::{CollisionKind, Server, ToolRef};
@@ -44,10 +45,8 @@ pub struct ServerRow {
     pub chars: u64,
     /// chars/4 estimate.
     pub estimate_tokens: u64,
-    /// o200k_base tokens (null when not counted).
-    pub o200k_tokens: Option<u64>,
-    /// cl100k_base tokens (null when not counted).
-    pub cl100k_tokens: Option<u64>,
+    /// Tokens in the report's `tokenizer` (null when not counted).
+    pub tokens: Option<u64>,
     /// Percent of the deferrable chars.
     pub share_pct: f64,
     /// Tools whose definition Hermes's schema passes change.
@@ -70,7 +69,7 @@ pub struct CollisionRow {
 }
 
 /// The version of the `report --format json` shape: a `check --baseline` refuses another.
-pub const REPORT_VERSION: u32 = 1;
+pub const REPORT_VERSION: u32 = 2;
 
 /// One catalog tool's row.
 #[derive(Debug, Clone, Serialize, serde::Deserialize, PartialEq)]
@@ -108,6 +107,8 @@ pub struct CostReport {
     pub context_source: String,
     /// The source in words.
     pub context_source_detail: String,
+    /// The tokenizer of the servers' `tokens`: the configured model's.
+    pub tokenizer: TokenizerSummary,
     /// Connected servers in registration order.
     pub servers: Vec<ServerRow>,
     /// Tools in the catalog.
@@ -274,8 +275,7 @@ impl CostReport {
                 tools: cost.tools,
                 chars: cost.chars,
                 estimate_tokens: cost.estimate_tokens,
-                o200k_tokens: cost.counted.map(|c| c.o200k),
-                cl100k_tokens: cost.counted.map(|c| c.cl100k),
+                tokens: cost.counted,
                 share_pct: if activation.deferrable_chars == 0 {
                     0.0
                 } else {
@@ -343,6 +343,7 @@ impl CostReport {
             context_length: activation.context.tokens,
             context_source: activation.context.source.tag().to_string(),
             context_source_detail: activation.context.source.to_string(),
+            tokenizer: TokenizerSummary::of(session.tokenizer()),
             servers,
             deferrable_tools: activation.deferrable_tools,
             deferrable_chars: activation.deferrable_chars,
@@ -405,8 +406,7 @@ impl CostReport {
             ("tools", Align::Right),
             ("chars", Align::Right),
             ("chars/4", Align::Right),
-            ("o200k", Align::Right),
-            ("cl100k", Align::Right),
+            (self.tokenizer.name.as_str(), Align::Right),
             ("share", Align::Right),
         ]);
         let counted = |n: Option<u64>| n.map_or("-".to_string(), thousands);
@@ -417,8 +417,7 @@ impl CostReport {
                 row.tools.to_string(),
                 thousands(row.chars),
                 thousands(row.estimate_tokens),
-                counted(row.o200k_tokens),
-                counted(row.cl100k_tokens),
+                counted(row.tokens),
                 format!("{:.1}%", row.share_pct),
             ]);
         }
@@ -430,8 +429,7 @@ impl CostReport {
             self.deferrable_tools.to_string(),
             thousands(self.deferrable_chars),
             thousands(self.deferrable_tokens),
-            counted(sum(|r| r.o200k_tokens)),
-            counted(sum(|r| r.cl100k_tokens)),
+            counted(sum(|r| r.tokens)),
             if self.servers.is_empty() {
                 String::new()
             } else {
@@ -608,11 +606,14 @@ impl CostReport {
     }
 
     /// What the token columns are, under the server table.
-    fn counts_note(&self) -> &'static str {
-        if self.servers.iter().any(|s| s.o200k_tokens.is_some()) {
-            "chars/4 drives activation; o200k and cl100k are real tokenizer counts"
+    fn counts_note(&self) -> String {
+        if self.servers.iter().any(|s| s.tokens.is_some()) {
+            format!("chars/4 drives activation; {}", self.tokenizer.detail)
         } else {
-            "chars/4 drives activation; with --estimate-only, o200k and cl100k are not counted"
+            format!(
+                "chars/4 drives activation; with --estimate-only, {} is not counted",
+                self.tokenizer.name
+            )
         }
     }
 

@@ -6,9 +6,8 @@ use serde::Serialize;
 use super::table::{Align, Table};
 use super::{thousands, Format};
 use crate::engine::claude::ClaudeTokenizer;
-use crate::engine::tokens::{
-    char_count, count_with_both_encodings, estimate_tokens, TokenizerError,
-};
+use crate::engine::tokenizer::{LoadedTokenizer, Tokenizer, TokenizerError};
+use crate::engine::tokens::{char_count, estimate_tokens, Encoding};
 
 /// A text's counts, keyed by measure: `chars`, `chars/4`, then each tokenizer by name.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -19,20 +18,30 @@ pub struct CountReport {
 
 impl CountReport {
     /// Counts `text`: characters as Hermes counts them, chars/4, OpenAI's o200k_base and
-    /// cl100k_base, and each Claude generation (as one user message, its frame included).
-    pub fn build(text: &str) -> Result<CountReport, TokenizerError> {
+    /// cl100k_base, each Claude generation (as one user message, its frame included), and the
+    /// `tokenizer.json` files of `files` (name and loaded tokenizer).
+    pub fn build(
+        text: &str,
+        files: &[(String, std::sync::Arc<LoadedTokenizer>)],
+    ) -> Result<CountReport, TokenizerError> {
         let chars = char_count(text);
-        let real = count_with_both_encodings(&[text])?[0];
         let mut counts = vec![
             ("chars".into(), chars),
             ("chars/4".into(), estimate_tokens(chars)),
-            ("o200k_base".into(), real.o200k),
-            ("cl100k_base".into(), real.cl100k),
         ];
+        for encoding in [Encoding::O200k, Encoding::Cl100k] {
+            let tokenizer = LoadedTokenizer::load(&Tokenizer::Tiktoken(encoding))?;
+            counts.push((encoding.name().to_string(), tokenizer.count(text)));
+        }
         counts.extend(
             ClaudeTokenizer::ALL
                 .iter()
                 .map(|claude| (claude.name().to_string(), claude.count(text))),
+        );
+        counts.extend(
+            files
+                .iter()
+                .map(|(name, tokenizer)| (name.clone(), tokenizer.count(text))),
         );
         Ok(CountReport { counts })
     }
@@ -76,7 +85,7 @@ mod tests {
 
     #[test]
     fn every_measure_of_a_text() {
-        let report = CountReport::build("Take a screenshot of the page or element.").unwrap();
+        let report = CountReport::build("Take a screenshot of the page or element.", &[]).unwrap();
         let get = |name: &str| {
             report
                 .counts

@@ -7,6 +7,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::cost::signed_thousands;
+use super::tokenizer::TokenizerSummary;
 use super::{thousands, Format};
 use crate::engine::catalog::ToolEntry;
 use crate::engine::session::{Lookup, Session};
@@ -41,10 +42,10 @@ pub struct DescribeReport {
     pub chars: u64,
     /// chars/4 of the definition.
     pub estimate_tokens: u64,
-    /// o200k_base tokens of the definition, when counted.
-    pub o200k_tokens: Option<u64>,
-    /// cl100k_base tokens of the definition, when counted.
-    pub cl100k_tokens: Option<u64>,
+    /// The tokenizer of `tokens`: the configured model's.
+    pub tokenizer: TokenizerSummary,
+    /// Tokens of the definition in `tokenizer`, when counted.
+    pub tokens: Option<u64>,
     /// The exact `tool_describe` result.
     pub payload: Value,
     /// What Hermes changed in the captured schema (null when nothing).
@@ -136,8 +137,8 @@ pub fn describe(session: &Session, reference: &str) -> Result<DescribeReport, De
         server: entry.server.clone(),
         chars: entry.chars,
         estimate_tokens: crate::engine::tokens::estimate_tokens(entry.chars),
-        o200k_tokens: counted.map(|c| c.o200k),
-        cl100k_tokens: counted.map(|c| c.cl100k),
+        tokenizer: TokenizerSummary::of(session.tokenizer()),
+        tokens: counted,
         payload,
         schema_change: schema_change(entry),
     })
@@ -189,16 +190,14 @@ impl DescribeReport {
     /// Renders in `format`.
     pub fn render(&self, format: Format) -> String {
         let payload = super::to_json(&self.payload).trim_end().to_string();
-        let counted = |n: Option<u64>, label: &str| {
-            n.map(|n| format!(", {} {label}", thousands(n)))
-                .unwrap_or_default()
-        };
+        let counted = self
+            .tokens
+            .map(|n| format!(", {} {}", thousands(n), self.tokenizer.name))
+            .unwrap_or_default();
         let cost = format!(
-            "{} chars, {} tokens (chars/4){}{}",
+            "{} chars, {} tokens (chars/4){counted}",
             thousands(self.chars),
             thousands(self.estimate_tokens),
-            counted(self.o200k_tokens, "o200k_base"),
-            counted(self.cl100k_tokens, "cl100k_base")
         );
         let title = format!(
             "tool_describe {} (server {}, MCP name {}, profile {} for Hermes {})",

@@ -46,8 +46,8 @@ pub struct ToolCost {
     pub chars: u64,
     /// chars/4 of them.
     pub estimate_tokens: u64,
-    /// o200k_base tokens, when counted.
-    pub o200k_tokens: Option<u64>,
+    /// Tokens in the report's tokenizer, when counted.
+    pub tokens: Option<u64>,
 }
 
 /// A server's heaviest tools, index-aligned with [`CostReport::servers`].
@@ -359,14 +359,21 @@ impl PageReport {
             out.push_str("<p>No MCP servers are connected: nothing to defer.</p>\n</section>\n");
             return;
         }
-        let counted = r.servers.iter().all(|s| s.o200k_tokens.is_some());
+        let counted = r.servers.iter().all(|s| s.tokens.is_some());
         let _ = write!(
             out,
             "<p class=\"legend\"><span class=\"key est\"></span> chars/4 estimate (what the gate uses){}</p>\n<ol class=\"bars\">\n",
             if counted {
-                " <span class=\"key tok\"></span> o200k_base tokenizer count"
+                format!(
+                    " <span class=\"key tok\"></span> <span class=\"tokenizer\">{}</span> count: {}",
+                    escape(&r.tokenizer.name),
+                    escape(&r.tokenizer.detail)
+                )
             } else {
-                " · real tokenizer counts not made (<code>--estimate-only</code> or unavailable)"
+                format!(
+                    " · {} counts not made (<code>--estimate-only</code> or unavailable)",
+                    escape(&r.tokenizer.name)
+                )
             }
         );
         let mut order: Vec<usize> = (0..r.servers.len()).collect();
@@ -379,12 +386,18 @@ impl PageReport {
         let scale = r
             .servers
             .iter()
-            .map(|s| s.estimate_tokens.max(s.o200k_tokens.unwrap_or(0)))
+            .map(|s| s.estimate_tokens.max(s.tokens.unwrap_or(0)))
             .max()
             .unwrap_or(0);
         for index in order {
             let row = &r.servers[index];
-            server_item(out, row, self.top_tools.get(index), scale);
+            server_item(
+                out,
+                row,
+                self.top_tools.get(index),
+                scale,
+                &r.tokenizer.name,
+            );
         }
         out.push_str("</ol>\n</section>\n");
     }
@@ -485,7 +498,7 @@ impl PageReport {
 
     fn inputs_section(&self, out: &mut String) {
         let r = &self.report;
-        let counted = r.servers.iter().all(|s| s.o200k_tokens.is_some());
+        let counted = r.servers.iter().all(|s| s.tokens.is_some());
         let _ = write!(
             out,
             "<section id=\"inputs\">\n<h2>Inputs</h2>\n<dl>\n\
@@ -519,9 +532,16 @@ impl PageReport {
             source = escape(&r.context_source_detail),
             version = escape(self.version),
             counted = if counted {
-                "The o200k_base and cl100k_base columns of the server chart are real tokenizer counts of the same definitions."
+                format!(
+                    "The {} figures of the server chart are real tokenizer counts of the same definitions: {}.",
+                    escape(&r.tokenizer.name),
+                    escape(&r.tokenizer.detail)
+                )
             } else {
-                "None: real tokenizer counts were not made."
+                format!(
+                    "None: {} counts were not made.",
+                    escape(&r.tokenizer.name)
+                )
             },
         );
         out.push_str(
@@ -594,26 +614,32 @@ fn verdict(r: &CostReport) -> String {
     }
 }
 
-fn server_item(out: &mut String, row: &ServerRow, tools: Option<&ServerTools>, scale: u64) {
+fn server_item(
+    out: &mut String,
+    row: &ServerRow,
+    tools: Option<&ServerTools>,
+    scale: u64,
+    tokenizer: &str,
+) {
     let counted = |n: Option<u64>| n.map_or("-".to_string(), thousands);
     let _ = write!(
         out,
         "<li>\n<div class=\"row\"><span class=\"name\">{name}</span><span class=\"nums\">\
-         {est} chars/4 · {o200k} o200k · {cl100k} cl100k · {tools} tools · {share:.1}%</span></div>\n\
+         {est} chars/4 · {tokens} {tokenizer} · {tools} tools · {share:.1}%</span></div>\n\
          <div class=\"track\"><div class=\"bar est\" style=\"width:{w_est:.2}%\"></div></div>\n",
         name = escape(&row.server),
         est = thousands(row.estimate_tokens),
-        o200k = counted(row.o200k_tokens),
-        cl100k = counted(row.cl100k_tokens),
+        tokens = counted(row.tokens),
+        tokenizer = escape(tokenizer),
         tools = thousands(row.tools as u64),
         share = row.share_pct,
         w_est = share(row.estimate_tokens, scale),
     );
-    if let Some(o200k) = row.o200k_tokens {
+    if let Some(tokens) = row.tokens {
         let _ = writeln!(
             out,
             "<div class=\"track\"><div class=\"bar tok\" style=\"width:{:.2}%\"></div></div>",
-            share(o200k, scale)
+            share(tokens, scale)
         );
     }
     if let Some(tools) = tools.filter(|t| !t.tools.is_empty()) {
@@ -625,8 +651,9 @@ fn server_item(out: &mut String, row: &ServerRow, tools: Option<&ServerTools>, s
         let _ = write!(
             out,
             "<details><summary>{what}</summary>\n<div class=\"scroll\"><table class=\"tools\">\n\
-             <thead><tr><th>tool</th><th class=\"num\">chars/4</th><th class=\"num\">o200k</th>\
-             <th>parameters</th><th>description</th></tr></thead>\n<tbody>\n"
+             <thead><tr><th>tool</th><th class=\"num\">chars/4</th><th class=\"num\">{tokenizer}</th>\
+             <th>parameters</th><th>description</th></tr></thead>\n<tbody>\n",
+            tokenizer = escape(tokenizer)
         );
         for t in &tools.tools {
             let mut parameters: Vec<String> = t
@@ -641,11 +668,11 @@ fn server_item(out: &mut String, row: &ServerRow, tools: Option<&ServerTools>, s
             let _ = writeln!(
                 out,
                 "<tr><td><code title=\"{name}\">{tool}</code></td><td class=\"num\">{est}</td>\
-                 <td class=\"num\">{o200k}</td><td class=\"params\">{params}</td><td>{summary}</td></tr>",
+                 <td class=\"num\">{tokens}</td><td class=\"params\">{params}</td><td>{summary}</td></tr>",
                 name = escape(&t.name),
                 tool = escape_clipped(&t.tool, 64),
                 est = thousands(t.estimate_tokens),
-                o200k = counted(t.o200k_tokens),
+                tokens = counted(t.tokens),
                 params = parameters.join(", "),
                 summary = escape_clipped(&t.summary, 160),
             );
@@ -854,7 +881,7 @@ fn top_tools(session: &Session) -> Vec<ServerTools> {
                         parameters: entry.parameter_names().map(String::from).collect(),
                         chars: entry.chars,
                         estimate_tokens: estimate_tokens(entry.chars),
-                        o200k_tokens: session.token_count(s, t).map(|c| c.o200k),
+                        tokens: session.token_count(s, t),
                     }
                 })
                 .collect();

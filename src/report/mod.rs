@@ -16,6 +16,7 @@ pub mod profiles;
 pub mod search;
 pub mod sweep;
 pub mod table;
+pub mod tokenizer;
 
 use serde::Serialize;
 

@@ -23,7 +23,8 @@ use crate::engine::listing::ListingForm;
 use crate::engine::profile::Profile;
 use crate::engine::search::{Admitted, SearchResult};
 use crate::engine::session::{BuiltCatalog, CatalogBuild, Lookup, Overrides, ServerCost, Session};
-use crate::engine::tokens::{estimate_tokens, TokenCount, TokenizerError};
+use crate::engine::tokenizer::{LoadedTokenizer, Tokenizer, TokenizerError};
+use crate::engine::tokens::estimate_tokens;
 use crate::report::{pct_label, thousands};
 use crate::signals::Signal;
 
@@ -37,12 +38,13 @@ pub enum Msg {
     Paste(String),
     /// The terminal was resized (the next frame lays out anew).
     Resize,
-    /// The background token count finished, for the session of `generation`.
+    /// Real token counts of some tools arrived (the servers on screen come first), for the
+    /// session of `generation`.
     Counted {
         /// The session generation it counted.
         generation: u64,
         /// The counts, or why there are none.
-        result: Result<Vec<(ToolRef, TokenCount)>, TokenizerError>,
+        result: Result<Vec<(ToolRef, u64)>, TokenizerError>,
     },
     /// One server of a re-capture finished: its summary line, or why it failed.
     Captured {
@@ -117,12 +119,17 @@ impl SessionRecipe {
 /// snapshot it works on.
 #[derive(Debug, Clone)]
 pub enum Effect {
-    /// Count every tool with both real tokenizers and answer with [`Msg::Counted`].
+    /// Count every tool in the session's tokenizer and answer with [`Msg::Counted`]: once for
+    /// the servers of `first`, then once for the rest.
     CountTokens {
         /// The session generation to count.
         generation: u64,
         /// The session's tools.
         servers: Arc<Vec<Server>>,
+        /// The tokenizer.
+        tokenizer: Tokenizer,
+        /// The servers on screen, counted first.
+        first: Vec<usize>,
     },
     /// Capture the servers of the config again, answering with [`Msg::Captured`] per server
     /// and [`Msg::Recaptured`] at the end.
@@ -177,9 +184,16 @@ impl Effect {
             Effect::CountTokens {
                 generation,
                 servers,
+                tokenizer,
+                first,
             } => Some(Msg::Counted {
                 generation,
-                result: crate::engine::session::count_tokens(&servers),
+                result: count_on_screen_first(&servers, &tokenizer, &first, &|counts| {
+                    progress(Msg::Counted {
+                        generation,
+                        result: Ok(counts),
+                    });
+                }),
             }),
             Effect::Lint {
                 generation,
@@ -465,8 +479,9 @@ pub struct Derived {
     pub flip: Option<FlipPoints>,
     /// The newer listing's least budget per form.
     pub form_budgets: Vec<(ListingForm, u64)>,
-    /// The real token counts of the catalog, once every tool is counted.
-    pub counted: Option<TokenCount>,
+    /// The real token count of the catalog in the session's tokenizer, once every tool is
+    /// counted.
+    pub counted: Option<u64>,
     /// Config fallbacks, skipped files, assembly notes and collisions, one line each.
     pub warnings: Vec<String>,
 }
@@ -654,9 +669,14 @@ impl App {
 
     /// The background work a new session needs.
     fn session_effects(&mut self) -> Vec<Effect> {
+        let mut first = self.server_order();
+        first.truncate(SERVERS_COUNTED_FIRST);
+        first.extend(self.selected_server());
         let mut effects = vec![Effect::CountTokens {
             generation: self.generation,
             servers: self.session.shared_servers(),
+            tokenizer: self.session.tokenizer().tokenizer.clone(),
+            first,
         }];
         effects.extend(self.catalog_effects());
         effects
@@ -760,7 +780,9 @@ impl App {
                 result: Ok(counts), ..
             } => {
                 self.session.set_token_counts(counts);
-                self.counting = Counting::Done;
+                if self.session.tokens_counted() {
+                    self.counting = Counting::Done;
+                }
                 self.refresh_derived();
             }
             Msg::Counted {
@@ -1481,13 +1503,10 @@ impl App {
         let payload = match self.session.describe(&entry.name) {
             Ok(payload) | Err(payload) => payload,
         };
+        let tokenizer = self.session.tokenizer().tokenizer.name();
         let counted = match self.session.token_count(place.server, place.tool) {
-            Some(c) => format!(
-                "{} o200k_base, {} cl100k_base",
-                thousands(c.o200k),
-                thousands(c.cl100k)
-            ),
-            None => "o200k/cl100k counting...".to_string(),
+            Some(tokens) => format!("{} {tokenizer}", thousands(tokens)),
+            None => format!("{tokenizer} counting..."),
         };
         let summary = format!(
             "{} chars, {} tokens by chars/4, {counted}",
@@ -1603,6 +1622,41 @@ impl DetailView {
             scroll: 0,
         }
     }
+}
+
+/// Servers counted before the rest: more than a tall terminal shows.
+const SERVERS_COUNTED_FIRST: usize = 60;
+
+/// Counts the tools of the servers of `first` and hands them to `early`, then counts the
+/// rest and returns them; the tokenizer is loaded once per process.
+fn count_on_screen_first(
+    servers: &[Server],
+    tokenizer: &Tokenizer,
+    first: &[usize],
+    early: &dyn Fn(Vec<(ToolRef, u64)>),
+) -> Result<Vec<(ToolRef, u64)>, TokenizerError> {
+    let tokenizer = LoadedTokenizer::shared(tokenizer)?;
+    let order = crate::engine::session::tools_in_order(servers, first);
+    let mut on_screen_servers: Vec<usize> = first.to_vec();
+    on_screen_servers.sort_unstable();
+    on_screen_servers.dedup();
+    let early_tools: usize = on_screen_servers
+        .iter()
+        .filter_map(|&server| servers.get(server))
+        .map(|s| s.tools.len())
+        .sum();
+    let (on_screen, rest) = order.split_at(early_tools.min(order.len()));
+    if !rest.is_empty() {
+        early(crate::engine::session::count_tools(
+            servers, on_screen, &tokenizer,
+        ));
+        return Ok(crate::engine::session::count_tools(
+            servers, rest, &tokenizer,
+        ));
+    }
+    Ok(crate::engine::session::count_tools(
+        servers, on_screen, &tokenizer,
+    ))
 }
 
 #[cfg(test)]
@@ -1759,8 +1813,8 @@ mod tests {
         ));
         app.update(Msg::Counted {
             generation: 0,
-            result: Err(TokenizerError {
-                encoding: "o200k_base",
+            result: Err(TokenizerError::BuiltIn {
+                tokenizer: "o200k_base".into(),
                 reason: "boom".into(),
             }),
         });
@@ -1769,6 +1823,55 @@ mod tests {
             Counting::Failed("cannot load o200k_base: boom".into())
         );
         assert!(app.status.as_deref().unwrap().contains("boom"));
+    }
+
+    #[test]
+    fn the_servers_on_screen_are_counted_first() {
+        let mut app = sample_app();
+        app.servers.selected = 1;
+        let Some(count) = app
+            .startup_effects()
+            .into_iter()
+            .find(|e| matches!(e, Effect::CountTokens { .. }))
+        else {
+            panic!("no count at startup");
+        };
+        let Effect::CountTokens { first, .. } = &count else {
+            unreachable!()
+        };
+        let order = app.server_order();
+        assert_eq!(first[..order.len().min(SERVERS_COUNTED_FIRST)], order[..]);
+        let early = std::sync::Mutex::new(Vec::new());
+        let last = count.run(&|msg| early.lock().unwrap().push(msg));
+        // The sample fits on one screen: every server comes in the first answer.
+        let early = early.into_inner().unwrap();
+        assert!(early.is_empty(), "{early:?}");
+        app.update(last.unwrap());
+        assert_eq!(app.counting, Counting::Done);
+        assert!(app.derived.counted.unwrap() > 0);
+    }
+
+    #[test]
+    fn counting_splits_on_screen_from_the_rest() {
+        let app = sample_app();
+        let servers = app.session.shared_servers();
+        let tokenizer = app.session.tokenizer().tokenizer.clone();
+        let early = std::sync::Mutex::new(Vec::new());
+        let rest = count_on_screen_first(&servers, &tokenizer, &[2, 0, 2], &|counts| {
+            early.lock().unwrap().push(counts)
+        })
+        .unwrap();
+        let early = early.into_inner().unwrap();
+        assert_eq!(early.len(), 1);
+        let servers_of = |counts: &[(ToolRef, u64)]| {
+            let mut s: Vec<usize> = counts.iter().map(|(r, _)| r.server).collect();
+            s.dedup();
+            s
+        };
+        assert_eq!(servers_of(&early[0]), vec![2, 0]);
+        assert!(!servers_of(&rest).contains(&0) && !servers_of(&rest).contains(&2));
+        let total: usize = servers.iter().map(|s| s.tools.len()).sum();
+        assert_eq!(early[0].len() + rest.len(), total);
     }
 
     /// Runs effects in place, as the event loop would on its workers (all but the slow

@@ -114,16 +114,30 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         )),
     ]));
     lines.push(Line::from(Span::styled(
-        match app.derived.counted {
-            Some(c) => {
-                let counts = format!(
-                    "o200k {} · cl100k {}",
-                    thousands(c.o200k),
-                    thousands(c.cl100k)
-                );
-                fit(&[format!("{counts} tokens"), counts], width)
+        {
+            let choice = app.session.tokenizer();
+            let name = choice.tokenizer.name();
+            let why = crate::report::tokenizer::short_origin(choice);
+            match app.derived.counted {
+                Some(tokens) => {
+                    let counts = format!("{} {name}", thousands(tokens));
+                    fit(
+                        &[
+                            format!("{counts} tokens ({why})"),
+                            format!("{counts} tokens"),
+                            counts,
+                        ],
+                        width,
+                    )
+                }
+                None => fit(
+                    &[
+                        format!("{name} ({why}): counting..."),
+                        format!("{name}: counting..."),
+                    ],
+                    width,
+                ),
             }
-            None => clip("o200k/cl100k: counting...", width),
         },
         dim,
     )));

@@ -166,10 +166,11 @@ fn render_header(app: &App, frame: &mut Frame, area: Rect) {
     let on = (0..servers)
         .filter(|&s| app.session.is_connected(s))
         .count();
+    let tokenizer = app.session.tokenizer().tokenizer.short_name();
     let counts = match &app.counting {
-        Counting::Pending => "o200k/cl100k counting...",
-        Counting::Done => "o200k/cl100k counted",
-        Counting::Failed(_) => "o200k/cl100k unavailable",
+        Counting::Pending => format!("{tokenizer} counting..."),
+        Counting::Done => format!("{tokenizer} counted"),
+        Counting::Failed(_) => format!("{tokenizer} unavailable"),
     };
     let profile = match app.switching {
         Some(next) => format!("{} -> {next}...", app.session.profile()),

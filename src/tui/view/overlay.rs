@@ -124,27 +124,28 @@ fn render_tool_list(app: &App, list: &ToolListView, frame: &mut Frame, area: Rec
         .clamp(4, (inner.width as usize).saturating_sub(30).max(4));
     let rows = list.tools.iter().map(|&t| {
         let tool = &server.tools[t];
-        let o200k = app
+        let counted = app
             .session
             .token_count(list.server, t)
-            .map_or("...".to_string(), |c| thousands(c.o200k));
+            .map_or("...".to_string(), thousands);
         Row::new(vec![
             Cell::from(clip(&tool.raw_name, name_width)),
             Cell::from(Line::from(thousands(estimate_tokens(tool.chars))).right_aligned()),
-            Cell::from(Line::from(o200k).right_aligned()),
+            Cell::from(Line::from(counted).right_aligned()),
             Cell::from(clip(first_sentence(&tool.description), 200)),
         ])
     });
+    let tokenizer = app.session.tokenizer().tokenizer.short_name();
     let widths = [
         Constraint::Length(name_width as u16),
         Constraint::Length(7),
-        Constraint::Length(7),
+        Constraint::Length(crate::text::width(&tokenizer).max(7) as u16),
         Constraint::Fill(1),
     ];
     let header = Row::new(vec![
         Cell::from("tool"),
         Cell::from(Line::from("chars/4").right_aligned()),
-        Cell::from(Line::from("o200k").right_aligned()),
+        Cell::from(Line::from(tokenizer).right_aligned()),
         Cell::from("description"),
     ])
     .style(Style::new().add_modifier(Modifier::BOLD));

@@ -54,8 +54,8 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             app.derived.full_chars[s]
         };
         let tools = if on { cost.tools } else { server.tools.len() };
-        let o200k = match (on, cost.counted, &app.counting) {
-            (true, Some(c), _) => thousands(c.o200k),
+        let counted = match (on, cost.counted, &app.counting) {
+            (true, Some(tokens), _) => thousands(tokens),
             (_, _, Counting::Failed(_)) => "n/a".into(),
             (false, _, _) => "-".into(),
             (true, None, _) => COUNTING.into(),
@@ -80,7 +80,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             Cell::from(sanitize(&server.name).into_owned()),
             Cell::from(Line::from(thousands(tools as u64)).right_aligned()),
             Cell::from(Line::from(thousands(estimate_tokens(chars))).right_aligned()),
-            Cell::from(Line::from(o200k).right_aligned()),
+            Cell::from(Line::from(counted).right_aligned()),
             Cell::from(Line::from(share_label).right_aligned()),
         ];
         if wide {
@@ -101,20 +101,27 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     };
     let most_tools = servers.iter().map(|s| s.tools.len() as u64).max();
     let most_chars = app.derived.full_chars.iter().copied().max();
-    let most_counted = costs
-        .iter()
-        .filter_map(|c| c.counted)
-        .map(|c| c.o200k)
-        .max();
+    let most_counted = costs.iter().filter_map(|c| c.counted).max();
+    let tokenizer = app.session.tokenizer().tokenizer.short_name();
     let mut widths = vec![
         Constraint::Length(1),
         Constraint::Fill(1),
         width_of(most_tools.unwrap_or(0), 5),
         width_of(estimate_tokens(most_chars.unwrap_or(0)), 7),
-        width_of(most_counted.unwrap_or(0), 6),
+        width_of(
+            most_counted.unwrap_or(0),
+            crate::text::width(&tokenizer).max(6),
+        ),
         Constraint::Length(5),
     ];
-    let mut header = vec!["", "server", "tools", "chars/4", "o200k", "share"];
+    let mut header = vec![
+        "",
+        "server",
+        "tools",
+        "chars/4",
+        tokenizer.as_str(),
+        "share",
+    ];
     if wide {
         widths.push(Constraint::Length(bar_width as u16));
         header.push("");
