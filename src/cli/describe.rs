@@ -1,0 +1,25 @@
+//! `schematax describe`: the tool_describe payload of one tool and what it costs.
+
+use std::process::ExitCode;
+
+use super::args::DescribeArgs;
+use super::{count_tokens, emit, CliError, EXIT_FAILURE};
+use crate::report::describe::describe;
+
+/// Runs the command.
+pub fn run(args: DescribeArgs) -> Result<ExitCode, CliError> {
+    let DescribeArgs {
+        name,
+        input,
+        output,
+    } = args;
+    let (_, mut session) = input.session()?;
+    count_tokens(&mut session)?;
+    match describe(&session, &name) {
+        Ok(report) => emit(&report.render(output.format), output.output.as_deref()),
+        Err(error) => {
+            emit(&error.render(output.format), output.output.as_deref())?;
+            Ok(ExitCode::from(EXIT_FAILURE))
+        }
+    }
+}

@@ -1,0 +1,44 @@
+//! `schematax eval`: retrieval evaluation of a queries file.
+
+use std::process::ExitCode;
+
+use super::args::EvalArgs;
+use super::{emit_with, CliError, EXIT_FAILURE};
+use crate::engine::eval::{evaluate, QuerySet};
+use crate::report::eval::EvalReport;
+
+/// Runs the command.
+pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
+    let EvalArgs {
+        queries,
+        limit,
+        lenient,
+        min_recall,
+        input,
+        output,
+    } = args;
+    // The queries file first: its YAML tree is given back before the catalog loads.
+    let set = QuerySet::load(&queries)?;
+    let (_, session) = input.session()?;
+    let k = limit.unwrap_or(session.settings().search_default_limit as usize);
+    let evaluation = evaluate(&session, &set, k, lenient);
+    let profile = session.profile();
+    // The outcomes hold all the report prints: the catalog's memory is given back
+    // before the report is made from them.
+    drop((session, set));
+    let overall = evaluation.overall;
+    let report = EvalReport::build(evaluation, profile);
+    emit_with(output.output.as_deref(), |out| {
+        report.write(output.format, out)
+    })?;
+    Ok(match min_recall {
+        Some(min) if overall.recall_at_k < min => {
+            eprintln!(
+                "schematax: recall@{} {:.3} is below --min-recall {min}",
+                overall.k, overall.recall_at_k
+            );
+            ExitCode::from(EXIT_FAILURE)
+        }
+        _ => ExitCode::SUCCESS,
+    })
+}

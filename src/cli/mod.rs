@@ -1,0 +1,178 @@
+//! Command-line parsing and the one dispatch from a command to the engine and a renderer.
+//!
+//! [`args`] holds every command's options; each command runs in a module of its own, and
+//! [`run`] dispatches to it.
+
+pub mod args;
+mod capture;
+mod card;
+mod check;
+mod compare;
+mod count;
+mod describe;
+mod eval;
+mod lint;
+mod profiles;
+mod report;
+mod search;
+mod sweep;
+mod view;
+
+pub use args::*;
+pub use view::build_app;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use crate::engine::error::InputError;
+use crate::engine::eval::QuerySet;
+use crate::engine::session::Session;
+use crate::engine::tokenizer::{LoadedTokenizer, TokenizerError};
+use std::sync::Arc;
+
+/// Exit code of bad usage or unreadable input.
+pub const EXIT_USAGE: u8 = 2;
+/// Exit code of a command that ran but found a failure (e.g. `describe` of an unknown tool).
+pub const EXIT_FAILURE: u8 = 1;
+
+/// Counts every definition in the session's tokenizer, and returns it for further counts.
+pub fn count_tokens(session: &mut Session) -> Result<Arc<LoadedTokenizer>, CliError> {
+    Ok(session.count_tokens()?)
+}
+
+/// Why a command could not run: one line, and the exit code it carries.
+#[derive(Debug, thiserror::Error)]
+pub enum CliError {
+    /// An input file could not be used.
+    #[error(transparent)]
+    Input(#[from] InputError),
+    /// The command line asks for something that cannot be done.
+    #[error("{0}")]
+    Usage(String),
+    /// The output could not be written.
+    #[error("cannot write {target}: {reason}")]
+    Output {
+        /// Where the output was going.
+        target: String,
+        /// Why it failed, one line.
+        reason: String,
+    },
+    /// The interactive view could not run.
+    #[error(transparent)]
+    Terminal(#[from] crate::tui::TerminalError),
+    /// A capture could not start.
+    #[error(transparent)]
+    Capture(#[from] crate::capture::CaptureError),
+    /// A tokenizer could not be loaded.
+    #[error(transparent)]
+    Tokenizer(#[from] TokenizerError),
+}
+
+impl CliError {
+    /// The process exit code: 2 (bad usage, unreadable input, unwritable output).
+    pub fn exit_code(&self) -> u8 {
+        EXIT_USAGE
+    }
+}
+
+/// The inputs a command reads, as the person named them: the config and `--tools` paths, or
+/// the embedded sample.
+fn describe_inputs(input: &InputArgs) -> String {
+    let paths: Vec<String> = input
+        .config_path()
+        .into_iter()
+        .chain(input.session.tools.iter().map(PathBuf::as_path))
+        .map(|p| p.display().to_string())
+        .collect();
+    if paths.is_empty() {
+        "the embedded sample".to_string()
+    } else {
+        paths.join(", ")
+    }
+}
+
+/// Runs a parsed command line: one command, one module.
+pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
+    let command = cli.command.unwrap_or(Command::Tui(cli.tui));
+    if command
+        .one_release()
+        .is_some_and(|args| args.profiles().len() > 1)
+    {
+        return Err(CliError::Usage(
+            "--hermes and --profile name one release here; `schematax compare` takes several"
+                .into(),
+        ));
+    }
+    match command {
+        Command::Tui(args) => view::run(args),
+        Command::Report(args) => report::run(args),
+        Command::Card(args) => card::run(args),
+        Command::Search(args) => search::run(args),
+        Command::Describe(args) => describe::run(args),
+        Command::Lint(args) => lint::run(args),
+        Command::Eval(args) => eval::run(args),
+        Command::Compare(args) => compare::run(args),
+        Command::Capture(args) => capture::run(&args),
+        Command::Check(args) => check::run(args),
+        Command::Count(args) => count::run(args),
+        Command::Profiles(args) => profiles::run(args),
+        Command::Sweep(args) => sweep::run(args),
+    }
+}
+
+/// Reads a queries file given with `--queries`.
+fn load_queries(path: Option<&Path>) -> Result<Option<QuerySet>, CliError> {
+    Ok(match path {
+        Some(path) => Some(QuerySet::load(path)?),
+        None => None,
+    })
+}
+
+/// Writes to `output` (atomically: a temporary file renamed over it) or to stdout, where a
+/// closed pipe (`| head`) ends quietly.
+pub fn emit(text: &str, output: Option<&Path>) -> Result<ExitCode, CliError> {
+    emit_with(output, |out| out.write_all(text.as_bytes()))
+}
+
+/// Like [`emit`], with the text written by `write` as it is made, through a buffer: a large
+/// report is never held whole in memory.
+pub fn emit_with(
+    output: Option<&Path>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> Result<ExitCode, CliError> {
+    let failed = |target: &Path, e: std::io::Error| CliError::Output {
+        target: target.display().to_string(),
+        reason: crate::engine::error::one_line(&e.to_string()),
+    };
+    if let Some(path) = output {
+        let dir = match path.parent() {
+            Some(dir) if !dir.as_os_str().is_empty() => dir,
+            _ => Path::new("."),
+        };
+        let temp = dir.join(format!(
+            ".{}.schematax-{}.tmp",
+            path.file_name()
+                .map_or("output".into(), |n| n.to_string_lossy()),
+            std::process::id()
+        ));
+        let written = std::fs::File::create(&temp).and_then(|file| {
+            let mut out = std::io::BufWriter::new(file);
+            write(&mut out)?;
+            out.into_inner().map_err(|e| e.into_error())?.sync_all()
+        });
+        return written
+            .and_then(|_| std::fs::rename(&temp, path))
+            .map(|_| ExitCode::SUCCESS)
+            .map_err(|e| {
+                let _ = std::fs::remove_file(&temp);
+                failed(path, e)
+            });
+    }
+    let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
+    match write(&mut stdout).and_then(|_| stdout.flush()) {
+        Ok(()) => Ok(ExitCode::SUCCESS),
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(ExitCode::SUCCESS),
+        Err(e) => Err(failed(Path::new("stdout"), e)),
+    }
+}

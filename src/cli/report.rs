@@ -1,0 +1,73 @@
+//! `schematax report`: cost per server, activation and savings, as text, JSON, Markdown or the HTML page.
+
+use std::process::ExitCode;
+
+use super::args::ReportArgs;
+use super::{count_tokens, emit, emit_with, load_queries, CliError};
+use crate::engine::session::{Overrides, Session};
+use crate::report::cost::CostReport;
+use crate::report::html::{OtherProfile, PageParts, PageReport};
+
+/// Runs the command.
+pub fn run(args: ReportArgs) -> Result<ExitCode, CliError> {
+    let ReportArgs {
+        input,
+        format,
+        output,
+        traffic,
+        estimate_only,
+        theme,
+        queries,
+    } = args;
+    let plain = format.plain();
+    if plain.is_some() && (theme.is_some() || queries.is_some()) {
+        return Err(CliError::Usage(
+            "--theme and --queries apply to --format html (for the figures of a queries file, see `schematax eval`)".into(),
+        ));
+    }
+    let inputs = input.inputs()?;
+    let traffic = traffic.traffic();
+    let overrides = input.overrides(&inputs)?;
+    // The page also shows the other profile: its session is built, read and given
+    // back before the chosen one is built, so two are never held at once.
+    let other = plain.is_none().then(|| {
+        let chosen = overrides.profile_for(&inputs.config);
+        let other_profile = chosen.contrast();
+        let other = Session::new(
+            &inputs.config,
+            &inputs.captures,
+            &Overrides {
+                profile: Some(other_profile),
+                ..overrides.clone()
+            },
+        );
+        OtherProfile::of(&inputs, &other, &traffic)
+    });
+    let mut session = Session::new(&inputs.config, &inputs.captures, &overrides);
+    if !estimate_only {
+        count_tokens(&mut session)?;
+    }
+    let report = CostReport::build(&inputs, &session, &traffic);
+    match other {
+        // Without the page's other profile, `plain` is the format asked for.
+        None => {
+            drop((session, inputs));
+            let format = plain.unwrap_or_default();
+            emit_with(output.as_deref(), |out| report.write(format, out))
+        }
+        Some(other) => {
+            let set = load_queries(queries.as_deref())?;
+            let parts = PageParts {
+                inputs: &inputs,
+                session: &session,
+                other,
+                queries: set.as_ref(),
+                theme: theme.unwrap_or_default(),
+            };
+            emit(
+                &PageReport::build(parts, report).render(),
+                output.as_deref(),
+            )
+        }
+    }
+}

@@ -1,0 +1,36 @@
+//! `schematax search`: ranking the catalog as one tool_search call would.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use super::args::SearchArgs;
+use super::{emit, CliError};
+use crate::engine::config::Scalar;
+use crate::engine::search::resolve_limit;
+use crate::report::search::SearchReport;
+
+/// Runs the command.
+pub fn run(args: SearchArgs) -> Result<ExitCode, CliError> {
+    let SearchArgs {
+        queries,
+        limit,
+        config,
+        input,
+        output,
+    } = args;
+    for query in queries.iter().filter(|q| Path::new(q.as_str()).is_file()) {
+        eprintln!(
+            "schematax: warning: the query {:?} names a file; to read it as the config, pass --config {}",
+            crate::text::sanitize(query),
+            crate::text::sanitize(query)
+        );
+    }
+    let (_, session) = input.session(config.as_deref())?;
+    let raw = limit.map_or(Scalar::Null, |l| Scalar::Int(i128::from(l)));
+    let limit = resolve_limit(&raw, session.settings());
+    let report = SearchReport::build(&session, &queries, limit);
+    emit(
+        &report.render(output.format, &session),
+        output.output.as_deref(),
+    )
+}

@@ -1,0 +1,17 @@
+//! `schematax sweep`: activation over a grid of context lengths and threshold_pct.
+
+use std::process::ExitCode;
+
+use super::args::SweepArgs;
+use super::{emit, CliError};
+use crate::report::sweep::SweepReport;
+
+/// Runs the command.
+pub fn run(args: SweepArgs) -> Result<ExitCode, CliError> {
+    let SweepArgs { input, output } = args;
+    let (_, session) = input.session()?;
+    emit(
+        &SweepReport::build(&session).render(output.format),
+        output.output.as_deref(),
+    )
+}
