@@ -4,6 +4,7 @@
 pub mod app;
 pub mod keys;
 pub mod view;
+pub mod worker;
 
 use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::crossterm::cursor::Show;
@@ -20,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use crate::signals::Signal;
 use app::{App, Effect, Msg};
+use worker::Workers;
 
 /// The signals the view handles: each becomes a [`Msg::Signal`].
 pub const SIGNALS: [Signal; 4] = [
@@ -268,26 +270,18 @@ fn spawn_input_reader(sender: Sender<Msg>) {
     });
 }
 
-/// Carries out an effect: a suspension here (it needs the terminal), any other on a worker
-/// thread whose messages come back through `sender`.
+/// Carries out an effect: a suspension here (it needs the terminal), any other on the worker
+/// of its kind, whose messages come back through the event loop's channel.
 fn perform<B: Backend>(
     effect: Effect,
-    sender: &Sender<Msg>,
+    workers: &mut Workers,
     terminal: &mut Terminal<B>,
     suspend: &mut impl Suspend<B>,
 ) -> Result<(), B::Error> {
     if let Effect::Suspend = effect {
         return suspend.suspend(terminal);
     }
-    let sender = sender.clone();
-    std::thread::spawn(move || {
-        let progress = |msg: Msg| {
-            let _ = sender.send(msg);
-        };
-        if let Some(msg) = effect.run(&progress) {
-            let _ = sender.send(msg);
-        }
-    });
+    workers.submit(effect);
     Ok(())
 }
 
@@ -301,10 +295,11 @@ pub fn event_loop<B: Backend>(
     receiver: &Receiver<Msg>,
     suspend: &mut impl Suspend<B>,
 ) -> Result<App, B::Error> {
+    let mut workers = Workers::new(sender.clone());
     // The first frame is drawn before the background work starts competing for the cores.
     terminal.draw(|frame| view::render(&app, frame))?;
     for effect in app.startup_effects() {
-        perform(effect, sender, terminal, suspend)?;
+        perform(effect, &mut workers, terminal, suspend)?;
     }
     while !app.quit {
         terminal.draw(|frame| view::render(&app, frame))?;
@@ -326,7 +321,7 @@ pub fn event_loop<B: Backend>(
             let text = (!typed.is_empty()).then(|| Msg::Paste(std::mem::take(&mut typed)));
             for msg in text.into_iter().chain(msg) {
                 for effect in app.update(msg) {
-                    perform(effect, sender, terminal, suspend)?;
+                    perform(effect, &mut workers, terminal, suspend)?;
                 }
                 if app.quit {
                     return Ok(app);
