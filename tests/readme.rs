@@ -98,7 +98,10 @@ fn readme_outputs_are_what_the_binary_prints() {
                 std::env::var_os("SCHEMATAX_REQUIRE_ORACLE").is_none(),
                 "{missing} is not installed (scripts/test installs it)"
             );
-            eprintln!("skipped `schematax {}`: no {missing}", example.args.join(" "));
+            eprintln!(
+                "skipped `schematax {}`: no {missing}",
+                example.args.join(" ")
+            );
             continue;
         }
         let output = Command::new(env!("CARGO_BIN_EXE_schematax"))
