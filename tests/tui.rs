@@ -161,6 +161,58 @@ fn server_off_turns_the_gate_inactive() {
     insta::assert_snapshot!(text);
 }
 
+/// The drawn screen's buffer, to look at its styles.
+fn drawn(app: &App, width: u16, height: u16) -> ratatui::buffer::Buffer {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal.draw(|frame| view::render(app, frame)).unwrap();
+    terminal.backend().buffer().clone()
+}
+
+/// The style of the first cell of `text` on the drawn screen.
+fn style_of(buffer: &ratatui::buffer::Buffer, text: &str) -> ratatui::style::Style {
+    let area = buffer.area;
+    for y in 0..area.height {
+        let line: Vec<String> = (0..area.width)
+            .map(|x| buffer[(x, y)].symbol().to_string())
+            .collect();
+        let joined = line.concat();
+        if let Some(at) = joined.find(text) {
+            // Cells hold one symbol each: count the symbols before the byte offset.
+            let mut bytes = 0;
+            let x = line
+                .iter()
+                .take_while(|symbol| {
+                    bytes += symbol.len();
+                    bytes <= at
+                })
+                .count();
+            return buffer[(x as u16, y)].style();
+        }
+    }
+    panic!("{text:?} is not on the screen");
+}
+
+#[test]
+fn the_states_have_their_styles() {
+    use schematax::tui::view::theme;
+    let mut app = sample_app();
+    let on = drawn(&app, 100, 30);
+    assert_eq!(style_of(&on, " ACTIVE ").bg, theme::badge(true).bg);
+    // The focused pane (Servers) has the thick accent border, the others the plain dim one.
+    assert_eq!(style_of(&on, "┏").fg, theme::border(true).1.fg);
+    assert_eq!(style_of(&on, "┌").fg, theme::border(false).1.fg);
+    assert_eq!(style_of(&on, "● fetch").fg, theme::GOOD.fg);
+    for _ in 0..4 {
+        press(&mut app, KeyCode::Down);
+    }
+    press(&mut app, KeyCode::Char(' '));
+    let off = drawn(&app, 100, 30);
+    assert_eq!(style_of(&off, " INACTIVE ").bg, theme::badge(false).bg);
+    assert_ne!(theme::badge(true).bg, theme::badge(false).bg);
+    assert_eq!(style_of(&off, "○ fetch").fg, theme::DIM.fg);
+    assert_ne!(theme::GOOD.fg, theme::DIM.fg);
+}
+
 #[test]
 fn search_pane_ranks_as_you_type() {
     let mut app = sample_app();

@@ -3,8 +3,9 @@
 //! gauge of the listing against it, the form, the tier, and the budgets where the form
 //! changes. Both: the tool array before and after, and the savings.
 
+use super::theme;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::Paragraph;
 use ratatui::Frame;
@@ -21,7 +22,7 @@ use crate::tui::app::App;
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let activation = &app.derived.activation;
     let width = area.width.saturating_sub(2) as usize;
-    let dim = Style::new().fg(Color::DarkGray);
+    let dim = theme::DIM;
     let bold = Style::new().add_modifier(Modifier::BOLD);
     // The settings line drops its labels rather than cut a number or a unit.
     let (mode, pct, context) = (
@@ -92,13 +93,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     lines.push(Line::from(vec![
         Span::styled(
             format!("saved {:.1}%", activation.savings_pct()),
-            Style::new()
-                .fg(if activation.savings_pct() >= 0.0 {
-                    Color::Green
-                } else {
-                    Color::Red
-                })
-                .add_modifier(Modifier::BOLD),
+            theme::verdict(activation.savings_pct() >= 0.0).add_modifier(Modifier::BOLD),
         ),
         Span::raw(fit(
             &[
@@ -255,18 +250,15 @@ fn gauge(value: u64, mark: u64, good: bool, show_mark: bool, width: usize) -> Li
     let scale = (value.max(mark) as f64 * 1.25).max(1.0);
     let filled = ((value as f64 / scale) * bar as f64).round() as usize;
     let at = ((mark as f64 / scale) * bar as f64).round() as usize;
-    let color = if good { Color::Green } else { Color::Red };
+    let color = theme::verdict(good);
     let mut spans = vec![Span::raw("[")];
     for i in 0..bar {
         spans.push(if show_mark && i == at.min(bar - 1) {
-            Span::styled(
-                "┃",
-                Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD),
-            )
+            Span::styled("┃", theme::MARK)
         } else if i < filled {
-            Span::styled("█", Style::new().fg(color))
+            Span::styled("█", color)
         } else {
-            Span::styled("░", Style::new().fg(Color::DarkGray))
+            Span::styled("░", theme::DIM)
         });
     }
     spans.push(Span::raw("]"));
@@ -275,18 +267,12 @@ fn gauge(value: u64, mark: u64, good: bool, show_mark: bool, width: usize) -> Li
 
 /// ACTIVE or INACTIVE, and how far away the flip is (seed) or the tier (newer).
 fn verdict(app: &App, activation: &Activation, width: usize) -> Line<'static> {
-    let (word, color) = if activation.active {
-        (" ACTIVE ", Color::Green)
+    let word = if activation.active {
+        " ACTIVE "
     } else {
-        (" INACTIVE ", Color::Red)
+        " INACTIVE "
     };
-    let badge = Span::styled(
-        word,
-        Style::new()
-            .bg(color)
-            .fg(Color::Black)
-            .add_modifier(Modifier::BOLD),
-    );
+    let badge = Span::styled(word, theme::badge(activation.active));
     let detail = match (activation.mode, activation.tokens_to_flip()) {
         _ if activation.deferrable_tools == 0 => " nothing to defer".to_string(),
         _ if activation.threshold_tokens.is_none() && activation.active => format!(

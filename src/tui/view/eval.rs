@@ -3,8 +3,9 @@
 //! servers and the pane's k change; the per-query table shows the current profile's rank
 //! beside the other's.
 
+use super::theme;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
@@ -15,13 +16,10 @@ use crate::engine::profile::Profile;
 use crate::text::{clip, sanitize, thousands};
 use crate::tui::app::{App, Pane};
 
-/// A rank as the pane shows it, and its colour.
-fn rank_cell(rank: Option<usize>, k: usize) -> (String, Color) {
-    match rank {
-        Some(r) if r <= k => (r.to_string(), Color::Green),
-        Some(r) => (r.to_string(), Color::Yellow),
-        None => ("miss".to_string(), Color::Red),
-    }
+/// A rank as the pane shows it, and its style.
+fn rank_cell(rank: Option<usize>, k: usize) -> (String, Style) {
+    let text = rank.map_or("miss".to_string(), |r| r.to_string());
+    (text, theme::rank(rank, k))
 }
 
 /// Draws the pane.
@@ -37,7 +35,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             Paragraph::new(format!(
                 "Evaluating the queries file under {current} and {other}..."
             ))
-            .style(Style::new().fg(Color::DarkGray))
+            .style(theme::DIM)
             .wrap(Wrap { trim: true }),
             inner,
         );
@@ -87,7 +85,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             for (profile, evaluation) in [(current, mine), (other, theirs)] {
                 let mut cells = vec![Cell::from(format!("  {style}, {}", short(profile)))];
                 cells.extend(metric(evaluation.by_style.get(*style)));
-                rows.push(Row::new(cells).style(Style::new().fg(Color::Gray)));
+                rows.push(Row::new(cells).style(theme::MUTED));
             }
         }
     }
@@ -161,11 +159,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let rows = cells.into_iter().map(
         |((rank, color), (other_rank, other_color), query, instead)| {
             Row::new(vec![
-                Cell::from(Line::from(rank).right_aligned()).style(Style::new().fg(color)),
-                Cell::from(Line::from(other_rank).right_aligned())
-                    .style(Style::new().fg(other_color)),
+                Cell::from(Line::from(rank).right_aligned()).style(color),
+                Cell::from(Line::from(other_rank).right_aligned()).style(other_color),
                 Cell::from(query),
-                Cell::from(instead).style(Style::new().fg(Color::DarkGray)),
+                Cell::from(instead).style(theme::DIM),
             ])
         },
     );
@@ -188,7 +185,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         &mut TableState::default().with_selected(selected),
     );
     if eval.job.is_stale() {
-        let note = Span::styled(" updating...", Style::new().fg(Color::Yellow));
+        let note = Span::styled(" updating...", theme::NOTICE);
         frame.render_widget(
             Paragraph::new(Line::from(note)).right_aligned(),
             Rect::new(inner.x, inner.y, inner.width, 1),

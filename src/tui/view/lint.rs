@@ -1,13 +1,13 @@
 //! The Lint pane: findings by severity; Enter opens the tool's detail with the finding.
 
+use super::theme;
 use ratatui::layout::{Constraint, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
 use super::{is_focused, lower_block, visible_rows};
-use crate::engine::lint::Severity;
 use crate::text::{clip, sanitize};
 use crate::tui::app::{App, Pane};
 
@@ -29,7 +29,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             };
             frame.render_widget(
                 Paragraph::new(message)
-                    .style(Style::new().fg(Color::DarkGray))
+                    .style(theme::DIM)
                     .wrap(Wrap { trim: true }),
                 inner,
             );
@@ -41,15 +41,11 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let selected = is_focused(app, Pane::Lint).then_some(lint.selected);
     let window = visible_rows(findings.len(), selected, inner.height, 2);
     let rows = window.clone().filter_map(|i| findings.text(i)).map(|f| {
-        let color = match f.rule.severity {
-            Severity::Error => Color::Red,
-            Severity::Warning => Color::Yellow,
-            Severity::Info => Color::Blue,
-        };
+        let color = theme::severity(f.rule.severity);
         let head = Line::from(vec![
             Span::styled(
                 format!("{:<8}", f.rule.severity.as_str()),
-                Style::new().fg(color).add_modifier(Modifier::BOLD),
+                color.add_modifier(Modifier::BOLD),
             ),
             Span::styled(
                 format!("{:<21}", f.rule.id),
@@ -62,7 +58,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         ]);
         let message = Line::from(Span::styled(
             clip(&format!("  {}", sanitize(&f.message)), width),
-            Style::new().fg(Color::Gray),
+            theme::MUTED,
         ));
         Row::new(vec![Cell::from(vec![head, message])]).height(2)
     });

@@ -8,7 +8,7 @@ use ratatui::widgets::{Padding, Paragraph, Wrap};
 use ratatui::Frame;
 use std::time::Duration;
 
-use super::{framed, ACCENT};
+use super::{framed, theme};
 use crate::text::clip;
 
 /// What the loading screen shows: what is being read, and for how long.
@@ -36,7 +36,7 @@ pub fn render(loading: &Loading, frame: &mut Frame) {
         ]),
         Line::from(clip(&loading.inputs, usize::from(inner.width))),
         Line::from("reading the captures and building the catalog"),
-        Line::from(Span::styled("q quit", Style::new().fg(ACCENT))),
+        Line::from(Span::styled("q quit", theme::ACCENT)),
     ];
     frame.render_widget(block, box_area);
     frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: true }), inner);

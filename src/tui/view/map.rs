@@ -8,11 +8,11 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::Style;
 use ratatui::widgets::{Block, Widget};
 use ratatui::Frame;
 
-use super::pane_block;
+use super::{pane_block, theme};
 use crate::engine::activation::{is_active, CONTEXT_PRESETS};
 use crate::engine::config::Mode;
 use crate::engine::listing::{listing_budget, ListingForm};
@@ -179,9 +179,9 @@ impl ActivationMap {
                 deferrable_tokens,
             } => {
                 if is_active(*mode, *deferrable_tokens, context, pct) {
-                    ("█", Style::new().fg(Color::Green))
+                    ("█", theme::GOOD)
                 } else {
-                    ("·", Style::new().fg(Color::DarkGray))
+                    ("·", theme::DIM)
                 }
             }
             MapKind::Listing {
@@ -200,20 +200,9 @@ impl ActivationMap {
                         .last()
                         .map_or(ListingForm::None, |(form, _)| *form)
                 };
-                form_cell(form)
+                theme::listing_form(form)
             }
         }
-    }
-}
-
-/// The symbol and style of a listing form.
-pub fn form_cell(form: ListingForm) -> (&'static str, Style) {
-    match form {
-        ListingForm::Full => ("█", Style::new().fg(Color::Green)),
-        ListingForm::Names => ("▓", Style::new().fg(Color::Cyan)),
-        ListingForm::Mixed => ("▒", Style::new().fg(Color::Yellow)),
-        ListingForm::Groups => ("░", Style::new().fg(Color::Magenta)),
-        ListingForm::None => ("·", Style::new().fg(Color::DarkGray)),
     }
 }
 
@@ -243,16 +232,11 @@ impl Widget for ActivationMap {
                 area.x,
                 plot.y + row,
                 format!("{:>3}%", pct as u32),
-                Style::new().fg(Color::DarkGray),
+                theme::DIM,
             );
         }
         let axis_y = plot.y + plot.height;
-        buf.set_string(
-            plot.x,
-            axis_y,
-            "─".repeat(plot.width as usize),
-            Style::new().fg(Color::DarkGray),
-        );
+        buf.set_string(plot.x, axis_y, "─".repeat(plot.width as usize), theme::DIM);
         // Both ends first, then the middle labels that touch none already placed (a narrow
         // plot leaves some out rather than run them together).
         let mut placed: Vec<(u16, u16)> = Vec::new();
@@ -264,13 +248,13 @@ impl Widget for ActivationMap {
             if placed.iter().any(|&(from, to)| x <= to && from <= end) {
                 continue;
             }
-            buf.set_string(x, axis_y + 1, &label, Style::new().fg(Color::DarkGray));
+            buf.set_string(x, axis_y + 1, &label, theme::DIM);
             placed.push((x, end));
         }
         if let Some((column, row)) = self.marker(plot.width, plot.height) {
             buf[(plot.x + column, plot.y + row)]
                 .set_symbol("◆")
-                .set_style(Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD));
+                .set_style(theme::MARK);
         }
     }
 }

@@ -17,11 +17,12 @@ mod map;
 mod overlay;
 mod search;
 mod servers;
+pub mod theme;
 
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Paragraph, Wrap};
+use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 
 use super::app::{App, Counting, Pane};
@@ -33,9 +34,6 @@ use crate::text::{clip, width};
 pub const MIN_WIDTH: u16 = 80;
 /// Smallest terminal height the layout is drawn in.
 pub const MIN_HEIGHT: u16 = 24;
-
-/// Accent of the focused pane and of headings.
-const ACCENT: Color = Color::Cyan;
 
 /// Draws the whole screen.
 pub fn render(app: &App, frame: &mut Frame) {
@@ -108,14 +106,10 @@ fn pane_block(title: &str, focused: bool) -> Block<'static> {
 
 /// A bordered block: thick and in the accent colour when focused.
 fn framed(title: Line<'static>, focused: bool) -> Block<'static> {
-    let (border, color) = if focused {
-        (BorderType::Thick, ACCENT)
-    } else {
-        (BorderType::Plain, Color::DarkGray)
-    };
+    let (border, style) = theme::border(focused);
     Block::bordered()
         .border_type(border)
-        .border_style(Style::new().fg(color))
+        .border_style(style)
         .title(title)
 }
 
@@ -141,14 +135,12 @@ fn lower_block(app: &App) -> Block<'static> {
     let mut title = vec![Span::raw(" ")];
     for (i, (pane, label)) in tabs.into_iter().enumerate() {
         if i > 0 {
-            title.push(Span::styled(" │ ", Style::new().fg(Color::DarkGray)));
+            title.push(Span::styled(" │ ", theme::DIM));
         }
         let style = if pane == app.lower {
-            Style::new()
-                .add_modifier(Modifier::BOLD | Modifier::UNDERLINED)
-                .fg(Color::White)
+            theme::TAB_SHOWN
         } else {
-            Style::new().fg(Color::Gray)
+            theme::MUTED
         };
         title.push(Span::styled(label, style));
     }
@@ -204,19 +196,10 @@ fn render_header(app: &App, frame: &mut Frame, area: Rect) {
     if !warnings.is_empty() {
         let used = width(&spans[0].content);
         spans.push(Span::raw(" ".repeat(room.saturating_sub(used))));
-        spans.push(Span::styled(
-            warnings,
-            Style::new()
-                .bg(Color::Yellow)
-                .fg(Color::Black)
-                .add_modifier(Modifier::BOLD),
-        ));
+        spans.push(Span::styled(warnings, theme::HEADER_WARNING));
     }
-    let line = Line::from(spans).style(Style::new().bg(Color::Blue).fg(Color::White));
-    frame.render_widget(
-        Paragraph::new(line).style(Style::new().bg(Color::Blue)),
-        area,
-    );
+    let line = Line::from(spans).style(theme::HEADER);
+    frame.render_widget(Paragraph::new(line).style(theme::HEADER), area);
 }
 
 fn render_footer(app: &App, frame: &mut Frame, area: Rect) {
@@ -237,7 +220,7 @@ fn render_footer(app: &App, frame: &mut Frame, area: Rect) {
     let line = match capturing.as_ref().or(app.status.as_ref()) {
         Some(status) => Line::from(Span::styled(
             clip(&format!(" {status}"), area.width as usize),
-            Style::new().fg(Color::Yellow),
+            theme::NOTICE,
         )),
         None => {
             let mut spans = Vec::new();
@@ -248,10 +231,7 @@ fn render_footer(app: &App, frame: &mut Frame, area: Rect) {
                     break;
                 }
                 used += piece.chars().count();
-                spans.push(Span::styled(
-                    format!(" {keys}"),
-                    Style::new().fg(ACCENT).add_modifier(Modifier::BOLD),
-                ));
+                spans.push(Span::styled(format!(" {keys}"), theme::HEADING));
                 spans.push(Span::raw(format!(" {hint} ")));
             }
             Line::from(spans)

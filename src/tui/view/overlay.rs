@@ -2,12 +2,12 @@
 //! context-length prompt.
 
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Cell, Clear, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
-use super::ACCENT;
+use super::theme;
 use crate::engine::tokens::estimate_tokens;
 use crate::report::thousands;
 use crate::text::{clip, first_sentence};
@@ -33,7 +33,7 @@ fn popup(frame: &mut Frame, area: Rect, width: u16, height: u16, title: &str) ->
         Constraint::Percentage(height),
     );
     let block = Block::bordered()
-        .border_style(Style::new().fg(ACCENT))
+        .border_style(theme::ACCENT)
         .title(Span::styled(
             format!(" {} ", clip(title, popup.width.saturating_sub(4) as usize)),
             Style::new().add_modifier(Modifier::BOLD),
@@ -50,10 +50,7 @@ fn render_help(scroll: usize, frame: &mut Frame, area: Rect) {
         .into_iter()
         .skip(scroll)
         .map(|(keys, text)| match keys {
-            None => Line::from(Span::styled(
-                text,
-                Style::new().fg(ACCENT).add_modifier(Modifier::BOLD),
-            )),
+            None => Line::from(Span::styled(text, theme::HEADING)),
             Some(keys) => Line::from(vec![
                 Span::styled(
                     format!("  {keys:<12}"),
@@ -90,7 +87,7 @@ fn render_warnings(app: &App, scroll: usize, frame: &mut Frame, area: Rect) {
     let lines: Vec<Line> = if warnings.is_empty() {
         vec![Line::from(Span::styled(
             "No warnings: the config, the captures and the session assembled cleanly.",
-            Style::new().fg(Color::DarkGray),
+            theme::DIM,
         ))]
     } else {
         warnings
@@ -98,7 +95,7 @@ fn render_warnings(app: &App, scroll: usize, frame: &mut Frame, area: Rect) {
             .skip(scroll)
             .map(|w| {
                 Line::from(vec![
-                    Span::styled("• ", Style::new().fg(Color::Yellow)),
+                    Span::styled("• ", theme::NOTICE),
                     Span::raw(crate::text::sanitize(w).into_owned()),
                 ])
             })
@@ -168,7 +165,7 @@ fn render_detail(detail: &DetailView, frame: &mut Frame, area: Rect) {
     frame.render_widget(
         Paragraph::new(Line::from(Span::styled(
             clip(&detail.summary, summary.width as usize),
-            Style::new().fg(Color::Green),
+            theme::GOOD,
         ))),
         summary,
     );
@@ -188,10 +185,7 @@ fn render_detail(detail: &DetailView, frame: &mut Frame, area: Rect) {
         detail.lines.len()
     );
     frame.render_widget(
-        Paragraph::new(Line::from(Span::styled(
-            text,
-            Style::new().fg(Color::DarkGray),
-        ))),
+        Paragraph::new(Line::from(Span::styled(text, theme::DIM))),
         position,
     );
 }
@@ -199,7 +193,7 @@ fn render_detail(detail: &DetailView, frame: &mut Frame, area: Rect) {
 fn render_prompt(text: &str, frame: &mut Frame, area: Rect) {
     let popup = area.centered(Constraint::Length(50), Constraint::Length(4));
     let block = Block::bordered()
-        .border_style(Style::new().fg(ACCENT))
+        .border_style(theme::ACCENT)
         .title(" Context length (Enter: set, Esc: cancel) ");
     let inner = block.inner(popup);
     frame.render_widget(Clear, popup);
@@ -208,11 +202,11 @@ fn render_prompt(text: &str, frame: &mut Frame, area: Rect) {
         Line::from(vec![
             Span::raw("tokens: "),
             Span::raw(clip(text, 30)),
-            Span::styled("▏", Style::new().fg(ACCENT)),
+            Span::styled("▏", theme::ACCENT),
         ]),
         Line::from(Span::styled(
             "e.g. 200000, 200K, 1M; 0 = unknown",
-            Style::new().fg(Color::DarkGray),
+            theme::DIM,
         )),
     ];
     frame.render_widget(Paragraph::new(lines), inner);

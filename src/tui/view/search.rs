@@ -1,12 +1,12 @@
 //! The Search pane: the query line and the ranked hits, matched terms highlighted.
 
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
-use super::{is_focused, lower_block, ACCENT};
+use super::{is_focused, lower_block, theme};
 use crate::engine::search::Via;
 use crate::text::{clip, first_sentence, sanitize, width};
 use crate::tui::app::{App, Pane};
@@ -40,17 +40,17 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     );
     let room = (inner.width as usize).saturating_sub(status.chars().count() + 3);
     let mut query_spans = vec![
-        Span::styled("/ ", Style::new().fg(ACCENT).add_modifier(Modifier::BOLD)),
+        Span::styled("/ ", theme::HEADING),
         Span::raw(tail(&sanitize(&search.query), room)),
     ];
     if search.typing {
-        query_spans.push(Span::styled("▏", Style::new().fg(ACCENT)));
+        query_spans.push(Span::styled("▏", theme::ACCENT));
     }
     let used: usize = query_spans.iter().map(|s| s.content.chars().count()).sum();
     query_spans.push(Span::raw(" ".repeat(
         (inner.width as usize).saturating_sub(used + status.chars().count()),
     )));
-    query_spans.push(Span::styled(status, Style::new().fg(Color::DarkGray)));
+    query_spans.push(Span::styled(status, theme::DIM));
     frame.render_widget(Paragraph::new(Line::from(query_spans)), query_area);
 
     if let Some(gate) = &search.result.gate {
@@ -70,7 +70,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         frame.render_widget(
             Paragraph::new(Line::from(Span::styled(
                 clip(&text, inner.width as usize),
-                Style::new().fg(Color::Yellow),
+                theme::NOTICE,
             ))),
             gate_area,
         );
@@ -94,10 +94,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     };
     let misses = near_miss_lines(app, inner.width as usize);
     if let Some(message) = empty {
-        let mut lines = vec![Line::from(Span::styled(
-            message,
-            Style::new().fg(Color::DarkGray),
-        ))];
+        let mut lines = vec![Line::from(Span::styled(message, theme::DIM))];
         lines.extend(misses);
         frame.render_widget(
             Paragraph::new(lines).wrap(Wrap { trim: true }),
@@ -179,15 +176,13 @@ fn near_miss_lines(app: &App, width: usize) -> Vec<Line<'static>> {
     }
     let mut lines = vec![Line::from(Span::styled(
         "not admitted:",
-        Style::new()
-            .fg(Color::DarkGray)
-            .add_modifier(Modifier::BOLD),
+        theme::DIM_HEADING,
     ))];
     for (doc, why) in &app.search.near_misses {
         let (entry, _) = app.session.catalog_entry(*doc);
         lines.push(Line::from(Span::styled(
             clip(&format!("  {} {why}", sanitize(&entry.name)), width),
-            Style::new().fg(Color::DarkGray),
+            theme::DIM,
         )));
     }
     lines
@@ -215,11 +210,7 @@ pub fn highlight(text: &str, terms: &[String]) -> Line<'static> {
             return;
         }
         let matched = terms.iter().any(|t| t.eq_ignore_ascii_case(word));
-        let style = if matched {
-            Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD)
-        } else {
-            Style::new()
-        };
+        let style = if matched { theme::MARK } else { Style::new() };
         spans.push(Span::styled(std::mem::take(word), style));
     };
     for c in clean.chars() {
@@ -253,7 +244,7 @@ mod tests {
         let styled: Vec<(&str, bool)> = line
             .spans
             .iter()
-            .map(|s| (s.content.as_ref(), s.style.fg == Some(Color::Yellow)))
+            .map(|s| (s.content.as_ref(), s.style == theme::NOTICE))
             .filter(|(t, _)| t.chars().any(|c| c.is_alphanumeric()))
             .collect();
         assert_eq!(

@@ -1,7 +1,8 @@
 //! The Servers pane: one row per server with its cost, share and a bar.
 
+use super::theme;
 use ratatui::layout::{Constraint, Rect};
-use ratatui::style::{Color, Modifier, Style};
+use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
@@ -72,11 +73,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         };
         let filled = (share / 100.0 * bar_width as f64).round() as usize;
         let mut cells = vec![
-            Cell::from(if on { "●" } else { "○" }).style(Style::new().fg(if on {
-                Color::Green
-            } else {
-                Color::DarkGray
-            })),
+            Cell::from(if on { "●" } else { "○" }).style(if on { theme::GOOD } else { theme::DIM }),
             Cell::from(sanitize(&server.name).into_owned()),
             Cell::from(Line::from(thousands(tools as u64)).right_aligned()),
             Cell::from(Line::from(thousands(estimate_tokens(chars))).right_aligned()),
@@ -84,13 +81,9 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             Cell::from(Line::from(share_label).right_aligned()),
         ];
         if wide {
-            cells.push(Cell::from("█".repeat(filled)).style(Style::new().fg(Color::Magenta)));
+            cells.push(Cell::from("█".repeat(filled)).style(theme::BAR));
         }
-        let style = if on {
-            Style::new()
-        } else {
-            Style::new().fg(Color::DarkGray)
-        };
+        let style = if on { Style::new() } else { theme::DIM };
         Row::new(cells).style(style)
     });
     // Each number column as wide as its largest value over every server (so that scrolling
