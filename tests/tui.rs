@@ -12,7 +12,9 @@ use schematax::engine::inputs::Inputs;
 use schematax::engine::profile::Profile;
 use schematax::engine::session::Overrides;
 use schematax::signals::Signal;
-use schematax::tui::app::{App, Effect, Msg, Overlay, Pane};
+use schematax::tui::app::App;
+use schematax::tui::msg::{Effect, Msg};
+use schematax::tui::state::{Overlay, Pane};
 use schematax::tui::{event_loop, view};
 use std::sync::Arc;
 
@@ -513,7 +515,7 @@ fn lint_pane_lists_findings_and_opens_the_tool() {
     let mut app = linted(sample_app());
     press(&mut app, KeyCode::Tab);
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.focus, schematax::tui::app::Pane::Lint);
+    assert_eq!(app.focus, schematax::tui::state::Pane::Lint);
     let text = screen(&app, 120, 40);
     let count = app.lint.count();
     assert_eq!(
@@ -793,7 +795,7 @@ fn recapture_rebuilds_the_session_and_keeps_the_tuning() {
         generation: 0,
         result: Ok(Vec::new()),
     });
-    assert_eq!(app.counting, schematax::tui::app::Counting::Pending);
+    assert_eq!(app.counting, schematax::tui::state::Counting::Pending);
 }
 
 #[test]

@@ -72,7 +72,7 @@ pub fn build_app(args: &TuiArgs) -> Result<crate::tui::app::App, CliError> {
 fn recapture_source(
     inputs: &crate::engine::inputs::Inputs,
     tools: &[PathBuf],
-) -> Option<crate::tui::app::RecaptureSource> {
+) -> Option<crate::tui::state::RecaptureSource> {
     let config_path = inputs.config_path.as_ref()?;
     let specs = crate::capture::specs_from_config(&inputs.config, &[]).ok()?;
     if specs.is_empty() {
@@ -84,7 +84,7 @@ fn recapture_source(
     } else {
         (tools.iter().find(|p| p.is_dir())?.clone(), tools.to_vec())
     };
-    Some(crate::tui::app::RecaptureSource {
+    Some(crate::tui::state::RecaptureSource {
         config: inputs.config.clone(),
         specs,
         out_dir,

@@ -2,7 +2,11 @@
 //! loop is generic over the backend and fed by a channel, so tests drive it on a `TestBackend`.
 
 pub mod app;
+mod detail;
 pub mod keys;
+pub mod msg;
+pub mod state;
+mod tuned;
 pub mod view;
 pub mod worker;
 
@@ -20,7 +24,8 @@ use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 
 use crate::signals::Signal;
-use app::{App, Effect, Msg};
+use app::App;
+use msg::{Effect, Msg};
 use worker::Workers;
 
 /// The signals the view handles: each becomes a [`Msg::Signal`].

@@ -7,7 +7,13 @@ use std::collections::HashMap;
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
-use super::app::{Effect, Msg};
+use super::msg::{Effect, Msg};
+
+use crate::capture::CaptureError;
+use crate::engine::catalog::{Server, ToolRef};
+use crate::engine::error::InputError;
+use crate::engine::eval::evaluate;
+use crate::engine::tokenizer::{LoadedTokenizer, Tokenizer, TokenizerError};
 
 /// The kinds of background work, one worker each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -164,6 +170,123 @@ impl Workers {
     }
 }
 
+impl Effect {
+    /// Runs the effect (on a worker thread) and returns its answer; `progress` receives the
+    /// messages sent on the way (one per server of a re-capture).
+    pub fn run(self, progress: &(dyn Fn(Msg) + Sync)) -> Option<Msg> {
+        match self {
+            Effect::CountTokens {
+                generation,
+                servers,
+                tokenizer,
+                first,
+            } => Some(Msg::Counted {
+                generation,
+                result: count_on_screen_first(&servers, &tokenizer, &first, &|counts| {
+                    progress(Msg::Counted {
+                        generation,
+                        result: Ok(counts),
+                    });
+                }),
+            }),
+            Effect::Lint {
+                generation,
+                session,
+            } => Some(Msg::Linted {
+                generation,
+                findings: Box::new(crate::engine::lint::lint(&session)),
+            }),
+            Effect::Evaluate {
+                generation,
+                session,
+                other,
+                set,
+                k,
+            } => {
+                let mine = evaluate(&session, &set, k, false);
+                let other = other.build();
+                let theirs = evaluate(&other, &set, k, false);
+                let evaluations = [(session.profile(), mine), (other.profile(), theirs)];
+                Some(Msg::Evaluated {
+                    generation,
+                    evaluations: Box::new(evaluations),
+                })
+            }
+            Effect::Rebuild { generation, build } => Some(Msg::Rebuilt {
+                generation,
+                built: Box::new(build.build()),
+            }),
+            Effect::BuildSession { generation, recipe } => Some(Msg::SessionBuilt {
+                generation,
+                session: Box::new(recipe.build()),
+            }),
+            Effect::Recapture(source) => {
+                let on_done =
+                    |server: &str, result: &Result<crate::capture::Saved, CaptureError>| {
+                        progress(Msg::Captured {
+                            server: server.to_string(),
+                            result: result
+                                .as_ref()
+                                .map(|saved| saved.summary())
+                                .map_err(Clone::clone),
+                        })
+                    };
+                let created = std::fs::create_dir_all(&source.out_dir).map_err(|e| {
+                    InputError::new(&source.out_dir, format!("cannot create the folder: {e}"))
+                });
+                if let Err(e) = created {
+                    return Some(Msg::Recaptured(Err(e)));
+                }
+                crate::capture::capture_all(
+                    &source.specs,
+                    source.timeout,
+                    &source.out_dir,
+                    &on_done,
+                );
+                Some(Msg::Recaptured(crate::engine::capture_file::load_paths(
+                    &source.reload,
+                )))
+            }
+            Effect::Suspend => None,
+        }
+    }
+}
+
+/// Servers counted before the rest: more than a tall terminal shows.
+pub const SERVERS_COUNTED_FIRST: usize = 60;
+
+/// Counts the tools of the servers of `first` and hands them to `early`, then counts the
+/// rest and returns them; the tokenizer is loaded once per process.
+pub fn count_on_screen_first(
+    servers: &[Server],
+    tokenizer: &Tokenizer,
+    first: &[usize],
+    early: &dyn Fn(Vec<(ToolRef, u64)>),
+) -> Result<Vec<(ToolRef, u64)>, TokenizerError> {
+    let tokenizer = LoadedTokenizer::shared(tokenizer)?;
+    let order = crate::engine::session::tools_in_order(servers, first);
+    let mut on_screen_servers: Vec<usize> = first.to_vec();
+    on_screen_servers.sort_unstable();
+    on_screen_servers.dedup();
+    let early_tools: usize = on_screen_servers
+        .iter()
+        .filter_map(|&server| servers.get(server))
+        .map(|s| s.tools.len())
+        .sum();
+    let (on_screen, rest) = order.split_at(early_tools.min(order.len()));
+    if !rest.is_empty() {
+        early(crate::engine::session::count_tools(
+            servers, on_screen, &tokenizer,
+        ));
+        return Ok(crate::engine::session::count_tools(
+            servers, rest, &tokenizer,
+        ));
+    }
+    Ok(crate::engine::session::count_tools(
+        servers, on_screen, &tokenizer,
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -221,5 +344,33 @@ mod tests {
         assert_eq!(kinds, ["count", "lint"]);
         workers.submit(Effect::Suspend);
         assert_eq!(workers.by_kind.len(), 2);
+    }
+
+    #[test]
+    fn counting_splits_on_screen_from_the_rest() {
+        let app = crate::tui::app::App::new(
+            Arc::new(crate::engine::inputs::Inputs::sample()),
+            crate::engine::session::Overrides::default(),
+            crate::engine::activation::Traffic::default(),
+            None,
+        );
+        let servers = app.session.shared_servers();
+        let tokenizer = app.session.tokenizer().tokenizer.clone();
+        let early = std::sync::Mutex::new(Vec::new());
+        let rest = count_on_screen_first(&servers, &tokenizer, &[2, 0, 2], &|counts| {
+            early.lock().unwrap().push(counts)
+        })
+        .unwrap();
+        let early = early.into_inner().unwrap();
+        assert_eq!(early.len(), 1);
+        let servers_of = |counts: &[(ToolRef, u64)]| {
+            let mut s: Vec<usize> = counts.iter().map(|(r, _)| r.server).collect();
+            s.dedup();
+            s
+        };
+        assert_eq!(servers_of(&early[0]), vec![2, 0]);
+        assert!(!servers_of(&rest).contains(&0) && !servers_of(&rest).contains(&2));
+        let total: usize = servers.iter().map(|s| s.tools.len()).sum();
+        assert_eq!(early[0].len() + rest.len(), total);
     }
 }

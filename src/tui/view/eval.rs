@@ -14,7 +14,8 @@ use super::{is_focused, lower_block, visible_rows};
 use crate::engine::eval::Metrics;
 use crate::engine::profile::Profile;
 use crate::text::{clip, sanitize, thousands};
-use crate::tui::app::{App, Pane};
+use crate::tui::app::App;
+use crate::tui::state::Pane;
 
 /// A rank as the pane shows it, and its style.
 fn rank_cell(rank: Option<usize>, k: usize) -> (String, Style) {

@@ -9,7 +9,8 @@ use ratatui::Frame;
 
 use super::{is_focused, lower_block, visible_rows};
 use crate::text::{clip, sanitize};
-use crate::tui::app::{App, Pane};
+use crate::tui::app::App;
+use crate::tui::state::Pane;
 
 /// Draws the pane.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {

@@ -25,8 +25,9 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use ratatui::Frame;
 
-use super::app::{App, Counting, Pane};
+use super::app::App;
 use super::keys::hints;
+use super::state::{Counting, Pane};
 use crate::report::thousands;
 use crate::text::{clip, width};
 

@@ -11,8 +11,9 @@ use super::theme;
 use crate::engine::tokens::estimate_tokens;
 use crate::report::thousands;
 use crate::text::{clip, first_sentence};
-use crate::tui::app::{App, DetailView, Overlay, ToolListView};
+use crate::tui::app::App;
 use crate::tui::keys::help_lines;
+use crate::tui::state::{DetailView, Overlay, ToolListView};
 
 /// Draws the overlay, if one is open.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {

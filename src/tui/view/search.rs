@@ -9,7 +9,8 @@ use ratatui::Frame;
 use super::{is_focused, lower_block, theme};
 use crate::engine::search::Via;
 use crate::text::{clip, first_sentence, sanitize, width};
-use crate::tui::app::{App, Pane};
+use crate::tui::app::App;
+use crate::tui::state::Pane;
 
 /// Draws the pane.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
@@ -210,7 +211,7 @@ pub fn highlight(text: &str, terms: &[String]) -> Line<'static> {
             return;
         }
         let matched = terms.iter().any(|t| t.eq_ignore_ascii_case(word));
-        let style = if matched { theme::MARK } else { Style::new() };
+        let style = if matched { theme::MATCHED } else { Style::new() };
         spans.push(Span::styled(std::mem::take(word), style));
     };
     for c in clean.chars() {
@@ -244,7 +245,7 @@ mod tests {
         let styled: Vec<(&str, bool)> = line
             .spans
             .iter()
-            .map(|s| (s.content.as_ref(), s.style == theme::NOTICE))
+            .map(|s| (s.content.as_ref(), s.style == theme::MATCHED))
             .filter(|(t, _)| t.chars().any(|c| c.is_alphanumeric()))
             .collect();
         assert_eq!(

@@ -11,7 +11,8 @@ use super::{is_focused, pane_block, visible_rows};
 use crate::engine::tokens::estimate_tokens;
 use crate::report::thousands;
 use crate::text::sanitize;
-use crate::tui::app::{App, Counting, Pane, SortOrder};
+use crate::tui::app::App;
+use crate::tui::state::{Counting, Pane, SortOrder};
 
 /// What the o200k column shows before the counts arrive (the header bar says counting).
 const COUNTING: &str = "...";

@@ -20,6 +20,8 @@ pub const BAD: Style = Style::new().fg(Color::Red);
 pub const NOTICE: Style = Style::new().fg(Color::Yellow);
 /// The mark of the current setting (the gauge's threshold, the map's ◆).
 pub const MARK: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
+/// A word of a hit that matched the query.
+pub const MATCHED: Style = Style::new().fg(Color::Yellow).add_modifier(Modifier::BOLD);
 /// The share bars of the Servers pane.
 pub const BAR: Style = Style::new().fg(Color::Magenta);
 /// The focused pane's border, the cursor, and keys in hints.
