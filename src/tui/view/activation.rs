@@ -11,17 +11,74 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::pane_block;
-use crate::engine::activation::{Activation, ContextLimit, Cost};
+use crate::engine::activation::{Activation, ContextLimit, Cost, FlipPoints, Traffic};
 use crate::engine::config::Mode;
 use crate::engine::listing::ListingForm;
+use crate::engine::tokenizer::TokenizerChoice;
 use crate::report::{context_label, dollars, pct_label, thousands};
 use crate::text::{clip, fit};
 use crate::tui::app::App;
 
+/// What the Activation pane shows: made from the app, drawn without it.
+#[derive(Debug, Clone, Copy)]
+pub struct ActivationView<'a> {
+    /// Activation of the current catalog and settings.
+    pub activation: &'a Activation,
+    /// Price and traffic of the dollar figures.
+    pub traffic: &'a Traffic,
+    /// The seed gate's flip points (auto mode).
+    pub flip: Option<&'a FlipPoints>,
+    /// The newer listing's least budget per form.
+    pub form_budgets: &'a [(ListingForm, u64)],
+    /// `listing` as set (from 0.20.0).
+    pub listing: Mode,
+    /// `listing_max_tokens` as set (from 0.20.0).
+    pub listing_max_tokens: u32,
+    /// The tokenizer of the real counts.
+    pub tokenizer: &'a TokenizerChoice,
+    /// The real count of the catalog, once counted.
+    pub counted: Option<u64>,
+}
+
+impl<'a> ActivationView<'a> {
+    /// The view of `app`.
+    pub fn of(app: &'a App) -> ActivationView<'a> {
+        ActivationView {
+            activation: &app.derived.activation,
+            traffic: &app.traffic,
+            flip: app.derived.flip.as_ref(),
+            form_budgets: &app.derived.form_budgets,
+            listing: app.session.settings().listing,
+            listing_max_tokens: app.session.settings().listing_max_tokens,
+            tokenizer: app.session.tokenizer(),
+            counted: app.derived.counted,
+        }
+    }
+}
+
 /// Draws the pane.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
-    let activation = &app.derived.activation;
+    draw(&ActivationView::of(app), frame, area);
+}
+
+/// Draws a view of the pane: the settings, the gate or the listing, the tool array before and
+/// after, the real count, then what a taller pane has room for.
+fn draw(view: &ActivationView, frame: &mut Frame, area: Rect) {
     let width = area.width.saturating_sub(2) as usize;
+    let mut lines = settings_lines(view, width);
+    lines.extend(gate_lines(view, width));
+    lines.extend(savings_lines(view, width));
+    lines.push(counts_line(view, width));
+    lines.extend(detail_lines(view, width));
+    frame.render_widget(
+        Paragraph::new(lines).block(pane_block("Activation", false)),
+        area,
+    );
+}
+
+/// The mode, threshold and context, and where the context length came from.
+fn settings_lines(view: &ActivationView, width: usize) -> Vec<Line<'static>> {
+    let activation = view.activation;
     let dim = theme::DIM;
     let bold = Style::new().add_modifier(Modifier::BOLD);
     // The settings line drops its labels rather than cut a number or a unit.
@@ -47,10 +104,17 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         clip(&format!("context: {}", activation.context.source), width),
         dim,
     )));
+    lines
+}
+
+/// The listing (from 0.20.0), or the seed gate's gauge and verdict.
+fn gate_lines(view: &ActivationView, width: usize) -> Vec<Line<'static>> {
+    let activation = view.activation;
+    let mut lines = Vec::new();
     match &activation.listing {
-        Some(_) => lines.extend(listing_lines(app, activation, width)),
+        Some(_) => lines.extend(listing_lines(view, width)),
         None if activation.threshold_tokens.is_none() => {
-            lines.push(verdict(app, activation, width));
+            lines.push(verdict(view, width));
         }
         None => {
             lines.push(gauge(
@@ -66,11 +130,18 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
                 thousands(activation.threshold_tokens.unwrap_or(0))
             );
             lines.push(Line::from(fit(&[format!("{of} (chars/4)"), of], width)));
-            lines.push(verdict(app, activation, width));
+            lines.push(verdict(view, width));
         }
     }
-    let before = Cost::of(activation.tokens_before(), &app.traffic);
-    let after = Cost::of(activation.tokens_after(), &app.traffic);
+    lines
+}
+
+/// The tool array before and after, and what that saves.
+fn savings_lines(view: &ActivationView, width: usize) -> Vec<Line<'static>> {
+    let activation = view.activation;
+    let mut lines = Vec::new();
+    let before = Cost::of(activation.tokens_before(), view.traffic);
+    let after = Cost::of(activation.tokens_after(), view.traffic);
     let change = format!(
         "{} -> {} tokens",
         thousands(activation.tokens_before()),
@@ -108,36 +179,44 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             width.saturating_sub(format!("saved {:.1}%", activation.savings_pct()).len()),
         )),
     ]));
-    lines.push(Line::from(Span::styled(
-        {
-            let choice = app.session.tokenizer();
-            let name = choice.tokenizer.name();
-            let why = crate::report::tokenizer::short_origin(choice);
-            match app.derived.counted {
-                Some(tokens) => {
-                    let counts = format!("{} {name}", thousands(tokens));
-                    fit(
-                        &[
-                            format!("{counts} tokens ({why})"),
-                            format!("{counts} tokens"),
-                            counts,
-                        ],
-                        width,
-                    )
-                }
-                None => fit(
-                    &[
-                        format!("{name} ({why}): counting..."),
-                        format!("{name}: counting..."),
-                    ],
-                    width,
-                ),
-            }
-        },
-        dim,
-    )));
+    lines
+}
+
+/// The real count, in the named tokenizer, and why that tokenizer.
+fn counts_line(view: &ActivationView, width: usize) -> Line<'static> {
+    let name = view.tokenizer.tokenizer.name();
+    let why = crate::report::tokenizer::short_origin(view.tokenizer);
+    let text = match view.counted {
+        Some(tokens) => {
+            let counts = format!("{} {name}", thousands(tokens));
+            fit(
+                &[
+                    format!("{counts} tokens ({why})"),
+                    format!("{counts} tokens"),
+                    counts,
+                ],
+                width,
+            )
+        }
+        None => fit(
+            &[
+                format!("{name} ({why}): counting..."),
+                format!("{name}: counting..."),
+            ],
+            width,
+        ),
+    };
+    Line::from(Span::styled(text, theme::DIM))
+}
+
+/// The flip point, the bridge's size and the dollars a turn, for taller panes.
+fn detail_lines(view: &ActivationView, width: usize) -> Vec<Line<'static>> {
+    let activation = view.activation;
+    let before = Cost::of(activation.tokens_before(), view.traffic);
+    let after = Cost::of(activation.tokens_after(), view.traffic);
+    let mut lines = Vec::new();
     // Extra lines for taller panes.
-    if let Some(flip) = &app.derived.flip {
+    if let Some(flip) = view.flip {
         if activation.mode == Mode::Auto {
             if let ContextLimit::UpTo(context) = flip.max_context_length {
                 lines.push(Line::from(clip(
@@ -174,31 +253,27 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             &[
                 format!(
                     "before {before_turn}/turn, after {after_turn}/turn at ${:.2}/Mtok",
-                    app.traffic.price_per_mtok
+                    view.traffic.price_per_mtok
                 ),
                 format!("before {before_turn}/turn, after {after_turn}/turn"),
                 format!("{before_turn} -> {after_turn} a turn"),
             ],
             width,
         ),
-        dim,
+        theme::DIM,
     )));
-    frame.render_widget(
-        Paragraph::new(lines).block(pane_block("Activation", false)),
-        area,
-    );
+    lines
 }
 
 /// The listing (releases from 0.20.0): a gauge of its size against the budget, the form, the tier.
-fn listing_lines(app: &App, activation: &Activation, width: usize) -> Vec<Line<'static>> {
+fn listing_lines(view: &ActivationView, width: usize) -> Vec<Line<'static>> {
+    let activation = view.activation;
     let Some(state) = &activation.listing else {
         return Vec::new();
     };
-    let settings = app.session.settings();
     let needed = state.listing.chars.div_ceil(4);
     let form = state.listing.form;
-    let next = app
-        .derived
+    let next = view
         .form_budgets
         .iter()
         .find(|(_, budget)| *budget > state.budget)
@@ -209,7 +284,7 @@ fn listing_lines(app: &App, activation: &Activation, width: usize) -> Vec<Line<'
         ListingForm::Names => "every tool's name",
         ListingForm::Mixed => "names, largest servers summarised",
         ListingForm::Groups => "servers summarised, no names",
-        ListingForm::None if settings.listing == Mode::Off => "listing: off",
+        ListingForm::None if view.listing == Mode::Off => "listing: off",
         ListingForm::None => "nothing fits",
     };
     vec![
@@ -220,7 +295,7 @@ fn listing_lines(app: &App, activation: &Activation, width: usize) -> Vec<Line<'
                     "listing {} of {} tokens (max {})",
                     thousands(needed),
                     thousands(state.budget),
-                    thousands(u64::from(settings.listing_max_tokens))
+                    thousands(u64::from(view.listing_max_tokens))
                 ),
                 format!(
                     "listing {} of {} tokens",
@@ -231,7 +306,7 @@ fn listing_lines(app: &App, activation: &Activation, width: usize) -> Vec<Line<'
             ],
             width,
         )),
-        verdict(app, activation, width),
+        verdict(view, width),
         // The next form's budget goes first, then the words.
         Line::from(fit(
             &[
@@ -266,7 +341,8 @@ fn gauge(value: u64, mark: u64, good: bool, show_mark: bool, width: usize) -> Li
 }
 
 /// ACTIVE or INACTIVE, and how far away the flip is (seed) or the tier (newer).
-fn verdict(app: &App, activation: &Activation, width: usize) -> Line<'static> {
+fn verdict(view: &ActivationView, width: usize) -> Line<'static> {
+    let activation = view.activation;
     let word = if activation.active {
         " ACTIVE "
     } else {
@@ -289,7 +365,7 @@ fn verdict(app: &App, activation: &Activation, width: usize) -> Line<'static> {
             let tokens = thousands(tokens as u64);
             match (
                 activation.active,
-                app.derived.flip.and_then(|f| f.max_threshold_pct),
+                view.flip.and_then(|f| f.max_threshold_pct),
             ) {
                 (true, Some(p)) if p >= 100.0 => format!(
                     " always active, even at 100% of {}",

@@ -211,7 +211,11 @@ pub fn highlight(text: &str, terms: &[String]) -> Line<'static> {
             return;
         }
         let matched = terms.iter().any(|t| t.eq_ignore_ascii_case(word));
-        let style = if matched { theme::MATCHED } else { Style::new() };
+        let style = if matched {
+            theme::MATCHED
+        } else {
+            Style::new()
+        };
         spans.push(Span::styled(std::mem::take(word), style));
     };
     for c in clean.chars() {

@@ -14,18 +14,116 @@ use crate::text::sanitize;
 use crate::tui::app::App;
 use crate::tui::state::{Counting, Pane, SortOrder};
 
-/// What the o200k column shows before the counts arrive (the header bar says counting).
+/// What the token column shows before the counts arrive (the header bar says counting).
 const COUNTING: &str = "...";
+
+/// One server's row as the pane shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServerRow {
+    /// Whether the server is connected.
+    pub on: bool,
+    /// Its name, made safe for the terminal.
+    pub name: String,
+    /// Tools (all of them when the server is off).
+    pub tools: u64,
+    /// chars/4 of its definitions (what it would cost when off).
+    pub estimate: u64,
+    /// The real count, `...` while counting, `-` when off, `n/a` when it failed.
+    pub counted: String,
+    /// Its share of the deferrable chars, when on.
+    pub share: Option<f64>,
+}
+
+/// What the Servers pane shows: made from the app, drawn without it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServersView {
+    /// The pane's title.
+    pub title: String,
+    /// Whether the pane has the focus.
+    pub focused: bool,
+    /// The short name of the tokenizer of the real counts (the column's heading).
+    pub tokenizer: String,
+    /// The rows that fit, in display order.
+    pub rows: Vec<ServerRow>,
+    /// The selected row among `rows`.
+    pub selected: Option<usize>,
+    /// The largest tools, chars/4 and real count of any server (so that scrolling never
+    /// changes a column's width).
+    pub widest: [u64; 3],
+}
+
+impl ServersView {
+    /// The view of `app` with room for `lines` rows.
+    pub fn of(app: &App, lines: u16) -> ServersView {
+        let sort = match app.servers.sort {
+            SortOrder::Cost => "by cost",
+            SortOrder::Name => "by name",
+        };
+        let servers = app.session.servers();
+        let costs = &app.derived.costs;
+        let deferrable: u64 = costs.iter().map(|c| c.chars).sum();
+        let order = app.server_order();
+        let window = visible_rows(order.len(), Some(app.servers.selected), lines, 1);
+        let rows = order[window.clone()]
+            .iter()
+            .map(|&s| {
+                let on = app.session.is_connected(s);
+                let cost = costs[s];
+                // A server that is off shows what it would cost, dimmed.
+                let chars = if on {
+                    cost.chars
+                } else {
+                    app.derived.full_chars[s]
+                };
+                let counted = match (on, cost.counted, &app.counting) {
+                    (true, Some(tokens), _) => thousands(tokens),
+                    (_, _, Counting::Failed(_)) => "n/a".into(),
+                    (false, _, _) => "-".into(),
+                    (true, None, _) => COUNTING.into(),
+                };
+                ServerRow {
+                    on,
+                    name: sanitize(&servers[s].name).into_owned(),
+                    tools: if on {
+                        cost.tools
+                    } else {
+                        servers[s].tools.len()
+                    } as u64,
+                    estimate: estimate_tokens(chars),
+                    counted,
+                    share: on.then(|| {
+                        if deferrable > 0 {
+                            cost.chars as f64 * 100.0 / deferrable as f64
+                        } else {
+                            0.0
+                        }
+                    }),
+                }
+            })
+            .collect();
+        ServersView {
+            title: format!("Servers ({sort})"),
+            focused: is_focused(app, Pane::Servers),
+            tokenizer: app.session.tokenizer().tokenizer.short_name(),
+            rows,
+            selected: app.servers.selected.checked_sub(window.start),
+            widest: [
+                servers
+                    .iter()
+                    .map(|s| s.tools.len() as u64)
+                    .max()
+                    .unwrap_or(0),
+                estimate_tokens(app.derived.full_chars.iter().copied().max().unwrap_or(0)),
+                costs.iter().filter_map(|c| c.counted).max().unwrap_or(0),
+            ],
+        }
+    }
+}
 
 /// Draws the pane.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
-    let sort = match app.servers.sort {
-        SortOrder::Cost => "by cost",
-        SortOrder::Name => "by name",
-    };
-    let block = pane_block(&format!("Servers ({sort})"), is_focused(app, Pane::Servers));
-    let servers = app.session.servers();
-    if servers.is_empty() {
+    if app.session.servers().is_empty() {
+        let block = pane_block("Servers (by cost)", is_focused(app, Pane::Servers));
         let text = "No MCP servers in this session.\n\nGive a hermes.yaml with mcp_servers and their captures (--tools DIR), or run schematax without arguments for the embedded sample.";
         frame.render_widget(
             Paragraph::new(text).wrap(Wrap { trim: true }).block(block),
@@ -33,79 +131,56 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         );
         return;
     }
-    let costs = &app.derived.costs;
-    let deferrable: u64 = costs.iter().map(|c| c.chars).sum();
+    // Inside the borders, below the header row.
+    let lines = area.height.saturating_sub(3);
+    draw(&ServersView::of(app, lines), frame, area);
+}
+
+/// Draws a view of the pane.
+fn draw(view: &ServersView, frame: &mut Frame, area: Rect) {
+    let block = pane_block(&view.title, view.focused);
     let wide = area.width >= 60;
     let bar_width = if wide {
         (area.width as usize).saturating_sub(50).clamp(4, 20)
     } else {
         0
     };
-    // Inside the borders, below the header row.
-    let lines = block.inner(area).height.saturating_sub(1);
-    let order = app.server_order();
-    let window = visible_rows(order.len(), Some(app.servers.selected), lines, 1);
-    let rows = order[window.clone()].iter().map(|&s| {
-        let server = &servers[s];
-        let on = app.session.is_connected(s);
-        let cost = costs[s];
-        // A server that is off shows what it would cost, dimmed.
-        let chars = if on {
-            cost.chars
-        } else {
-            app.derived.full_chars[s]
+    let rows = view.rows.iter().map(|row| {
+        let share_label = match row.share {
+            None => "off".to_string(),
+            Some(s) if s >= 99.95 => "100%".to_string(),
+            Some(s) => format!("{s:.1}%"),
         };
-        let tools = if on { cost.tools } else { server.tools.len() };
-        let counted = match (on, cost.counted, &app.counting) {
-            (true, Some(tokens), _) => thousands(tokens),
-            (_, _, Counting::Failed(_)) => "n/a".into(),
-            (false, _, _) => "-".into(),
-            (true, None, _) => COUNTING.into(),
-        };
-        let share = if on && deferrable > 0 {
-            cost.chars as f64 * 100.0 / deferrable as f64
-        } else {
-            0.0
-        };
-        let share_label = match (on, share) {
-            (false, _) => "off".to_string(),
-            (true, s) if s >= 99.95 => "100%".to_string(),
-            (true, s) => format!("{s:.1}%"),
-        };
-        let filled = (share / 100.0 * bar_width as f64).round() as usize;
+        let filled = (row.share.unwrap_or(0.0) / 100.0 * bar_width as f64).round() as usize;
         let mut cells = vec![
-            Cell::from(if on { "●" } else { "○" }).style(if on { theme::GOOD } else { theme::DIM }),
-            Cell::from(sanitize(&server.name).into_owned()),
-            Cell::from(Line::from(thousands(tools as u64)).right_aligned()),
-            Cell::from(Line::from(thousands(estimate_tokens(chars))).right_aligned()),
-            Cell::from(Line::from(counted).right_aligned()),
+            Cell::from(if row.on { "●" } else { "○" }).style(if row.on {
+                theme::GOOD
+            } else {
+                theme::DIM
+            }),
+            Cell::from(row.name.clone()),
+            Cell::from(Line::from(thousands(row.tools)).right_aligned()),
+            Cell::from(Line::from(thousands(row.estimate)).right_aligned()),
+            Cell::from(Line::from(row.counted.clone()).right_aligned()),
             Cell::from(Line::from(share_label).right_aligned()),
         ];
         if wide {
             cells.push(Cell::from("█".repeat(filled)).style(theme::BAR));
         }
-        let style = if on { Style::new() } else { theme::DIM };
-        Row::new(cells).style(style)
+        Row::new(cells).style(if row.on { Style::new() } else { theme::DIM })
     });
-    // Each number column as wide as its largest value over every server (so that scrolling
-    // never changes it), and at least `least`.
+    // Each number column as wide as its largest value over every server, and at least `least`.
     let width_of = |largest: u64, least: usize| {
         let digits = thousands(largest).chars().count().max(least);
         Constraint::Length(digits as u16)
     };
-    let most_tools = servers.iter().map(|s| s.tools.len() as u64).max();
-    let most_chars = app.derived.full_chars.iter().copied().max();
-    let most_counted = costs.iter().filter_map(|c| c.counted).max();
-    let tokenizer = app.session.tokenizer().tokenizer.short_name();
+    let [most_tools, most_estimate, most_counted] = view.widest;
     let mut widths = vec![
         Constraint::Length(1),
         Constraint::Fill(1),
-        width_of(most_tools.unwrap_or(0), 5),
-        width_of(estimate_tokens(most_chars.unwrap_or(0)), 7),
-        width_of(
-            most_counted.unwrap_or(0),
-            crate::text::width(&tokenizer).max(6),
-        ),
+        width_of(most_tools, 5),
+        width_of(most_estimate, 7),
+        width_of(most_counted, crate::text::width(&view.tokenizer).max(6)),
         Constraint::Length(5),
     ];
     let mut header = vec![
@@ -113,7 +188,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         "server",
         "tools",
         "chars/4",
-        tokenizer.as_str(),
+        view.tokenizer.as_str(),
         "share",
     ];
     if wide {
@@ -134,7 +209,6 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         .column_spacing(1)
         .row_highlight_style(Style::new().add_modifier(Modifier::REVERSED))
         .block(block);
-    let selected = app.servers.selected.checked_sub(window.start);
-    let mut state = TableState::default().with_selected(selected);
+    let mut state = TableState::default().with_selected(view.selected);
     frame.render_stateful_widget(table, area, &mut state);
 }
