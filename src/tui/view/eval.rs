@@ -11,7 +11,7 @@ use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
 use super::{is_focused, lower_block, visible_rows};
-use crate::engine::eval::Metrics;
+use crate::engine::eval::{Evaluation, Metrics};
 use crate::engine::profile::Profile;
 use crate::text::{clip, sanitize, thousands};
 use crate::tui::app::App;
@@ -23,15 +23,51 @@ fn rank_cell(rank: Option<usize>, k: usize) -> (String, Style) {
     (text, theme::rank(rank, k))
 }
 
+/// What the Eval pane shows: made from the app, drawn without it.
+#[derive(Debug, Clone, Copy)]
+pub struct EvalView<'a> {
+    /// The release shown.
+    pub current: Profile,
+    /// The release it is compared with.
+    pub other: Profile,
+    /// The evaluations under each, once both are made.
+    pub evaluations: Option<(&'a Evaluation, &'a Evaluation)>,
+    /// The selected query, when the pane has the focus.
+    pub selected: Option<usize>,
+    /// Whether a newer evaluation is on its way.
+    pub updating: bool,
+}
+
+impl<'a> EvalView<'a> {
+    /// The view of `app`; None without a queries file.
+    pub fn of(app: &'a App) -> Option<EvalView<'a>> {
+        let eval = app.eval.as_ref()?;
+        let current = app.session.profile();
+        let other = current.contrast();
+        Some(EvalView {
+            current,
+            other,
+            evaluations: eval.evaluation(current).zip(eval.evaluation(other)),
+            selected: is_focused(app, Pane::Eval).then_some(eval.selected),
+            updating: eval.job.is_stale(),
+        })
+    }
+}
+
 /// Draws the pane.
 pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let block = lower_block(app);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let Some(eval) = &app.eval else { return };
-    let current = app.session.profile();
-    let other = current.contrast();
-    let (Some(mine), Some(theirs)) = (eval.evaluation(current), eval.evaluation(other)) else {
+    if let Some(view) = EvalView::of(app) {
+        draw(&view, frame, inner);
+    }
+}
+
+/// Draws a view of the pane inside its frame: the figures of both releases, then each query.
+fn draw(view: &EvalView, frame: &mut Frame, inner: Rect) {
+    let (current, other) = (view.current, view.other);
+    let Some((mine, theirs)) = view.evaluations else {
         frame.render_widget(
             Paragraph::new(format!(
                 "Evaluating the queries file under {current} and {other}..."
@@ -42,17 +78,28 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         );
         return;
     };
-    let styles: Vec<&String> = mine.by_style.keys().collect();
-    let summary_rows = 2 + if styles.len() > 1 {
-        2 * styles.len()
-    } else {
-        0
-    };
+    let styles = mine.by_style.len();
+    let summary_rows = 2 + if styles > 1 { 2 * styles } else { 0 };
     let [summary, queries_area] = Layout::vertical([
         Constraint::Length(summary_rows as u16 + 1),
         Constraint::Fill(1),
     ])
     .areas(inner);
+    frame.render_widget(summary_table(view, mine, theirs), summary);
+    draw_queries(view, mine, theirs, frame, queries_area);
+    if view.updating {
+        let note = Span::styled(" updating...", theme::NOTICE);
+        frame.render_widget(
+            Paragraph::new(Line::from(note)).right_aligned(),
+            Rect::new(inner.x, inner.y, inner.width, 1),
+        );
+    }
+}
+
+/// recall@1, recall@k and MRR under each release, overall and by query style.
+fn summary_table(view: &EvalView, mine: &Evaluation, theirs: &Evaluation) -> Table<'static> {
+    let (current, other) = (view.current, view.other);
+    let styles: Vec<&String> = mine.by_style.keys().collect();
     let k = mine.overall.k;
     let metric = |m: Option<&Metrics>| -> Vec<Cell<'static>> {
         match m {
@@ -108,12 +155,20 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         Constraint::Length(6),
         Constraint::Length(6),
     ];
-    frame.render_widget(
-        Table::new(rows, widths).header(header).column_spacing(1),
-        summary,
-    );
+    Table::new(rows, widths).header(header).column_spacing(1)
+}
 
-    let selected = is_focused(app, Pane::Eval).then_some(eval.selected);
+/// Each query's rank under both releases, and what came first instead.
+fn draw_queries(
+    view: &EvalView,
+    mine: &Evaluation,
+    theirs: &Evaluation,
+    frame: &mut Frame,
+    queries_area: Rect,
+) {
+    let (current, other) = (view.current, view.other);
+    let k = mine.overall.k;
+    let selected = view.selected;
     // Below the header row.
     let lines = queries_area.height.saturating_sub(1);
     let window = visible_rows(mine.len(), selected, lines, 1);
@@ -185,13 +240,6 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
         queries_area,
         &mut TableState::default().with_selected(selected),
     );
-    if eval.job.is_stale() {
-        let note = Span::styled(" updating...", theme::NOTICE);
-        frame.render_widget(
-            Paragraph::new(Line::from(note)).right_aligned(),
-            Rect::new(inner.x, inner.y, inner.width, 1),
-        );
-    }
 }
 
 /// A short name of a profile for narrow columns: its first release (`0.21.4`).
