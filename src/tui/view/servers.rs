@@ -212,3 +212,36 @@ fn draw(view: &ServersView, frame: &mut Frame, area: Rect) {
     let mut state = TableState::default().with_selected(view.selected);
     frame.render_stateful_widget(table, area, &mut state);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::activation::Traffic;
+    use crate::engine::inputs::Inputs;
+    use crate::engine::session::Overrides;
+    use crate::tui::keys::Action;
+    use std::sync::Arc;
+
+    #[test]
+    fn the_view_holds_what_the_rows_show() {
+        let mut app = App::new(
+            Arc::new(Inputs::sample()),
+            Overrides::default(),
+            Traffic::default(),
+            None,
+        );
+        let view = ServersView::of(&app, 20);
+        assert_eq!(view.rows.len(), 5);
+        assert!(view.rows.iter().all(|r| r.on && r.counted == COUNTING));
+        let shares: f64 = view.rows.iter().filter_map(|r| r.share).sum();
+        assert!((shares - 100.0).abs() < 1e-9);
+        assert_eq!(view.selected, Some(0));
+        // The first row (the heaviest) off: no share, no count, what it would cost.
+        app.apply(Action::ToggleServer);
+        let off = &ServersView::of(&app, 20).rows[0];
+        assert_eq!((off.on, off.share, off.counted.as_str()), (false, None, "-"));
+        assert_eq!(off.estimate, view.rows[0].estimate);
+        // Two rows of room: the window follows the selection.
+        assert_eq!(ServersView::of(&app, 2).rows.len(), 2);
+    }
+}
