@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::cost::CostReport;
-use super::markup::{escape, escape_clipped, share, Theme};
+use super::markup::{escape, escape_clipped, share, Palette, Theme};
 use super::{dollars, thousands};
 
 /// Card width in pixels.
@@ -26,10 +26,20 @@ pub enum CardFormat {
 const FONT: &str =
     "system-ui, -apple-system, &#39;Segoe UI&#39;, Roboto, Helvetica, Arial, sans-serif";
 
-/// The card of `report` in `theme`.
+/// The card of `report` in `theme`: the title, the three headline figures, the heaviest
+/// servers as bars, and what the figures are.
 pub fn render_svg(report: &CostReport, theme: Theme) -> String {
     let p = theme.palette();
     let mut out = String::with_capacity(8 * 1024);
+    write_title(&mut out, report, theme, &p);
+    write_figures(&mut out, report, &p);
+    write_server_bars(&mut out, report, &p);
+    write_footer(&mut out, report, &p);
+    out
+}
+
+/// The SVG's opening, its accessible title, and the card's heading.
+fn write_title(out: &mut String, report: &CostReport, theme: Theme, p: &Palette) {
     let title = format!(
         "The schema tax of {}: {} tokens a turn, {} with Tool Search",
         report.inputs,
@@ -58,6 +68,10 @@ pub fn render_svg(report: &CostReport, theme: Theme) -> String {
         tools = crate::text::count(report.deferrable_tools, "tool", "tools"),
         profile = escape(&report.profile),
     );
+}
+
+/// Tokens a turn before and after Tool Search, and the share saved.
+fn write_figures(out: &mut String, report: &CostReport, p: &Palette) {
     let state = if report.active {
         "with Tool Search"
     } else {
@@ -98,6 +112,10 @@ pub fn render_svg(report: &CostReport, theme: Theme) -> String {
         "<line x1=\"60\" y1=\"322\" x2=\"1140\" y2=\"322\" stroke=\"{}\" stroke-width=\"2\"/>",
         p.rule
     );
+}
+
+/// The heaviest servers as bars (chars/4), and how many more there are.
+fn write_server_bars(out: &mut String, report: &CostReport, p: &Palette) {
     let mut servers: Vec<_> = report.servers.iter().collect();
     servers.sort_by(|a, b| {
         b.estimate_tokens
@@ -140,6 +158,10 @@ pub fn render_svg(report: &CostReport, theme: Theme) -> String {
             p.muted
         );
     }
+}
+
+/// What the figures are, and the SVG's end.
+fn write_footer(out: &mut String, report: &CostReport, p: &Palette) {
     let _ = write!(
         out,
         "<text x=\"60\" y=\"604\" font-size=\"18\" fill=\"{muted}\">Tokens per server a turn, chars/4 estimate · \
@@ -150,5 +172,4 @@ pub fn render_svg(report: &CostReport, theme: Theme) -> String {
         price = report.price_per_mtok,
         turns = thousands(report.turns_per_day),
     );
-    out
 }

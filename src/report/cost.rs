@@ -256,66 +256,116 @@ pub fn collision_kind(kind: CollisionKind) -> &'static str {
     }
 }
 
+/// The connected servers' rows, in registration order.
+fn server_rows(session: &Session, activation: &Activation) -> Vec<ServerRow> {
+    let costs = session.server_costs();
+    session
+        .servers()
+        .iter()
+        .zip(&costs)
+        .enumerate()
+        .filter(|(i, _)| session.is_connected(*i))
+        .map(|(_, (server, cost))| ServerRow {
+            server: server.name.clone(),
+            toolset: server.toolset.clone(),
+            tools: cost.tools,
+            chars: cost.chars,
+            estimate_tokens: cost.estimate_tokens,
+            tokens: cost.counted,
+            share_pct: if activation.deferrable_chars == 0 {
+                0.0
+            } else {
+                cost.chars as f64 * 100.0 / activation.deferrable_chars as f64
+            },
+            tools_rewritten: server
+                .tools
+                .iter()
+                .filter(|t| t.schema_change.is_some())
+                .count(),
+        })
+        .collect()
+}
+
+/// The tools left out by name collisions.
+fn collision_rows(session: &Session) -> Vec<CollisionRow> {
+    session
+        .collisions()
+        .iter()
+        .map(|c| CollisionRow {
+            server: c.server.clone(),
+            tool: c.tool.clone(),
+            name: c.name.clone(),
+            kept_server: c.kept_server.clone(),
+            kind: collision_kind(c.kind),
+        })
+        .collect()
+}
+
+/// The configured servers Hermes does not connect, with what they would cost once fixed.
+fn not_connected_rows(session: &Session) -> Vec<NotConnectedRow> {
+    session
+        .notes()
+        .iter()
+        .filter_map(|note| {
+            let name = match note {
+                Note::NoInputSchema { server, .. } | Note::Refused { server, .. } => server,
+                _ => return None,
+            };
+            let server = session.servers().iter().find(|s| &s.name == name)?;
+            Some(NotConnectedRow {
+                server: name.clone(),
+                reason: note.to_string(),
+                tools: server.tools.len(),
+                estimate_tokens: estimate_tokens(server.chars),
+            })
+        })
+        .collect()
+}
+
+/// Every catalog tool's row, in catalog order.
+fn tool_rows(session: &Session) -> Vec<ToolRow> {
+    (0..session.total_available())
+        .map(|doc| {
+            let (entry, _) = session.catalog_entry(doc);
+            ToolRow {
+                server: entry.server.clone(),
+                tool: entry.raw_name.clone(),
+                name: entry.name.clone(),
+                chars: entry.chars,
+                estimate_tokens: estimate_tokens(entry.chars),
+            }
+        })
+        .collect()
+}
+
+impl ConfigSummary {
+    /// The settings in force in `session`, with the config's `defer`.
+    fn of(inputs: &Inputs, session: &Session) -> ConfigSummary {
+        let settings = session.settings();
+        let newer = session.profile().spec().listing.is_some();
+        ConfigSummary {
+            enabled: settings.enabled.to_string(),
+            threshold_pct: settings.threshold_pct,
+            search_default_limit: settings.search_default_limit,
+            max_search_limit: settings.max_search_limit,
+            listing: newer.then(|| settings.listing.to_string()),
+            listing_max_tokens: newer.then_some(settings.listing_max_tokens),
+            defer: inputs
+                .config
+                .defer_for(session.profile())
+                .map(<[String]>::to_vec),
+        }
+    }
+}
+
 impl CostReport {
     /// Builds the report for a session (token counts included when the session has them).
     pub fn build(inputs: &Inputs, session: &Session, traffic: &Traffic) -> CostReport {
         let activation: Activation = session.activation();
-        let settings = session.settings();
-        let costs = session.server_costs();
         let newer = session.profile().spec().listing.is_some();
-        let servers = session
-            .servers()
-            .iter()
-            .zip(&costs)
-            .enumerate()
-            .filter(|(i, _)| session.is_connected(*i))
-            .map(|(_, (server, cost))| ServerRow {
-                server: server.name.clone(),
-                toolset: server.toolset.clone(),
-                tools: cost.tools,
-                chars: cost.chars,
-                estimate_tokens: cost.estimate_tokens,
-                tokens: cost.counted,
-                share_pct: if activation.deferrable_chars == 0 {
-                    0.0
-                } else {
-                    cost.chars as f64 * 100.0 / activation.deferrable_chars as f64
-                },
-                tools_rewritten: server
-                    .tools
-                    .iter()
-                    .filter(|t| t.schema_change.is_some())
-                    .count(),
-            })
-            .collect();
-        let collisions = session
-            .collisions()
-            .iter()
-            .map(|c| CollisionRow {
-                server: c.server.clone(),
-                tool: c.tool.clone(),
-                name: c.name.clone(),
-                kept_server: c.kept_server.clone(),
-                kind: collision_kind(c.kind),
-            })
-            .collect();
-        let not_connected = session
-            .notes()
-            .iter()
-            .filter_map(|note| {
-                let name = match note {
-                    Note::NoInputSchema { server, .. } | Note::Refused { server, .. } => server,
-                    _ => return None,
-                };
-                let server = session.servers().iter().find(|s| &s.name == name)?;
-                Some(NotConnectedRow {
-                    server: name.clone(),
-                    reason: note.to_string(),
-                    tools: server.tools.len(),
-                    estimate_tokens: estimate_tokens(server.chars),
-                })
-            })
-            .collect();
+        let servers = server_rows(session, &activation);
+        let collisions = collision_rows(session);
+        let not_connected = not_connected_rows(session);
         let mut warnings: Vec<String> = inputs.warnings(session.profile()).collect();
         warnings.extend(session.notes().iter().map(ToString::to_string));
         warnings.extend(session.collisions().iter().map(ToString::to_string));
@@ -328,18 +378,7 @@ impl CostReport {
             hermes: session.profile().releases_label(),
             config_path: inputs.config_source(),
             inputs: inputs.config_label.clone(),
-            config: ConfigSummary {
-                enabled: settings.enabled.to_string(),
-                threshold_pct: settings.threshold_pct,
-                search_default_limit: settings.search_default_limit,
-                max_search_limit: settings.max_search_limit,
-                listing: newer.then(|| settings.listing.to_string()),
-                listing_max_tokens: newer.then_some(settings.listing_max_tokens),
-                defer: inputs
-                    .config
-                    .defer_for(session.profile())
-                    .map(<[String]>::to_vec),
-            },
+            config: ConfigSummary::of(inputs, session),
             context_length: activation.context.tokens,
             context_source: activation.context.source.tag().to_string(),
             context_source_detail: activation.context.source.to_string(),
@@ -370,18 +409,7 @@ impl CostReport {
             dollars_saved: before.minus(&after),
             dollars_before: before,
             dollars_after: after,
-            tools: (0..session.total_available())
-                .map(|doc| {
-                    let (entry, _) = session.catalog_entry(doc);
-                    ToolRow {
-                        server: entry.server.clone(),
-                        tool: entry.raw_name.clone(),
-                        name: entry.name.clone(),
-                        chars: entry.chars,
-                        estimate_tokens: estimate_tokens(entry.chars),
-                    }
-                })
-                .collect(),
+            tools: tool_rows(session),
             collisions,
             not_connected,
             warnings,

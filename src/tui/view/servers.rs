@@ -239,7 +239,10 @@ mod tests {
         // The first row (the heaviest) off: no share, no count, what it would cost.
         app.apply(Action::ToggleServer);
         let off = &ServersView::of(&app, 20).rows[0];
-        assert_eq!((off.on, off.share, off.counted.as_str()), (false, None, "-"));
+        assert_eq!(
+            (off.on, off.share, off.counted.as_str()),
+            (false, None, "-")
+        );
         assert_eq!(off.estimate, view.rows[0].estimate);
         // Two rows of room: the window follows the selection.
         assert_eq!(ServersView::of(&app, 2).rows.len(), 2);
