@@ -727,38 +727,10 @@ fn mode_key(block: &Mapping, key: &str, warnings: &mut Vec<String>) -> Mode {
 fn resolve_tool_search(value: Option<&Yaml>, profile: Profile) -> Resolved {
     let mut settings = ToolSearchSettings::defaults(profile);
     let mut warnings = Vec::new();
-    let block = match value {
-        None | Some(Yaml::Null) | Some(Yaml::Bool(true)) => {
-            return Resolved {
-                settings,
-                dropped: false,
-                warnings,
-            }
-        }
-        Some(Yaml::Bool(false)) => {
-            settings.enabled = Mode::Off;
-            return Resolved {
-                settings,
-                dropped: false,
-                warnings,
-            };
-        }
-        Some(Yaml::Map(block)) => block,
-        Some(Yaml::Str(text)) => {
-            warnings.push(format!(
-                "tools.tool_search: the string {text:?} is not a boolean or a mapping: Hermes uses auto with the defaults (write it unquoted, or use `enabled:`)"
-            ));
-            return Resolved {
-                settings,
-                dropped: false,
-                warnings,
-            };
-        }
-        Some(other) => {
-            warnings.push(format!(
-                "tools.tool_search: expected a mapping or a boolean, found {}; Hermes uses auto with the defaults",
-                describe(other)
-            ));
+    let block = match tool_search_block(value, &mut warnings) {
+        Ok(block) => block,
+        Err(enabled) => {
+            settings.enabled = enabled;
             return Resolved {
                 settings,
                 dropped: false,
@@ -779,52 +751,92 @@ fn resolve_tool_search(value: Option<&Yaml>, profile: Profile) -> Resolved {
     settings.max_search_limit = max as u32;
     settings.search_default_limit = default as u32;
     settings.enabled = mode_key(block, "enabled", &mut warnings);
-    let threshold = Scalar::from_yaml(block.get("threshold_pct"));
-    if threshold != Scalar::Null {
-        match threshold.to_number() {
-            Some(pct) => {
-                // Python's max(0, min(100, pct)): NaN and +inf become 100, -inf 0.
-                let clamped = if pct.is_nan() {
-                    100.0
-                } else {
-                    pct.clamp(0.0, 100.0)
-                };
-                if clamped != pct {
-                    warnings.push(format!(
-                        "tools.tool_search.threshold_pct: {} is outside [0, 100]; clamped to {clamped}",
-                        threshold.describe()
-                    ));
-                }
-                settings.threshold_pct = clamped;
-            }
-            None => warnings.push(format!(
-                "tools.tool_search.threshold_pct: {} is not a number; using {}",
-                threshold.describe(),
-                settings.threshold_pct
-            )),
-        }
-    }
-    let rules = profile.spec().config;
-    if rules.listing_keys {
+    settings.threshold_pct = threshold_key(block, settings.threshold_pct, &mut warnings);
+    if profile.spec().config.listing_keys {
         settings.listing = mode_key(block, "listing", &mut warnings);
         settings.listing_max_tokens = listing_max as u32;
     }
-    for key in ["listing", "listing_max_tokens", "defer"] {
-        let read = if key == "defer" {
+    warn_keys_of_other_releases(block, profile, &mut warnings);
+    warn_unknown_keys(block, profile, &mut warnings);
+    Resolved {
+        settings,
+        dropped: false,
+        warnings,
+    }
+}
+
+/// The mapping of `tools.tool_search`; or, for any other value, the mode Hermes then runs with
+/// its defaults (absent, null or `true`: auto; `false`: off; anything else: auto, reported).
+fn tool_search_block<'a>(
+    value: Option<&'a Yaml>,
+    warnings: &mut Vec<String>,
+) -> Result<&'a Mapping, Mode> {
+    match value {
+        None | Some(Yaml::Null) | Some(Yaml::Bool(true)) => Err(Mode::Auto),
+        Some(Yaml::Bool(false)) => Err(Mode::Off),
+        Some(Yaml::Map(block)) => Ok(block),
+        Some(Yaml::Str(text)) => {
+            warnings.push(format!(
+                "tools.tool_search: the string {text:?} is not a boolean or a mapping: Hermes uses auto with the defaults (write it unquoted, or use `enabled:`)"
+            ));
+            Err(Mode::Auto)
+        }
+        Some(other) => {
+            warnings.push(format!(
+                "tools.tool_search: expected a mapping or a boolean, found {}; Hermes uses auto with the defaults",
+                describe(other)
+            ));
+            Err(Mode::Auto)
+        }
+    }
+}
+
+/// `threshold_pct`: a number clamped to [0, 100] as Python's `max(0, min(100, pct))` does
+/// (NaN and +inf become 100, -inf 0); else `default`, reported.
+fn threshold_key(block: &Mapping, default: f64, warnings: &mut Vec<String>) -> f64 {
+    let threshold = Scalar::from_yaml(block.get("threshold_pct"));
+    if threshold == Scalar::Null {
+        return default;
+    }
+    match threshold.to_number() {
+        Some(pct) => {
+            let clamped = if pct.is_nan() {
+                100.0
+            } else {
+                pct.clamp(0.0, 100.0)
+            };
+            if clamped != pct {
+                warnings.push(format!(
+                    "tools.tool_search.threshold_pct: {} is outside [0, 100]; clamped to {clamped}",
+                    threshold.describe()
+                ));
+            }
+            clamped
+        }
+        None => {
+            warnings.push(format!(
+                "tools.tool_search.threshold_pct: {} is not a number; using {default}",
+                threshold.describe(),
+            ));
+            default
+        }
+    }
+}
+
+/// Keys a later (or earlier) release reads and `profile` does not: reported, ignored.
+fn warn_keys_of_other_releases(block: &Mapping, profile: Profile, warnings: &mut Vec<String>) {
+    let reads = |profile: Profile, key: &str| {
+        let rules = profile.spec().config;
+        if key == "defer" {
             rules.defer_key
         } else {
             rules.listing_keys
-        };
-        if !read && block.get(key).is_some() {
+        }
+    };
+    for key in ["listing", "listing_max_tokens", "defer"] {
+        if !reads(profile, key) && block.get(key).is_some() {
             let since = Profile::released()
-                .find(|p| {
-                    let c = p.spec().config;
-                    if key == "defer" {
-                        c.defer_key
-                    } else {
-                        c.listing_keys
-                    }
-                })
+                .find(|p| reads(*p, key))
                 .and_then(|p| p.spec().releases.first())
                 .map_or("", |r| r.version);
             warnings.push(format!(
@@ -832,6 +844,10 @@ fn resolve_tool_search(value: Option<&Yaml>, profile: Profile) -> Resolved {
             ));
         }
     }
+}
+
+/// Keys no release reads: reported with a guess at the one meant.
+fn warn_unknown_keys(block: &Mapping, profile: Profile, warnings: &mut Vec<String>) {
     let known = known_tool_search_keys(profile);
     let all_keys = known_tool_search_keys(Profile::newest());
     for key in block.keys() {
@@ -845,11 +861,6 @@ fn resolve_tool_search(value: Option<&Yaml>, profile: Profile) -> Resolved {
             }
             None => format!("tools.tool_search.{name}: unknown key, ignored"),
         });
-    }
-    Resolved {
-        settings,
-        dropped: false,
-        warnings,
     }
 }
 
