@@ -592,25 +592,19 @@ fn sanitise_node(value: Value, rules: &SchemaRules) -> Value {
         Value::Object(node) => node,
         other => return other,
     };
-    let renames = match node.get("properties") {
+    let renames = Renames(match node.get("properties") {
         Some(Value::Object(properties)) if rules.rename_property_keys => {
             property_renames(properties)
         }
         _ => Vec::new(),
-    };
-    let renamed = |key: &str| -> String {
-        renames
-            .iter()
-            .find(|(old, _)| old == key)
-            .map_or_else(|| key.to_string(), |(_, new)| new.clone())
-    };
+    });
     // Properties flagged `required: true`, by their (renamed) names.
     let flagged: Vec<String> = match (rules.boolean_required, node.get("properties")) {
         (BooleanRequired::Kept, _) | (_, None) => Vec::new(),
         (_, Some(Value::Object(properties))) => properties
             .iter()
             .filter(|(_, v)| v.get("required") == Some(&Value::Bool(true)))
-            .map(|(k, _)| renamed(k))
+            .map(|(k, _)| renames.apply(k))
             .collect(),
         _ => Vec::new(),
     };
@@ -623,66 +617,12 @@ fn sanitise_node(value: Value, rules: &SchemaRules) -> Value {
                 continue;
             }
         }
-        let value = match role(&key, &value, rules) {
-            Role::Dropped => continue,
-            Role::SchemaMap => match value {
-                Value::Object(map) => {
-                    let is_properties = key == "properties";
-                    let map = map
-                        .into_iter()
-                        .map(|(k, v)| {
-                            let k = if is_properties { renamed(&k) } else { k };
-                            (k, sanitise_property(v, rules))
-                        })
-                        .collect();
-                    Value::Object(map)
-                }
-                other => other,
-            },
-            Role::Dependencies => match value {
-                Value::Object(map) => Value::Object(map_values(map, |v| {
-                    if v.is_object() {
-                        sanitise_node(v, rules)
-                    } else {
-                        v
-                    }
-                })),
-                other => other,
-            },
-            Role::Schema => sanitise_node(value, rules),
-            Role::SchemaUnlessBool => match value {
-                Value::Bool(_) => value,
-                other => sanitise_node(other, rules),
-            },
-            Role::Data => match value {
-                Value::Array(items) if key == "required" && !renames.is_empty() => Value::Array(
-                    items
-                        .into_iter()
-                        .map(|r| match r {
-                            Value::String(name) => Value::String(renamed(&name)),
-                            other => other,
-                        })
-                        .collect(),
-                ),
-                other => other,
-            },
-        };
-        out.insert(key, value);
+        if let Some(value) = sanitise_child(&key, value, rules, &renames) {
+            out.insert(key, value);
+        }
     }
     out.extend(at_end);
-    if !flagged.is_empty() {
-        let mut required: Vec<Value> = match out.get("required") {
-            Some(Value::Array(list)) => list.clone(),
-            _ => Vec::new(),
-        };
-        for name in flagged {
-            let name = Value::String(name);
-            if rules.boolean_required == BooleanRequired::Appended || !required.contains(&name) {
-                required.push(name);
-            }
-        }
-        out.insert("required".into(), Value::Array(required));
-    }
+    add_flagged_required(&mut out, flagged, rules);
     if out.get("type").and_then(Value::as_str) == Some("object") {
         if !matches!(out.get("properties"), Some(Value::Object(_))) {
             out.insert("properties".into(), Value::Object(Map::new()));
@@ -691,6 +631,91 @@ fn sanitise_node(value: Value, rules: &SchemaRules) -> Value {
     }
     give_array_items(&mut out, rules);
     Value::Object(out)
+}
+
+/// The property keys a node renames, as (old, new).
+struct Renames(Vec<(String, String)>);
+
+impl Renames {
+    /// `key` as renamed (itself when it is not).
+    fn apply(&self, key: &str) -> String {
+        self.0
+            .iter()
+            .find(|(old, _)| old == key)
+            .map_or_else(|| key.to_string(), |(_, new)| new.clone())
+    }
+}
+
+/// One key's value of a node, sanitised by the key's role; None when the release drops it.
+fn sanitise_child(
+    key: &str,
+    value: Value,
+    rules: &SchemaRules,
+    renames: &Renames,
+) -> Option<Value> {
+    Some(match role(key, &value, rules) {
+        Role::Dropped => return None,
+        Role::SchemaMap => match value {
+            Value::Object(map) => {
+                let is_properties = key == "properties";
+                let map = map
+                    .into_iter()
+                    .map(|(k, v)| {
+                        let k = if is_properties { renames.apply(&k) } else { k };
+                        (k, sanitise_property(v, rules))
+                    })
+                    .collect();
+                Value::Object(map)
+            }
+            other => other,
+        },
+        Role::Dependencies => match value {
+            Value::Object(map) => Value::Object(map_values(map, |v| {
+                if v.is_object() {
+                    sanitise_node(v, rules)
+                } else {
+                    v
+                }
+            })),
+            other => other,
+        },
+        Role::Schema => sanitise_node(value, rules),
+        Role::SchemaUnlessBool => match value {
+            Value::Bool(_) => value,
+            other => sanitise_node(other, rules),
+        },
+        Role::Data => match value {
+            Value::Array(items) if key == "required" && !renames.0.is_empty() => Value::Array(
+                items
+                    .into_iter()
+                    .map(|r| match r {
+                        Value::String(name) => Value::String(renames.apply(&name)),
+                        other => other,
+                    })
+                    .collect(),
+            ),
+            other => other,
+        },
+    })
+}
+
+/// Properties flagged `required: true` join the node's `required` list (appended as they come
+/// where the release appends, else once each).
+fn add_flagged_required(out: &mut Map<String, Value>, flagged: Vec<String>, rules: &SchemaRules) {
+    if flagged.is_empty() {
+        return;
+    }
+    let mut required: Vec<Value> = match out.get("required") {
+        Some(Value::Array(list)) => list.clone(),
+        _ => Vec::new(),
+    };
+    for name in flagged {
+        let name = Value::String(name);
+        if rules.boolean_required == BooleanRequired::Appended || !required.contains(&name) {
+            required.push(name);
+        }
+    }
+    out.insert("required".into(), Value::Array(required));
 }
 
 /// A property's schema: upstream main drops a boolean `required` from it before sanitising.
