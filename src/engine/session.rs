@@ -273,57 +273,7 @@ impl Session {
         // As the release's config loader reads the file (it may refuse it).
         let config = &*config.as_read_by(profile);
         let mut notes = Vec::new();
-        // What to build: each server's name, capture, filter and whether it is connected.
-        let plan: Vec<(&str, &ServerCapture, ToolFilter, bool)> = match &config.mcp_servers {
-            Some(configured) => {
-                let configured_names: HashSet<&str> =
-                    configured.iter().map(|s| s.name.as_str()).collect();
-                // Server name -> its first capture.
-                let mut by_server: HashMap<&str, &ServerCapture> = HashMap::new();
-                for capture in captures {
-                    by_server.entry(&capture.server).or_insert(capture);
-                }
-                for capture in captures {
-                    if !configured_names.contains(capture.server.as_str()) {
-                        notes.push(Note::NotConfigured {
-                            server: capture.server.clone(),
-                            source: capture.source.display().to_string(),
-                        });
-                    }
-                }
-                configured
-                    .iter()
-                    .filter_map(|server| {
-                        if !server.enabled {
-                            notes.push(Note::Disabled {
-                                server: server.name.clone(),
-                            });
-                        }
-                        let Some(capture) = by_server.get(server.name.as_str()) else {
-                            if server.enabled {
-                                notes.push(Note::NoCapture {
-                                    server: server.name.clone(),
-                                });
-                            }
-                            return None;
-                        };
-                        let filter = ToolFilter {
-                            include: server.include.clone(),
-                            exclude: server.exclude.clone(),
-                        };
-                        Some((server.name.as_str(), *capture, filter, server.enabled))
-                    })
-                    .collect()
-            }
-            None => {
-                let mut sorted: Vec<&ServerCapture> = captures.iter().collect();
-                sorted.sort_by(|a, b| a.server.cmp(&b.server));
-                sorted
-                    .into_iter()
-                    .map(|c| (c.server.as_str(), c, ToolFilter::default(), true))
-                    .collect()
-            }
-        };
+        let plan = plan_servers(config, captures, &mut notes);
         // Built on every core, servers and their tools alike.
         let servers: Vec<(Server, bool)> = plan
             .par_iter()
@@ -334,34 +284,12 @@ impl Session {
                 )
             })
             .collect();
-        // Hermes's MCP client refuses a whole `tools/list` with a tool it cannot parse (one
-        // without an inputSchema among them): such a server is not connected. Its tools are
-        // kept to show what it would cost once fixed.
         let servers: Vec<(Server, bool)> = servers
             .into_iter()
             .zip(&plan)
             .map(|((server, connected), (_, capture, _, _))| {
-                if !connected {
-                    return (server, false);
-                }
-                // Every listed tool counts, include/exclude apply only after the list parsed.
-                let mut missing = capture.tools.iter().filter(|t| t.input_schema.is_none());
-                if let Some(first) = missing.next() {
-                    notes.push(Note::NoInputSchema {
-                        server: server.name.clone(),
-                        tool: first.name.clone(),
-                        tools: 1 + missing.count(),
-                    });
-                    return (server, false);
-                }
-                if let Some(reason) = &capture.client_refusal {
-                    notes.push(Note::Refused {
-                        server: server.name.clone(),
-                        reason: reason.clone(),
-                    });
-                    return (server, false);
-                }
-                (server, true)
+                let connected = connected && hermes_connects(&server, capture, &mut notes);
+                (server, connected)
             })
             .collect();
         let settings = overrides.settings(config, profile);
@@ -1071,6 +999,94 @@ impl Corpus {
             groups: NameGroups::new(servers),
         }
     }
+}
+
+/// A server to build: its name, its capture, its include/exclude, and whether it is enabled.
+type Planned<'a> = (&'a str, &'a ServerCapture, ToolFilter, bool);
+
+/// What to build: with `mcp_servers`, the configured servers that have a capture, in config
+/// order (captures of other servers, disabled servers and servers without a capture are
+/// noted); without, every capture, sorted by server name.
+fn plan_servers<'a>(
+    config: &'a Config,
+    captures: &'a [ServerCapture],
+    notes: &mut Vec<Note>,
+) -> Vec<Planned<'a>> {
+    match &config.mcp_servers {
+        Some(configured) => {
+            let configured_names: HashSet<&str> =
+                configured.iter().map(|s| s.name.as_str()).collect();
+            // Server name -> its first capture.
+            let mut by_server: HashMap<&str, &ServerCapture> = HashMap::new();
+            for capture in captures {
+                by_server.entry(&capture.server).or_insert(capture);
+            }
+            for capture in captures {
+                if !configured_names.contains(capture.server.as_str()) {
+                    notes.push(Note::NotConfigured {
+                        server: capture.server.clone(),
+                        source: capture.source.display().to_string(),
+                    });
+                }
+            }
+            configured
+                .iter()
+                .filter_map(|server| {
+                    if !server.enabled {
+                        notes.push(Note::Disabled {
+                            server: server.name.clone(),
+                        });
+                    }
+                    let Some(capture) = by_server.get(server.name.as_str()) else {
+                        if server.enabled {
+                            notes.push(Note::NoCapture {
+                                server: server.name.clone(),
+                            });
+                        }
+                        return None;
+                    };
+                    let filter = ToolFilter {
+                        include: server.include.clone(),
+                        exclude: server.exclude.clone(),
+                    };
+                    Some((server.name.as_str(), *capture, filter, server.enabled))
+                })
+                .collect()
+        }
+        None => {
+            let mut sorted: Vec<&ServerCapture> = captures.iter().collect();
+            sorted.sort_by(|a, b| a.server.cmp(&b.server));
+            sorted
+                .into_iter()
+                .map(|c| (c.server.as_str(), c, ToolFilter::default(), true))
+                .collect()
+        }
+    }
+}
+
+/// Whether Hermes's MCP client connects an enabled server: it refuses a whole `tools/list`
+/// with a tool it cannot parse (one without an inputSchema among them), or one the capture
+/// says the client refused; the reason is noted. Such a server's tools are kept to show what
+/// it would cost once fixed.
+fn hermes_connects(server: &Server, capture: &ServerCapture, notes: &mut Vec<Note>) -> bool {
+    // Every listed tool counts, include/exclude apply only after the list parsed.
+    let mut missing = capture.tools.iter().filter(|t| t.input_schema.is_none());
+    if let Some(first) = missing.next() {
+        notes.push(Note::NoInputSchema {
+            server: server.name.clone(),
+            tool: first.name.clone(),
+            tools: 1 + missing.count(),
+        });
+        return false;
+    }
+    if let Some(reason) = &capture.client_refusal {
+        notes.push(Note::Refused {
+            server: server.name.clone(),
+            reason: reason.clone(),
+        });
+        return false;
+    }
+    true
 }
 
 /// Every tool of `servers`, those of the servers in `first` first (in that order), then the
