@@ -1106,26 +1106,23 @@ pub fn tools_in_order(servers: &[Server], first: &[usize]) -> Vec<ToolRef> {
     order.into_iter().flat_map(tools_of).collect()
 }
 
-/// Real token counts of the tools at `places`, counted on every core. What was cut from
-/// over-long strings is not tokenised: it counts by chars/4.
+/// Real token counts of the tools at `places`, counted on every core (each definition made
+/// as its chunk is counted). What was cut from over-long strings is not tokenised: it counts
+/// by chars/4.
 pub fn count_tools(
     servers: &[Server],
     places: &[ToolRef],
     tokenizer: &LoadedTokenizer,
 ) -> Vec<(ToolRef, u64)> {
-    let definitions: Vec<String> = places
-        .par_iter()
-        .map(|&place| entry(servers, place).definition())
-        .collect();
-    let counts = tokenizer.count_all(&definitions);
-    places
-        .iter()
-        .zip(counts)
-        .map(|(&place, count)| {
-            let cut = estimate_tokens(entry(servers, place).truncated_chars);
-            (place, count + cut)
-        })
-        .collect()
+    let counts = tokenizer.count_each(
+        places,
+        |&place| entry(servers, place).chars as usize,
+        |&place| {
+            let tool = entry(servers, place);
+            tokenizer.count(&tool.definition()) + estimate_tokens(tool.truncated_chars)
+        },
+    );
+    places.iter().copied().zip(counts).collect()
 }
 
 #[cfg(test)]

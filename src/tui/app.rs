@@ -1119,14 +1119,14 @@ mod tests {
         ));
         app.update(Msg::Counted {
             generation: 0,
-            result: Err(TokenizerError::BuiltIn {
-                tokenizer: "o200k_base".into(),
-                reason: "boom".into(),
-            }),
+            result: Err(TokenizerError(crate::engine::error::InputError::new(
+                std::path::Path::new("tokenizer.json"),
+                "boom",
+            ))),
         });
         assert_eq!(
             app.counting,
-            Counting::Failed("cannot load o200k_base: boom".into())
+            Counting::Failed("tokenizer.json: boom".into())
         );
         assert!(app.status.as_deref().unwrap().contains("boom"));
     }
