@@ -132,36 +132,76 @@ struct Data {
     bytes_fallback: Vec<String>,
 }
 
-/// Pieces stored backwards, so the tiling can walk candidate starts right to left.
+/// Pieces stored backwards, so the tiling can walk candidate starts right to left. Built
+/// through a map, then frozen into one array of edges per node, sorted by character (most
+/// nodes have a few children, scanned in place), with the root's ASCII children in a table:
+/// the tiling looks up a child at every character of every candidate.
 struct ReverseTrie {
-    /// (node, char) -> child node.
-    children: FxHashMap<(u32, char), u32>,
+    /// Where each node's edges start in `edges` (one more entry than there are nodes).
+    offsets: Vec<u32>,
+    /// Every node's (character, child) edges, sorted by character within a node.
+    edges: Vec<(char, u32)>,
+    /// The root's child by ASCII character.
+    root_ascii: [Option<u32>; 128],
     /// Whether a node ends a piece.
     terminal: Vec<bool>,
 }
 
 impl ReverseTrie {
     fn new<'a>(pieces: impl Iterator<Item = &'a str>) -> ReverseTrie {
-        let mut trie = ReverseTrie {
-            children: FxHashMap::default(),
-            terminal: vec![false],
-        };
+        let mut children: FxHashMap<(u32, char), u32> = FxHashMap::default();
+        let mut terminal = vec![false];
         for piece in pieces {
             let mut node = 0u32;
             for c in piece.chars().rev() {
-                let next = trie.terminal.len() as u32;
-                node = *trie.children.entry((node, c)).or_insert(next);
+                let next = terminal.len() as u32;
+                node = *children.entry((node, c)).or_insert(next);
                 if node == next {
-                    trie.terminal.push(false);
+                    terminal.push(false);
                 }
             }
-            trie.terminal[node as usize] = true;
+            terminal[node as usize] = true;
         }
-        trie
+        let mut edges: Vec<(u32, char, u32)> = children
+            .into_iter()
+            .map(|((parent, c), child)| (parent, c, child))
+            .collect();
+        edges.sort_unstable();
+        let mut offsets = vec![0u32; terminal.len() + 1];
+        for &(parent, _, _) in &edges {
+            offsets[parent as usize + 1] += 1;
+        }
+        for node in 0..terminal.len() {
+            offsets[node + 1] += offsets[node];
+        }
+        let mut root_ascii = [None; 128];
+        for &(parent, c, child) in &edges {
+            if parent == 0 && c.is_ascii() {
+                root_ascii[c as usize] = Some(child);
+            }
+        }
+        ReverseTrie {
+            offsets,
+            edges: edges.into_iter().map(|(_, c, child)| (c, child)).collect(),
+            root_ascii,
+            terminal,
+        }
     }
 
     fn child(&self, node: u32, c: char) -> Option<u32> {
-        self.children.get(&(node, c)).copied()
+        if node == 0 && c.is_ascii() {
+            return self.root_ascii[c as usize];
+        }
+        let edges = &self.edges
+            [self.offsets[node as usize] as usize..self.offsets[node as usize + 1] as usize];
+        if edges.len() <= 8 {
+            edges.iter().find(|(e, _)| *e == c).map(|&(_, child)| child)
+        } else {
+            edges
+                .binary_search_by_key(&c, |&(e, _)| e)
+                .ok()
+                .map(|at| edges[at].1)
+        }
     }
 }
 
