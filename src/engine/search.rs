@@ -1715,6 +1715,65 @@ mod tests {
     }
 
     #[test]
+    fn pruned_search_equals_a_full_sort_on_catalogs_of_twins() {
+        // Families of tools that share a description and differ by a number in their names,
+        // as generated servers do: nearly every query ties hundreds of documents.
+        let words = [
+            "alpha", "beta", "gamma", "delta", "issue", "list", "get", "page", "web", "run",
+        ];
+        let mut rng = Lcg(11);
+        let mut compared = 0;
+        for rules in [seed_rules(), HERMES_2026_09.search] {
+            for _ in 0..40 {
+                let families: Vec<String> = (0..1 + rng.below(3))
+                    .map(|_| {
+                        (0..1 + rng.below(8))
+                            .map(|_| words[rng.below(words.len())])
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .collect();
+                let mut vocabulary = Vocabulary::new(rules);
+                let mut names = Vec::new();
+                let mut texts = Vec::new();
+                let mut counts = Vec::new();
+                for d in 0..20 + rng.below(300) {
+                    let text = if rng.below(10) == 0 {
+                        words[rng.below(words.len())].to_string()
+                    } else {
+                        families[rng.below(families.len())].clone()
+                    };
+                    let name = format!("same_{}_{}", words[rng.below(3)], d);
+                    counts.push(vocabulary.count_terms(
+                        &name,
+                        search_text(&rules, &name, "", &text, std::iter::empty()),
+                    ));
+                    names.push(name);
+                    texts.push(text);
+                }
+                let index = SearchIndex::build(&vocabulary, &counts);
+                for _ in 0..12 {
+                    let doc = rng.below(names.len());
+                    let query = match rng.below(4) {
+                        0 => names[doc].replace('_', " "),
+                        1 => texts[doc].clone(),
+                        2 => format!("{} {}", texts[doc], words[rng.below(words.len())]),
+                        _ => format!("same {}", words[rng.below(words.len())]),
+                    };
+                    let limit = 1 + rng.below(8);
+                    let expected = full_sort(&vocabulary, &counts, &names, &rules, &query, limit);
+                    let got = index.search(&vocabulary, &query, limit);
+                    let got: Vec<(usize, f64)> =
+                        got.hits.iter().map(|h| (h.doc, h.score)).collect();
+                    assert_eq!(got, expected, "{query:?} limit {limit}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 900, "only {compared} searches compared");
+    }
+
+    #[test]
     fn a_repeated_term_keeps_ties_in_catalog_order() {
         // Six times 0.x added up: the two x documents' weights differ by an ulp and their
         // sums are equal, so the earlier one must come first at any limit.
