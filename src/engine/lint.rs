@@ -11,7 +11,7 @@ use super::catalog::ToolEntry;
 use super::eval::{resolve, QuerySet};
 use super::order::permute;
 use super::profile::Profile;
-use super::search::{raw_tokens, Admitted};
+use super::search::{raw_tokens, Admitted, SearchWork};
 use super::session::{Note, Session};
 
 /// How bad a finding is.
@@ -281,6 +281,17 @@ pub struct Findings {
     list: Vec<Finding>,
     /// What the findability rules' searches returned, which outranked findings point into.
     results: HitLists,
+    work: LintWork,
+}
+
+/// The work of a lint's findability searches, as counts rather than time: it grows with the
+/// catalog, not with how busy the machine is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LintWork {
+    /// Searches run: one per distinct query (a tool's name words or its first sentence).
+    pub searches: usize,
+    /// What they did together.
+    pub search: SearchWork,
 }
 
 impl fmt::Debug for Findings {
@@ -332,6 +343,11 @@ impl Findings {
     /// The profile the findability rules ran under.
     pub fn profile(&self) -> Profile {
         self.session.profile()
+    }
+
+    /// The work the findability rules' searches did.
+    pub fn work(&self) -> LintWork {
+        self.work
     }
 
     /// Adds the findings of a queries file: each expected tool a query fails to bring into
@@ -461,6 +477,7 @@ pub fn lint(session: &Session) -> Findings {
         session: session.clone(),
         list,
         results: searches.results,
+        work: searches.work,
     }
 }
 
@@ -943,6 +960,7 @@ struct Searches<'s> {
     /// Each distinct query and the number of its result.
     numbers: FxHashMap<Cow<'s, str>, u32>,
     results: HitLists,
+    work: LintWork,
 }
 
 impl<'s> Searches<'s> {
@@ -965,18 +983,26 @@ impl<'s> Searches<'s> {
             .map(|(query, &number)| (query.as_ref(), number))
             .collect();
         queries.sort_unstable_by_key(|&(_, number)| number);
-        let hits: Vec<Box<[u32]>> = queries
+        let hits: Vec<(Box<[u32]>, SearchWork)> = queries
             .par_iter()
             .map(|(query, _)| {
-                let hits = session.search(query, limit).hits;
-                hits.iter().map(|hit| hit.doc as u32).collect()
+                let (result, work) = session.search_measured(query, limit);
+                (result.hits.iter().map(|hit| hit.doc as u32).collect(), work)
             })
             .collect();
         let mut results = HitLists::default();
-        for list in &hits {
+        for (list, _) in &hits {
             results.push(list);
         }
-        Searches { numbers, results }
+        let work = LintWork {
+            searches: hits.len(),
+            search: hits.iter().map(|(_, work)| *work).sum(),
+        };
+        Searches {
+            numbers,
+            results,
+            work,
+        }
     }
 
     /// The number of a query [`Searches::run`] ran, and what it returned.

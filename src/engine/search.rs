@@ -11,10 +11,11 @@
 //! scored in full, highest bound first, until no bound left can beat the worst of the best
 //! `limit` kept. The pruning is exact: a skipped document's score is strictly lower. Scores
 //! are the sums Hermes computes, token by token in query order, so they are the same to the
-//! last bit whatever the pruning skipped.
+//! last bit whatever the pruning skipped. Each search counts its work ([`SearchWork`]), so
+//! tests can hold it to a growth rate rather than a clock.
 
 use rustc_hash::FxHashMap;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::sync::{Arc, OnceLock};
@@ -180,6 +181,32 @@ impl SearchResult {
             hits: Vec::new(),
             gate: None,
         }
+    }
+}
+
+/// The work a search did, as counts of its basic steps: what makes it slow, without a clock.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SearchWork {
+    /// Postings (a document's weight for a term) and tool names read one after another.
+    pub postings: u64,
+    /// Terms looked up in a document's own term list, one at a time.
+    pub lookups: u64,
+}
+
+impl std::ops::Add for SearchWork {
+    type Output = SearchWork;
+
+    fn add(self, other: SearchWork) -> SearchWork {
+        SearchWork {
+            postings: self.postings + other.postings,
+            lookups: self.lookups + other.lookups,
+        }
+    }
+}
+
+impl std::iter::Sum for SearchWork {
+    fn sum<I: Iterator<Item = SearchWork>>(works: I) -> SearchWork {
+        works.fold(SearchWork::default(), |a, b| a + b)
     }
 }
 
@@ -495,6 +522,23 @@ const SEEDING_TERMS: usize = 2;
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
     static SEEN: RefCell<Seen> = RefCell::new(Seen::default());
+    /// The work of the searches run on this thread so far (a search runs on one thread).
+    static WORK: Cell<SearchWork> = const {
+        Cell::new(SearchWork {
+            postings: 0,
+            lookups: 0,
+        })
+    };
+}
+
+/// Counts work done by the search running on this thread.
+fn tally(postings: usize, lookups: usize) {
+    WORK.with(|work| {
+        let mut sum = work.get();
+        sum.postings = sum.postings.wrapping_add(postings as u64);
+        sum.lookups = sum.lookups.wrapping_add(lookups as u64);
+        work.set(sum);
+    });
 }
 
 /// A candidate in the top-k heap: the worst on top (lower score, then later in the catalog).
@@ -769,6 +813,23 @@ impl SearchIndex {
             .collect()
     }
 
+    /// [`SearchIndex::search`], and the work it did.
+    pub fn search_measured(
+        &self,
+        vocabulary: &Vocabulary,
+        query: &str,
+        limit: usize,
+    ) -> (SearchResult, SearchWork) {
+        let before = WORK.with(Cell::get);
+        let result = self.search(vocabulary, query, limit);
+        let after = WORK.with(Cell::get);
+        let work = SearchWork {
+            postings: after.postings.wrapping_sub(before.postings),
+            lookups: after.lookups.wrapping_sub(before.lookups),
+        };
+        (result, work)
+    }
+
     /// Ranks the catalog for `query` under the profile's admission rule, cut to `limit` hits.
     pub fn search(&self, vocabulary: &Vocabulary, query: &str, limit: usize) -> SearchResult {
         let tokens = SearchIndex::query_tokens(vocabulary, query);
@@ -814,6 +875,7 @@ impl SearchIndex {
             touched.clear();
             for (token, &first) in tokens.iter().zip(&first_time) {
                 let (docs, weights) = self.postings(token.term);
+                tally(docs.len(), 0);
                 // A repeated token adds its weight again, but is not a new term.
                 let count = u32::from(first);
                 let flag = if token
@@ -878,6 +940,7 @@ impl SearchIndex {
             .take(limit)
             .collect();
         if best.is_empty() {
+            tally(self.len(), 0);
             let needle = query.trim().to_lowercase();
             let hits: Vec<Hit> = self
                 .lowercase_names
@@ -931,6 +994,7 @@ impl SearchIndex {
                 let start = self.offsets[term] as usize;
                 for &position in self.impact_order(term).iter().take(limit) {
                     let doc = self.docs[start + position as usize];
+                    tally(1, 0);
                     if seen.first_time(doc) {
                         self.offer_scored(&mut best, doc, tokens);
                     }
@@ -1034,6 +1098,7 @@ impl SearchIndex {
                     }
                     budget -= docs.len();
                     added += 1;
+                    tally(docs.len(), 0);
                     for (&doc, &weight) in docs.iter().zip(weights) {
                         let mark = &mut marks[doc as usize];
                         if *mark & HOLDS_GATE != 0 {
@@ -1068,6 +1133,7 @@ impl SearchIndex {
             let mut held = candidate.held as usize;
             for i in (0..looked_up.len()).rev() {
                 let term = &looked_up[i];
+                tally(0, 1);
                 if let Some(weight) = self.weight(Some(term.term), doc) {
                     added_weight += weight * term.count;
                     held += 1;
@@ -1259,6 +1325,7 @@ impl SearchIndex {
         for &position in self.impact_order(term).iter() {
             let slot = start + position as usize;
             let doc = self.docs[slot];
+            tally(1, 0);
             let bound = self.weights[slot] * walked_term.count;
             if best.shuts_out(bound) || (exact && best.loses_tie(bound, doc)) {
                 break;
@@ -1274,6 +1341,7 @@ impl SearchIndex {
     fn impact_order(&self, term: usize) -> &[u32] {
         self.by_weight[term].get_or_init(|| {
             let range = self.offsets[term] as usize..self.offsets[term + 1] as usize;
+            tally(range.len(), 0);
             // One key per posting: the weight's bits inverted (weights are positive, so their
             // bits order as they do), then the position.
             let mut keys: Vec<u128> = self.weights[range]
@@ -1289,6 +1357,7 @@ impl SearchIndex {
     /// A document's BM25 score for the query: the weights of its tokens, added in query order
     /// (a repeated token counts each time), as Hermes adds them.
     fn score(&self, doc: u32, tokens: &[QueryToken]) -> f64 {
+        tally(0, tokens.len());
         let mut score = 0.0;
         for token in tokens {
             if let Some(weight) = self.weight(token.term, doc) {
@@ -1300,6 +1369,7 @@ impl SearchIndex {
 
     /// Turns ranked documents into hits with their matched words.
     fn hits(&self, best: Vec<Ranked>, tokens: &[QueryToken], exact: &[u32]) -> Vec<Hit> {
+        tally(0, best.len() * tokens.len());
         best.into_iter()
             .map(|r| Hit {
                 doc: r.doc as usize,
