@@ -9,10 +9,14 @@
 //! pruning: the terms that can still make a document win (under the rarest-word gate, the gate)
 //! name the candidates, their weights are added up over the postings, and candidates are
 //! scored in full, highest bound first, until no bound left can beat the worst of the best
-//! `limit` kept. The pruning is exact: a skipped document's score is strictly lower. Scores
-//! are the sums Hermes computes, token by token in query order, so they are the same to the
-//! last bit whatever the pruning skipped. Each search counts its work ([`SearchWork`]), so
-//! tests can hold it to a growth rate rather than a clock.
+//! `limit` kept. The pruning is exact: a skipped document's score is strictly lower, or equal
+//! and later in the catalog. Scores are the sums Hermes computes, token by token in query
+//! order, so they are the same to the last bit whatever the pruning skipped.
+//!
+//! Ties (tools that share a description tie on nearly every query) cost no more than the few
+//! documents that win them: a term whose documents can at best tie the worst kept stays light
+//! once the few earlier in the catalog are scored. Each search counts its work
+//! ([`SearchWork`]), so tests can hold it to a growth rate rather than a clock.
 
 use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
@@ -609,10 +613,15 @@ impl<T: Ord> TopK<T> {
 impl TopK {
     /// The score a new candidate must beat, once the selection is full.
     fn bar(&self) -> Option<f64> {
+        self.worst().map(|worst| worst.score)
+    }
+
+    /// The worst kept, once the selection is full.
+    fn worst(&self) -> Option<Ranked> {
         if self.heap.len() < self.limit {
             return None;
         }
-        self.heap.peek().map(|worst| worst.0.score)
+        self.heap.peek().map(|worst| worst.0)
     }
 
     /// Whether nothing scoring at most `bound` can get in.
@@ -980,10 +989,10 @@ impl SearchIndex {
 
     /// Seed's best `limit` documents for a query of several terms (MaxScore-style, exact).
     /// The heaviest documents of the heaviest terms, and the documents holding most of the
-    /// rarest terms, are scored first, to set a bar. Terms are then
-    /// taken lightest first: while the bounds of the lightest add up to less than the bar, a
-    /// document holding only those cannot get in; the others are the essential terms, and the
-    /// candidates are the documents holding one of them (see [`SearchIndex::rank_candidates`]).
+    /// rarest terms, are scored first, to set a bar. Terms are then taken lightest first
+    /// while a document holding only those cannot get in (see [`SearchIndex::light_terms`]);
+    /// the others are the essential terms, and the candidates are the documents holding one of
+    /// them (see [`SearchIndex::rank_candidates`]).
     fn max_score(&self, tokens: &[QueryToken], walked: &[WalkedTerm], limit: usize) -> Vec<Ranked> {
         let mut best = TopK::new(limit);
         SEEN.with(|cell| {
@@ -1000,15 +1009,10 @@ impl SearchIndex {
                     }
                 }
             }
-            let mut rarest: Vec<&WalkedTerm> = walked.iter().collect();
-            rarest.sort_by_key(|t| (self.postings(Some(t.term)).0.len(), t.term));
+            let rare: Vec<u32> = self.seeding_terms(walked).iter().map(|t| t.term).collect();
             let rare_tokens: Vec<QueryToken> = tokens
                 .iter()
-                .filter(|t| {
-                    t.term.is_some_and(|term| {
-                        rarest.iter().take(SEEDING_TERMS).any(|w| w.term == term)
-                    })
-                })
+                .filter(|t| t.term.is_some_and(|term| rare.contains(&term)))
                 .cloned()
                 .collect();
             let likely = self.accumulate(&rare_tokens, &[], |touched, partial, _| {
@@ -1026,18 +1030,82 @@ impl SearchIndex {
                 }
             }
             let lightest_first: Vec<WalkedTerm> = walked.iter().rev().copied().collect();
-            let mut light_bounds = 0.0;
-            let essential = lightest_first
-                .iter()
-                .position(|term| {
-                    light_bounds += term.bound;
-                    !best.shuts_out(light_bounds)
-                })
-                .unwrap_or(lightest_first.len());
-            let (light, essential) = lightest_first.split_at(essential);
+            let light = self.light_terms(tokens, &lightest_first, &mut best, &mut seen);
+            let (light, essential) = lightest_first.split_at(light);
             self.rank_candidates(tokens, &mut best, &mut seen, essential, light, |_, _| true);
         });
         best.into_sorted()
+    }
+
+    /// The rarest terms (up to [`SEEDING_TERMS`]), whose documents holding most
+    /// of them are scored first. A term with over [`ADD_UP_FACTOR`] times the rarest's
+    /// documents is left out: a common word (the words of a name a thousand tools share) is a
+    /// light term, whose postings the search never needs to read.
+    fn seeding_terms(&self, walked: &[WalkedTerm]) -> Vec<WalkedTerm> {
+        let df = |term: &WalkedTerm| self.postings(Some(term.term)).0.len();
+        let mut rarest: Vec<WalkedTerm> = walked.to_vec();
+        rarest.sort_by_key(|term| (df(term), term.term));
+        let most = rarest.first().map_or(0, |term| df(term) * ADD_UP_FACTOR);
+        rarest.truncate(SEEDING_TERMS);
+        rarest.retain(|term| df(term) <= most);
+        rarest
+    }
+
+    /// How many of the lightest terms (`lightest_first`) cannot lift a document that holds
+    /// none of the others into `best`. Such a document scores at most the largest weights of
+    /// the terms it holds, summed as its score is summed ([`SearchIndex::light_bound`]): when
+    /// that is below the worst kept, it cannot get in; when it only ties the worst kept, it can
+    /// get in only by coming earlier in the catalog, so those few documents are scored now and
+    /// the terms stay light. (A tie is the rule in catalogs of tools that share a description:
+    /// without this, a name's shared word would make every one of them a candidate.)
+    fn light_terms(
+        &self,
+        tokens: &[QueryToken],
+        lightest_first: &[WalkedTerm],
+        best: &mut TopK,
+        seen: &mut Seen,
+    ) -> usize {
+        let mut cheap = 0.0;
+        for (at, term) in lightest_first.iter().enumerate() {
+            cheap += term.bound;
+            if best.shuts_out(cheap) {
+                continue;
+            }
+            let light = &lightest_first[..=at];
+            let bound = self.light_bound(tokens, light);
+            let Some(worst) = best.worst() else {
+                return at;
+            };
+            if bound > worst.score {
+                return at;
+            }
+            if bound == worst.score {
+                for term in light {
+                    let (docs, _) = self.postings(Some(term.term));
+                    let earlier = &docs[..docs.partition_point(|&doc| doc < worst.doc)];
+                    tally(earlier.len(), 0);
+                    for &doc in earlier {
+                        if seen.first_time(doc) {
+                            self.offer_scored(best, doc, tokens);
+                        }
+                    }
+                }
+            }
+        }
+        lightest_first.len()
+    }
+
+    /// The most a document holding no query term but the `light` ones can score: their
+    /// largest weights added token by token in query order, as its score is. Rounding never
+    /// takes a sum of smaller numbers, added in the same order, above it.
+    fn light_bound(&self, tokens: &[QueryToken], light: &[WalkedTerm]) -> f64 {
+        let mut terms: Vec<u32> = light.iter().map(|t| t.term).collect();
+        terms.sort_unstable();
+        tokens
+            .iter()
+            .filter_map(|t| t.term)
+            .filter(|term| terms.binary_search(term).is_ok())
+            .fold(0.0, |sum, term| sum + self.max_weights[term as usize])
     }
 
     /// Offers to `best`, exactly, every document that holds one of the `essential` terms, is
@@ -1841,6 +1909,47 @@ mod tests {
             }
         }
         assert!(compared > 900, "only {compared} searches compared");
+    }
+
+    #[test]
+    fn ties_do_not_make_a_search_read_every_twin() {
+        // Tools of one description named apart by a number: a name's query finds its tool by
+        // the number and reads no more as the twins multiply; the shared sentence, tied by
+        // every twin, reads each a bounded number of times.
+        let text = "Fetch a web page and return its content as markdown.";
+        for rules in [seed_rules(), HERMES_2026_09.search] {
+            let work = |twins: usize| {
+                let mut vocabulary = Vocabulary::new(rules);
+                let counts: Vec<TermCounts> = (0..twins)
+                    .map(|i| {
+                        let name = format!("same_{i}");
+                        vocabulary.count_terms(
+                            &name,
+                            search_text(&rules, &name, "", text, std::iter::empty()),
+                        )
+                    })
+                    .collect();
+                let index = SearchIndex::build(&vocabulary, &counts);
+                // The first searches sort the shared words' documents by weight, once.
+                index.search(&vocabulary, "same 1", 5);
+                let (hits, name) = index.search_measured(&vocabulary, "same 17", 5);
+                assert_eq!(hits.hits[0].doc, 17);
+                let (hits, sentence) = index.search_measured(&vocabulary, text, 5);
+                let docs: Vec<usize> = hits.hits.iter().map(|h| h.doc).collect();
+                assert_eq!(docs, [0, 1, 2, 3, 4]);
+                let cost = |work: SearchWork| work.postings + work.lookups;
+                (cost(name), cost(sentence) as f64 / twins as f64)
+            };
+            let (few, many) = (work(500), work(4_000));
+            assert!(
+                many.0 <= few.0 + 8,
+                "name: {few:?} at 500, {many:?} at 4,000"
+            );
+            assert!(
+                many.1 < 1.5 * few.1,
+                "sentence: {few:?} at 500, {many:?} at 4,000"
+            );
+        }
     }
 
     #[test]
