@@ -15,8 +15,10 @@
 //!
 //! Ties (tools that share a description tie on nearly every query) cost no more than the few
 //! documents that win them: a term whose documents can at best tie the worst kept stays light
-//! once the few earlier in the catalog are scored. Each search counts its work
-//! ([`SearchWork`]), so tests can hold it to a growth rate rather than a clock.
+//! once the few earlier in the catalog are scored, and candidates that no bound tells apart are
+//! scored by adding up every term's postings once sifting them one by one costs more. Each
+//! search counts its work ([`SearchWork`]), so tests can hold it to a growth rate rather than
+//! a clock.
 
 use rustc_hash::FxHashMap;
 use std::cell::{Cell, RefCell};
@@ -1132,6 +1134,96 @@ impl SearchIndex {
     ) {
         let mut essential_terms: Vec<u32> = essential.iter().map(|t| t.term).collect();
         essential_terms.sort_unstable();
+        let (pool, added) = self.candidate_pool(tokens, &essential_terms, light, &admits);
+        let looked_up = &light[..light.len() - added];
+        // `below[i]`: the most the looked-up terms before `i` can add.
+        let mut below = vec![0.0f64; looked_up.len() + 1];
+        for (i, term) in looked_up.iter().enumerate() {
+            below[i + 1] = below[i] + term.bound;
+        }
+        let unknown = below[looked_up.len()];
+        // Looks up the light terms of a candidate while it can still get in, then admits and
+        // scores it; gives the number of terms it looked up.
+        let consider = |best: &mut TopK, candidate: Candidate| {
+            let partial = candidate.bound.score - unknown;
+            let doc = candidate.bound.doc;
+            let mut added_weight = 0.0;
+            let mut held = candidate.held as usize;
+            let mut lookups = 0;
+            for i in (0..looked_up.len()).rev() {
+                let term = &looked_up[i];
+                lookups += 1;
+                if let Some(weight) = self.weight(Some(term.term), doc) {
+                    added_weight += weight * term.count;
+                    held += 1;
+                }
+                if best.shuts_out(partial + added_weight + below[i]) {
+                    tally(0, lookups);
+                    return lookups;
+                }
+            }
+            tally(0, lookups);
+            if admits(doc, held) {
+                self.offer_scored(best, doc, tokens);
+                lookups += tokens.len();
+            }
+            lookups
+        };
+        let bounds = pool
+            .iter()
+            .map(|&(doc, partial, held)| Candidate {
+                bound: Ranked {
+                    score: partial + unknown,
+                    doc,
+                },
+                held,
+            })
+            .filter(|c| admits(c.bound.doc, c.held as usize + looked_up.len()));
+        // What adding up every term's postings costs, in lookups: more than the candidates
+        // sifted one by one, unless they tie (tools sharing a description tie on every query,
+        // and no bound tells them apart).
+        let add_up_all = essential
+            .iter()
+            .chain(light)
+            .map(|t| self.postings(Some(t.term)).0.len())
+            .sum::<usize>()
+            / ADD_UP_FACTOR;
+        let mut lookups = 0;
+        // The best bounds, taken first, raise the bar before the rest is sifted.
+        for candidate in top_k(bounds.clone(), best.limit) {
+            if seen.first_time(candidate.bound.doc) {
+                lookups += consider(best, candidate);
+            }
+        }
+        let candidates: Vec<Candidate> =
+            bounds.filter(|c| !best.shuts_out(c.bound.score)).collect();
+        // Highest bound first; a heap, as only the first few are usually taken.
+        let mut candidates = BinaryHeap::from(candidates);
+        while let Some(candidate) = candidates.pop() {
+            if best.shuts_out(candidate.bound.score) {
+                break;
+            }
+            if lookups > add_up_all {
+                self.offer_summed(tokens, best, seen, &essential_terms, &admits);
+                return;
+            }
+            if seen.first_time(candidate.bound.doc) {
+                lookups += consider(best, candidate);
+            }
+        }
+    }
+
+    /// The candidates of [`SearchIndex::rank_candidates`]: the documents holding one of the
+    /// `essential_terms` that `admits` may admit, each with the weights of the terms added up
+    /// so far and how many of the query's terms it holds; and how many `light` terms, heaviest
+    /// first, were added up.
+    fn candidate_pool(
+        &self,
+        tokens: &[QueryToken],
+        essential_terms: &[u32],
+        light: &[WalkedTerm],
+        admits: &impl Fn(u32, usize) -> bool,
+    ) -> (Vec<(u32, f64, u32)>, usize) {
         let essential_tokens: Vec<QueryToken> = tokens
             .iter()
             .filter(|t| {
@@ -1140,11 +1232,9 @@ impl SearchIndex {
             })
             .cloned()
             .collect();
-        // The candidates with the weights of the terms added up so far, and how many of the
-        // query's terms each holds; and how many light terms, heaviest first, were added up.
-        let (pool, added) = self.accumulate(
+        self.accumulate(
             &essential_tokens,
-            &essential_terms,
+            essential_terms,
             |touched, partial, marks| {
                 let pool: Vec<u32> = touched
                     .iter()
@@ -1184,62 +1274,39 @@ impl SearchIndex {
                     .collect();
                 (pool, added)
             },
-        );
-        let looked_up = &light[..light.len() - added];
-        // `below[i]`: the most the looked-up terms before `i` can add.
-        let mut below = vec![0.0f64; looked_up.len() + 1];
-        for (i, term) in looked_up.iter().enumerate() {
-            below[i + 1] = below[i] + term.bound;
-        }
-        let unknown = below[looked_up.len()];
-        // Looks up the light terms of a candidate while it can still get in, then admits and
-        // scores it.
-        let consider = |best: &mut TopK, candidate: Candidate| {
-            let partial = candidate.bound.score - unknown;
-            let doc = candidate.bound.doc;
-            let mut added_weight = 0.0;
-            let mut held = candidate.held as usize;
-            for i in (0..looked_up.len()).rev() {
-                let term = &looked_up[i];
-                tally(0, 1);
-                if let Some(weight) = self.weight(Some(term.term), doc) {
-                    added_weight += weight * term.count;
-                    held += 1;
-                }
-                if best.shuts_out(partial + added_weight + below[i]) {
-                    return;
-                }
-            }
-            if admits(doc, held) {
-                self.offer_scored(best, doc, tokens);
-            }
-        };
-        let bounds = pool
-            .iter()
-            .map(|&(doc, partial, held)| Candidate {
-                bound: Ranked {
-                    score: partial + unknown,
+        )
+    }
+
+    /// Offers to `best` the best of the documents holding one of the `essential_terms` that
+    /// `admits` admits, each scored exactly by adding up every query token's postings (token
+    /// by token in query order, as a score is summed). A document `seen` already was offered,
+    /// or shown unable to get in.
+    fn offer_summed(
+        &self,
+        tokens: &[QueryToken],
+        best: &mut TopK,
+        seen: &mut Seen,
+        essential_terms: &[u32],
+        admits: &impl Fn(u32, usize) -> bool,
+    ) {
+        let limit = best.limit;
+        let summed = self.accumulate(tokens, essential_terms, |touched, scores, marks| {
+            let admitted = touched.iter().copied().filter(|&doc| {
+                let mark = marks[doc as usize];
+                mark & HOLDS_GATE != 0 && admits(doc, (mark & !HOLDS_GATE) as usize)
+            });
+            top_k(
+                admitted.map(|doc| Ranked {
+                    score: scores[doc as usize],
                     doc,
-                },
-                held,
-            })
-            .filter(|c| admits(c.bound.doc, c.held as usize + looked_up.len()));
-        // The best bounds, taken first, raise the bar before the rest is sifted.
-        for candidate in top_k(bounds.clone(), best.limit) {
-            if seen.first_time(candidate.bound.doc) {
-                consider(best, candidate);
-            }
-        }
-        let candidates: Vec<Candidate> =
-            bounds.filter(|c| !best.shuts_out(c.bound.score)).collect();
-        // Highest bound first; a heap, as only the first few are usually taken.
-        let mut candidates = BinaryHeap::from(candidates);
-        while let Some(candidate) = candidates.pop() {
-            if best.shuts_out(candidate.bound.score) {
-                break;
-            }
-            if seen.first_time(candidate.bound.doc) {
-                consider(best, candidate);
+                }),
+                limit,
+            )
+        });
+        // The rest of the documents rank below these `limit`, each offered or shut out.
+        for ranked in summed {
+            if seen.first_time(ranked.doc) {
+                best.offer(ranked);
             }
         }
     }
