@@ -1134,7 +1134,7 @@ impl SearchIndex {
     ) {
         let mut essential_terms: Vec<u32> = essential.iter().map(|t| t.term).collect();
         essential_terms.sort_unstable();
-        let (pool, added) = self.candidate_pool(tokens, &essential_terms, light, &admits);
+        let (pool, added) = self.candidate_pool(tokens, best, &essential_terms, light, &admits);
         let looked_up = &light[..light.len() - added];
         // `below[i]`: the most the looked-up terms before `i` can add.
         let mut below = vec![0.0f64; looked_up.len() + 1];
@@ -1220,6 +1220,7 @@ impl SearchIndex {
     fn candidate_pool(
         &self,
         tokens: &[QueryToken],
+        best: &TopK,
         essential_terms: &[u32],
         light: &[WalkedTerm],
         admits: &impl Fn(u32, usize) -> bool,
@@ -1245,16 +1246,30 @@ impl SearchIndex {
                         admits(doc, held + light.len())
                     })
                     .collect();
-                // A light term is looked up in nearly every candidate: the heaviest are added
-                // up over their postings instead while that costs less than the lookups.
+                // A light term is looked up in the candidates that can still get in: the
+                // heaviest are added up over their postings instead while that costs less
+                // than the lookups. Counting those candidates costs a pass over the pool, made
+                // only for a term with more postings than that.
                 let mut budget = pool.len() * ADD_UP_FACTOR;
+                let mut unknown: f64 = light.iter().map(|t| t.bound).sum();
                 let mut added = 0;
                 for term in light.iter().rev() {
                     let (docs, weights) = self.postings(Some(term.term));
                     if docs.len() > budget {
                         break;
                     }
+                    if docs.len() > pool.len() {
+                        tally(pool.len(), 0);
+                        let open = pool
+                            .iter()
+                            .filter(|&&doc| !best.shuts_out(partial[doc as usize] + unknown))
+                            .count();
+                        if docs.len() > open * ADD_UP_FACTOR {
+                            break;
+                        }
+                    }
                     budget -= docs.len();
+                    unknown -= term.bound;
                     added += 1;
                     tally(docs.len(), 0);
                     for (&doc, &weight) in docs.iter().zip(weights) {
