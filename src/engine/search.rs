@@ -1011,22 +1011,7 @@ impl SearchIndex {
                     }
                 }
             }
-            let rare: Vec<u32> = self.seeding_terms(walked).iter().map(|t| t.term).collect();
-            let rare_tokens: Vec<QueryToken> = tokens
-                .iter()
-                .filter(|t| t.term.is_some_and(|term| rare.contains(&term)))
-                .cloned()
-                .collect();
-            let likely = self.accumulate(&rare_tokens, &[], |touched, partial, _| {
-                top_k(
-                    touched.iter().map(|&doc| Ranked {
-                        score: partial[doc as usize],
-                        doc,
-                    }),
-                    limit,
-                )
-            });
-            for candidate in likely {
+            for candidate in self.likely(&self.seeding_terms(walked), limit) {
                 if seen.first_time(candidate.doc) {
                     self.offer_scored(&mut best, candidate.doc, tokens);
                 }
@@ -1051,6 +1036,38 @@ impl SearchIndex {
         rarest.truncate(SEEDING_TERMS);
         rarest.retain(|term| df(term) <= most);
         rarest
+    }
+
+    /// The best `limit` documents by the weights of `terms` (one or two) alone, each weight
+    /// times its count in the query: the postings of two terms are merged, in catalog order.
+    fn likely(&self, terms: &[WalkedTerm], limit: usize) -> Vec<Ranked> {
+        let list = |term: WalkedTerm| {
+            let (docs, weights) = self.postings(Some(term.term));
+            tally(docs.len(), 0);
+            docs.iter()
+                .zip(weights)
+                .map(move |(&doc, &weight)| (doc, weight * term.count))
+        };
+        let ranked = |(doc, score)| Ranked { score, doc };
+        match terms {
+            [one] => top_k(list(*one).map(ranked), limit),
+            [one, two] => {
+                let mut a = list(*one).peekable();
+                let mut b = list(*two).peekable();
+                let merged = std::iter::from_fn(|| match (a.peek(), b.peek()) {
+                    (Some(x), Some(y)) if x.0 == y.0 => {
+                        let (doc, wa) = a.next()?;
+                        let (_, wb) = b.next()?;
+                        Some((doc, wa + wb))
+                    }
+                    (Some(x), Some(y)) if x.0 < y.0 => a.next(),
+                    (Some(_), Some(_)) | (None, _) => b.next(),
+                    (Some(_), None) => a.next(),
+                });
+                top_k(merged.map(ranked), limit)
+            }
+            _ => Vec::new(),
+        }
     }
 
     /// How many of the lightest terms (`lightest_first`) cannot lift a document that holds
