@@ -1537,6 +1537,49 @@ mod tests {
     }
 
     #[test]
+    fn tools_sharing_a_description_share_searches_and_cost_the_same_per_tool_at_any_count() {
+        // Tools of one description, named apart by a number, as generated servers are: one
+        // search per distinct query (each name, the one sentence), and each tool costs the
+        // searches as much at 1,000 tools as at 250, under every profile.
+        let lint_of = |profile: Profile, count: usize| {
+            let tools: Vec<String> = (0..count)
+                .map(|i| {
+                    format!(
+                        r#"{{"name":"same_{i}","description":"Fetch a web page and return its content as markdown."}}"#
+                    )
+                })
+                .collect();
+            let config =
+                Config::parse(format!("schematax:\n  profile: {}\n", profile.id()).as_bytes())
+                    .unwrap();
+            lint(&session_with(
+                &config,
+                &[("srv", &format!("[{}]", tools.join(",")))],
+            ))
+        };
+        for profile in Profile::all() {
+            let per_tool = |findings: &Findings| {
+                let work = findings.work();
+                assert_eq!(work.searches, findings.tools() + 1, "{}", profile.id());
+                (work.search.postings + work.search.lookups) as f64 / findings.tools() as f64
+            };
+            let (few, many) = (lint_of(profile, 250), lint_of(profile, 1_000));
+            assert!(
+                many.iter().any(|f| f.rule == &WEAK_FIRST_SENTENCE),
+                "{}: one sentence cannot find them all",
+                profile.id()
+            );
+            assert!(
+                per_tool(&many) < 1.5 * per_tool(&few),
+                "{}: {:?} for 1,000 tools, {:?} for 250",
+                profile.id(),
+                many.work(),
+                few.work()
+            );
+        }
+    }
+
+    #[test]
     fn a_finding_stays_small() {
         // Hundreds of thousands are held at once at 100,000 tools.
         assert_eq!(std::mem::size_of::<Finding>(), 32);
