@@ -2,6 +2,11 @@
 //! refuse with a one-line error promptly, never hang, abort or eat the machine. The deadline
 //! below only catches a hang; how fast the answers are is measured by the benchmarks.
 
+use schematax::engine::capture_file::{parse_capture, ServerCapture};
+use schematax::engine::config::Config;
+use schematax::engine::lint::lint;
+use schematax::engine::profile::Profile;
+use schematax::engine::session::{Overrides, Session};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -197,25 +202,50 @@ fn huge_strings_count_in_full_but_are_analysed_cut() {
 }
 
 #[test]
-fn identical_descriptions_lint_without_a_quadratic_pass() {
-    let dir = tempfile::tempdir().unwrap();
-    let tools: Vec<Value> = (0..5_000)
-        .map(|i| {
-            tool(
-                &format!("same_{i}"),
-                "Fetch a web page and return its content as markdown.",
-            )
-        })
-        .collect();
-    let path = write_json(dir.path(), "same.json", &json!({"tools": tools}));
-    let output = schematax(&["lint", "--tools", &path, "--format", "json"]);
-    let findings: Value = serde_json::from_slice(&output.stdout).expect("lint JSON");
-    let findings = findings["findings"].as_array().expect("findings").clone();
-    assert!(!findings.is_empty());
-    assert!(
-        findings.iter().any(|f| f["rule"] == "weak-first-sentence"),
-        "identical first sentences cannot all be found"
-    );
+fn identical_descriptions_lint_in_work_linear_in_the_tools() {
+    // 4,000 tools with one description, as a generated server has, against 1,000: the lint's
+    // searches may do about 4 times the work, and a quadratic pass would do 16 times. The work
+    // is counted, not timed, so a busy machine cannot fail this.
+    let capture = |count: usize| {
+        let tools: Vec<Value> = (0..count)
+            .map(|i| {
+                tool(
+                    &format!("same_{i}"),
+                    "Fetch a web page and return its content as markdown.",
+                )
+            })
+            .collect();
+        let bytes = serde_json::to_vec(&json!({ "tools": tools })).unwrap();
+        parse_capture(&bytes, "same").unwrap()
+    };
+    let (few, many) = (capture(1_000), capture(4_000));
+    for profile in Profile::all() {
+        let overrides = Overrides {
+            profile: Some(profile),
+            ..Overrides::default()
+        };
+        let work = |capture: &ServerCapture| {
+            let session = Session::new(
+                &Config::default(),
+                std::slice::from_ref(capture),
+                &overrides,
+            );
+            let findings = lint(&session);
+            assert!(
+                findings.texts().any(|f| f.rule.id == "weak-first-sentence"),
+                "{}: identical first sentences cannot all be found",
+                profile.id()
+            );
+            let work = findings.work();
+            (work.search.postings + work.search.lookups) as f64
+        };
+        let ratio = work(&many) / work(&few);
+        assert!(
+            ratio < 6.0,
+            "{}: 4x the tools took {ratio:.1}x the work",
+            profile.id()
+        );
+    }
 }
 
 /// The fastest of three runs of `work`.
@@ -243,7 +273,7 @@ fn a_config_of_many_keys_reads_in_linear_time() {
     };
     let (small, large) = (config(10_000), config(80_000));
     let parse = |text: &str| {
-        let parsed = schematax::engine::config::Config::parse(text.as_bytes()).unwrap();
+        let parsed = Config::parse(text.as_bytes()).unwrap();
         assert!(parsed.mcp_servers.is_some());
     };
     let ratio = fastest(|| parse(&large)).as_secs_f64() / fastest(|| parse(&small)).as_secs_f64();

@@ -11,7 +11,7 @@ use super::catalog::ToolEntry;
 use super::eval::{resolve, QuerySet};
 use super::order::permute;
 use super::profile::Profile;
-use super::search::{raw_tokens, Admitted};
+use super::search::{raw_tokens, Admitted, SearchWork};
 use super::session::{Note, Session};
 
 /// How bad a finding is.
@@ -281,6 +281,17 @@ pub struct Findings {
     list: Vec<Finding>,
     /// What the findability rules' searches returned, which outranked findings point into.
     results: HitLists,
+    work: LintWork,
+}
+
+/// The work of a lint's findability searches, as counts rather than time: it grows with the
+/// catalog, not with how busy the machine is.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LintWork {
+    /// Searches run: one per distinct query (a tool's name words or its first sentence).
+    pub searches: usize,
+    /// What they did together.
+    pub search: SearchWork,
 }
 
 impl fmt::Debug for Findings {
@@ -332,6 +343,11 @@ impl Findings {
     /// The profile the findability rules ran under.
     pub fn profile(&self) -> Profile {
         self.session.profile()
+    }
+
+    /// The work the findability rules' searches did.
+    pub fn work(&self) -> LintWork {
+        self.work
     }
 
     /// Adds the findings of a queries file: each expected tool a query fails to bring into
@@ -461,6 +477,7 @@ pub fn lint(session: &Session) -> Findings {
         session: session.clone(),
         list,
         results: searches.results,
+        work: searches.work,
     }
 }
 
@@ -943,6 +960,7 @@ struct Searches<'s> {
     /// Each distinct query and the number of its result.
     numbers: FxHashMap<Cow<'s, str>, u32>,
     results: HitLists,
+    work: LintWork,
 }
 
 impl<'s> Searches<'s> {
@@ -965,18 +983,26 @@ impl<'s> Searches<'s> {
             .map(|(query, &number)| (query.as_ref(), number))
             .collect();
         queries.sort_unstable_by_key(|&(_, number)| number);
-        let hits: Vec<Box<[u32]>> = queries
+        let hits: Vec<(Box<[u32]>, SearchWork)> = queries
             .par_iter()
             .map(|(query, _)| {
-                let hits = session.search(query, limit).hits;
-                hits.iter().map(|hit| hit.doc as u32).collect()
+                let (result, work) = session.search_measured(query, limit);
+                (result.hits.iter().map(|hit| hit.doc as u32).collect(), work)
             })
             .collect();
         let mut results = HitLists::default();
-        for list in &hits {
+        for (list, _) in &hits {
             results.push(list);
         }
-        Searches { numbers, results }
+        let work = LintWork {
+            searches: hits.len(),
+            search: hits.iter().map(|(_, work)| *work).sum(),
+        };
+        Searches {
+            numbers,
+            results,
+            work,
+        }
     }
 
     /// The number of a query [`Searches::run`] ran, and what it returned.
@@ -1508,6 +1534,49 @@ mod tests {
         assert!(!findings
             .iter()
             .any(|f| f.rule == WEAK_FIRST_SENTENCE && f.tool == "delete_build"));
+    }
+
+    #[test]
+    fn tools_sharing_a_description_share_searches_and_cost_the_same_per_tool_at_any_count() {
+        // Tools of one description, named apart by a number, as generated servers are: one
+        // search per distinct query (each name, the one sentence), and each tool costs the
+        // searches as much at 1,000 tools as at 250, under every profile.
+        let lint_of = |profile: Profile, count: usize| {
+            let tools: Vec<String> = (0..count)
+                .map(|i| {
+                    format!(
+                        r#"{{"name":"same_{i}","description":"Fetch a web page and return its content as markdown."}}"#
+                    )
+                })
+                .collect();
+            let config =
+                Config::parse(format!("schematax:\n  profile: {}\n", profile.id()).as_bytes())
+                    .unwrap();
+            lint(&session_with(
+                &config,
+                &[("srv", &format!("[{}]", tools.join(",")))],
+            ))
+        };
+        for profile in Profile::all() {
+            let per_tool = |findings: &Findings| {
+                let work = findings.work();
+                assert_eq!(work.searches, findings.tools() + 1, "{}", profile.id());
+                (work.search.postings + work.search.lookups) as f64 / findings.tools() as f64
+            };
+            let (few, many) = (lint_of(profile, 250), lint_of(profile, 1_000));
+            assert!(
+                many.iter().any(|f| f.rule == &WEAK_FIRST_SENTENCE),
+                "{}: one sentence cannot find them all",
+                profile.id()
+            );
+            assert!(
+                per_tool(&many) < 1.5 * per_tool(&few),
+                "{}: {:?} for 1,000 tools, {:?} for 250",
+                profile.id(),
+                many.work(),
+                few.work()
+            );
+        }
     }
 
     #[test]

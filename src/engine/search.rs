@@ -9,12 +9,19 @@
 //! pruning: the terms that can still make a document win (under the rarest-word gate, the gate)
 //! name the candidates, their weights are added up over the postings, and candidates are
 //! scored in full, highest bound first, until no bound left can beat the worst of the best
-//! `limit` kept. The pruning is exact: a skipped document's score is strictly lower. Scores
-//! are the sums Hermes computes, token by token in query order, so they are the same to the
-//! last bit whatever the pruning skipped.
+//! `limit` kept. The pruning is exact: a skipped document's score is strictly lower, or equal
+//! and later in the catalog. Scores are the sums Hermes computes, token by token in query
+//! order, so they are the same to the last bit whatever the pruning skipped.
+//!
+//! Ties (tools that share a description tie on nearly every query) cost no more than the few
+//! documents that win them: a term whose documents can at best tie the worst kept stays light
+//! once the few earlier in the catalog are scored, and candidates that no bound tells apart are
+//! scored by adding up every term's postings once sifting them one by one costs more. Each
+//! search counts its work ([`SearchWork`]), so tests can hold it to a growth rate rather than
+//! a clock.
 
 use rustc_hash::FxHashMap;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::sync::{Arc, OnceLock};
@@ -180,6 +187,32 @@ impl SearchResult {
             hits: Vec::new(),
             gate: None,
         }
+    }
+}
+
+/// The work a search did, as counts of its basic steps: what makes it slow, without a clock.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SearchWork {
+    /// Postings (a document's weight for a term) and tool names read one after another.
+    pub postings: u64,
+    /// Terms looked up in a document's own term list, one at a time.
+    pub lookups: u64,
+}
+
+impl std::ops::Add for SearchWork {
+    type Output = SearchWork;
+
+    fn add(self, other: SearchWork) -> SearchWork {
+        SearchWork {
+            postings: self.postings + other.postings,
+            lookups: self.lookups + other.lookups,
+        }
+    }
+}
+
+impl std::iter::Sum for SearchWork {
+    fn sum<I: Iterator<Item = SearchWork>>(works: I) -> SearchWork {
+        works.fold(SearchWork::default(), |a, b| a + b)
     }
 }
 
@@ -495,6 +528,23 @@ const SEEDING_TERMS: usize = 2;
 thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
     static SEEN: RefCell<Seen> = RefCell::new(Seen::default());
+    /// The work of the searches run on this thread so far (a search runs on one thread).
+    static WORK: Cell<SearchWork> = const {
+        Cell::new(SearchWork {
+            postings: 0,
+            lookups: 0,
+        })
+    };
+}
+
+/// Counts work done by the search running on this thread.
+fn tally(postings: usize, lookups: usize) {
+    WORK.with(|work| {
+        let mut sum = work.get();
+        sum.postings = sum.postings.wrapping_add(postings as u64);
+        sum.lookups = sum.lookups.wrapping_add(lookups as u64);
+        work.set(sum);
+    });
 }
 
 /// A candidate in the top-k heap: the worst on top (lower score, then later in the catalog).
@@ -565,10 +615,15 @@ impl<T: Ord> TopK<T> {
 impl TopK {
     /// The score a new candidate must beat, once the selection is full.
     fn bar(&self) -> Option<f64> {
+        self.worst().map(|worst| worst.score)
+    }
+
+    /// The worst kept, once the selection is full.
+    fn worst(&self) -> Option<Ranked> {
         if self.heap.len() < self.limit {
             return None;
         }
-        self.heap.peek().map(|worst| worst.0.score)
+        self.heap.peek().map(|worst| worst.0)
     }
 
     /// Whether nothing scoring at most `bound` can get in.
@@ -769,6 +824,23 @@ impl SearchIndex {
             .collect()
     }
 
+    /// [`SearchIndex::search`], and the work it did.
+    pub fn search_measured(
+        &self,
+        vocabulary: &Vocabulary,
+        query: &str,
+        limit: usize,
+    ) -> (SearchResult, SearchWork) {
+        let before = WORK.with(Cell::get);
+        let result = self.search(vocabulary, query, limit);
+        let after = WORK.with(Cell::get);
+        let work = SearchWork {
+            postings: after.postings.wrapping_sub(before.postings),
+            lookups: after.lookups.wrapping_sub(before.lookups),
+        };
+        (result, work)
+    }
+
     /// Ranks the catalog for `query` under the profile's admission rule, cut to `limit` hits.
     pub fn search(&self, vocabulary: &Vocabulary, query: &str, limit: usize) -> SearchResult {
         let tokens = SearchIndex::query_tokens(vocabulary, query);
@@ -814,6 +886,7 @@ impl SearchIndex {
             touched.clear();
             for (token, &first) in tokens.iter().zip(&first_time) {
                 let (docs, weights) = self.postings(token.term);
+                tally(docs.len(), 0);
                 // A repeated token adds its weight again, but is not a new term.
                 let count = u32::from(first);
                 let flag = if token
@@ -878,6 +951,7 @@ impl SearchIndex {
             .take(limit)
             .collect();
         if best.is_empty() {
+            tally(self.len(), 0);
             let needle = query.trim().to_lowercase();
             let hits: Vec<Hit> = self
                 .lowercase_names
@@ -917,10 +991,10 @@ impl SearchIndex {
 
     /// Seed's best `limit` documents for a query of several terms (MaxScore-style, exact).
     /// The heaviest documents of the heaviest terms, and the documents holding most of the
-    /// rarest terms, are scored first, to set a bar. Terms are then
-    /// taken lightest first: while the bounds of the lightest add up to less than the bar, a
-    /// document holding only those cannot get in; the others are the essential terms, and the
-    /// candidates are the documents holding one of them (see [`SearchIndex::rank_candidates`]).
+    /// rarest terms, are scored first, to set a bar. Terms are then taken lightest first
+    /// while a document holding only those cannot get in (see [`SearchIndex::light_terms`]);
+    /// the others are the essential terms, and the candidates are the documents holding one of
+    /// them (see [`SearchIndex::rank_candidates`]).
     fn max_score(&self, tokens: &[QueryToken], walked: &[WalkedTerm], limit: usize) -> Vec<Ranked> {
         let mut best = TopK::new(limit);
         SEEN.with(|cell| {
@@ -931,49 +1005,126 @@ impl SearchIndex {
                 let start = self.offsets[term] as usize;
                 for &position in self.impact_order(term).iter().take(limit) {
                     let doc = self.docs[start + position as usize];
+                    tally(1, 0);
                     if seen.first_time(doc) {
                         self.offer_scored(&mut best, doc, tokens);
                     }
                 }
             }
-            let mut rarest: Vec<&WalkedTerm> = walked.iter().collect();
-            rarest.sort_by_key(|t| (self.postings(Some(t.term)).0.len(), t.term));
-            let rare_tokens: Vec<QueryToken> = tokens
-                .iter()
-                .filter(|t| {
-                    t.term.is_some_and(|term| {
-                        rarest.iter().take(SEEDING_TERMS).any(|w| w.term == term)
-                    })
-                })
-                .cloned()
-                .collect();
-            let likely = self.accumulate(&rare_tokens, &[], |touched, partial, _| {
-                top_k(
-                    touched.iter().map(|&doc| Ranked {
-                        score: partial[doc as usize],
-                        doc,
-                    }),
-                    limit,
-                )
-            });
-            for candidate in likely {
+            for candidate in self.likely(&self.seeding_terms(walked), limit) {
                 if seen.first_time(candidate.doc) {
                     self.offer_scored(&mut best, candidate.doc, tokens);
                 }
             }
             let lightest_first: Vec<WalkedTerm> = walked.iter().rev().copied().collect();
-            let mut light_bounds = 0.0;
-            let essential = lightest_first
-                .iter()
-                .position(|term| {
-                    light_bounds += term.bound;
-                    !best.shuts_out(light_bounds)
-                })
-                .unwrap_or(lightest_first.len());
-            let (light, essential) = lightest_first.split_at(essential);
+            let light = self.light_terms(tokens, &lightest_first, &mut best, &mut seen);
+            let (light, essential) = lightest_first.split_at(light);
             self.rank_candidates(tokens, &mut best, &mut seen, essential, light, |_, _| true);
         });
         best.into_sorted()
+    }
+
+    /// The rarest terms (up to [`SEEDING_TERMS`]), whose documents holding most
+    /// of them are scored first. A term with over [`ADD_UP_FACTOR`] times the rarest's
+    /// documents is left out: a common word (the words of a name a thousand tools share) is a
+    /// light term, whose postings the search never needs to read.
+    fn seeding_terms(&self, walked: &[WalkedTerm]) -> Vec<WalkedTerm> {
+        let df = |term: &WalkedTerm| self.postings(Some(term.term)).0.len();
+        let mut rarest: Vec<WalkedTerm> = walked.to_vec();
+        rarest.sort_by_key(|term| (df(term), term.term));
+        let most = rarest.first().map_or(0, |term| df(term) * ADD_UP_FACTOR);
+        rarest.truncate(SEEDING_TERMS);
+        rarest.retain(|term| df(term) <= most);
+        rarest
+    }
+
+    /// The best `limit` documents by the weights of `terms` (one or two) alone, each weight
+    /// times its count in the query: the postings of two terms are merged, in catalog order.
+    fn likely(&self, terms: &[WalkedTerm], limit: usize) -> Vec<Ranked> {
+        let list = |term: WalkedTerm| {
+            let (docs, weights) = self.postings(Some(term.term));
+            tally(docs.len(), 0);
+            docs.iter()
+                .zip(weights)
+                .map(move |(&doc, &weight)| (doc, weight * term.count))
+        };
+        let ranked = |(doc, score)| Ranked { score, doc };
+        match terms {
+            [one] => top_k(list(*one).map(ranked), limit),
+            [one, two] => {
+                let mut a = list(*one).peekable();
+                let mut b = list(*two).peekable();
+                let merged = std::iter::from_fn(|| match (a.peek(), b.peek()) {
+                    (Some(x), Some(y)) if x.0 == y.0 => {
+                        let (doc, wa) = a.next()?;
+                        let (_, wb) = b.next()?;
+                        Some((doc, wa + wb))
+                    }
+                    (Some(x), Some(y)) if x.0 < y.0 => a.next(),
+                    (Some(_), Some(_)) | (None, _) => b.next(),
+                    (Some(_), None) => a.next(),
+                });
+                top_k(merged.map(ranked), limit)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// How many of the lightest terms (`lightest_first`) cannot lift a document that holds
+    /// none of the others into `best`. Such a document scores at most the largest weights of
+    /// the terms it holds, summed as its score is summed ([`SearchIndex::light_bound`]): when
+    /// that is below the worst kept, it cannot get in; when it only ties the worst kept, it can
+    /// get in only by coming earlier in the catalog, so those few documents are scored now and
+    /// the terms stay light. (A tie is the rule in catalogs of tools that share a description:
+    /// without this, a name's shared word would make every one of them a candidate.)
+    fn light_terms(
+        &self,
+        tokens: &[QueryToken],
+        lightest_first: &[WalkedTerm],
+        best: &mut TopK,
+        seen: &mut Seen,
+    ) -> usize {
+        let mut cheap = 0.0;
+        for (at, term) in lightest_first.iter().enumerate() {
+            cheap += term.bound;
+            if best.shuts_out(cheap) {
+                continue;
+            }
+            let light = &lightest_first[..=at];
+            let bound = self.light_bound(tokens, light);
+            let Some(worst) = best.worst() else {
+                return at;
+            };
+            if bound > worst.score {
+                return at;
+            }
+            if bound == worst.score {
+                for term in light {
+                    let (docs, _) = self.postings(Some(term.term));
+                    let earlier = &docs[..docs.partition_point(|&doc| doc < worst.doc)];
+                    tally(earlier.len(), 0);
+                    for &doc in earlier {
+                        if seen.first_time(doc) {
+                            self.offer_scored(best, doc, tokens);
+                        }
+                    }
+                }
+            }
+        }
+        lightest_first.len()
+    }
+
+    /// The most a document holding no query term but the `light` ones can score: their
+    /// largest weights added token by token in query order, as its score is. Rounding never
+    /// takes a sum of smaller numbers, added in the same order, above it.
+    fn light_bound(&self, tokens: &[QueryToken], light: &[WalkedTerm]) -> f64 {
+        let mut terms: Vec<u32> = light.iter().map(|t| t.term).collect();
+        terms.sort_unstable();
+        tokens
+            .iter()
+            .filter_map(|t| t.term)
+            .filter(|term| terms.binary_search(term).is_ok())
+            .fold(0.0, |sum, term| sum + self.max_weights[term as usize])
     }
 
     /// Offers to `best`, exactly, every document that holds one of the `essential` terms, is
@@ -1000,6 +1151,97 @@ impl SearchIndex {
     ) {
         let mut essential_terms: Vec<u32> = essential.iter().map(|t| t.term).collect();
         essential_terms.sort_unstable();
+        let (pool, added) = self.candidate_pool(tokens, best, &essential_terms, light, &admits);
+        let looked_up = &light[..light.len() - added];
+        // `below[i]`: the most the looked-up terms before `i` can add.
+        let mut below = vec![0.0f64; looked_up.len() + 1];
+        for (i, term) in looked_up.iter().enumerate() {
+            below[i + 1] = below[i] + term.bound;
+        }
+        let unknown = below[looked_up.len()];
+        // Looks up the light terms of a candidate while it can still get in, then admits and
+        // scores it; gives the number of terms it looked up.
+        let consider = |best: &mut TopK, candidate: Candidate| {
+            let partial = candidate.bound.score - unknown;
+            let doc = candidate.bound.doc;
+            let mut added_weight = 0.0;
+            let mut held = candidate.held as usize;
+            let mut lookups = 0;
+            for i in (0..looked_up.len()).rev() {
+                let term = &looked_up[i];
+                lookups += 1;
+                if let Some(weight) = self.weight(Some(term.term), doc) {
+                    added_weight += weight * term.count;
+                    held += 1;
+                }
+                if best.shuts_out(partial + added_weight + below[i]) {
+                    tally(0, lookups);
+                    return lookups;
+                }
+            }
+            tally(0, lookups);
+            if admits(doc, held) {
+                self.offer_scored(best, doc, tokens);
+                lookups += tokens.len();
+            }
+            lookups
+        };
+        let bounds = pool
+            .iter()
+            .map(|&(doc, partial, held)| Candidate {
+                bound: Ranked {
+                    score: partial + unknown,
+                    doc,
+                },
+                held,
+            })
+            .filter(|c| admits(c.bound.doc, c.held as usize + looked_up.len()));
+        // What adding up every term's postings costs, in lookups: more than the candidates
+        // sifted one by one, unless they tie (tools sharing a description tie on every query,
+        // and no bound tells them apart).
+        let add_up_all = essential
+            .iter()
+            .chain(light)
+            .map(|t| self.postings(Some(t.term)).0.len())
+            .sum::<usize>()
+            / ADD_UP_FACTOR;
+        let mut lookups = 0;
+        // The best bounds, taken first, raise the bar before the rest is sifted.
+        for candidate in top_k(bounds.clone(), best.limit) {
+            if seen.first_time(candidate.bound.doc) {
+                lookups += consider(best, candidate);
+            }
+        }
+        let candidates: Vec<Candidate> =
+            bounds.filter(|c| !best.shuts_out(c.bound.score)).collect();
+        // Highest bound first; a heap, as only the first few are usually taken.
+        let mut candidates = BinaryHeap::from(candidates);
+        while let Some(candidate) = candidates.pop() {
+            if best.shuts_out(candidate.bound.score) {
+                break;
+            }
+            if lookups > add_up_all {
+                self.offer_summed(tokens, best, seen, &essential_terms, &admits);
+                return;
+            }
+            if seen.first_time(candidate.bound.doc) {
+                lookups += consider(best, candidate);
+            }
+        }
+    }
+
+    /// The candidates of [`SearchIndex::rank_candidates`]: the documents holding one of the
+    /// `essential_terms` that `admits` may admit, each with the weights of the terms added up
+    /// so far and how many of the query's terms it holds; and how many `light` terms, heaviest
+    /// first, were added up.
+    fn candidate_pool(
+        &self,
+        tokens: &[QueryToken],
+        best: &TopK,
+        essential_terms: &[u32],
+        light: &[WalkedTerm],
+        admits: &impl Fn(u32, usize) -> bool,
+    ) -> (Vec<(u32, f64, u32)>, usize) {
         let essential_tokens: Vec<QueryToken> = tokens
             .iter()
             .filter(|t| {
@@ -1008,11 +1250,9 @@ impl SearchIndex {
             })
             .cloned()
             .collect();
-        // The candidates with the weights of the terms added up so far, and how many of the
-        // query's terms each holds; and how many light terms, heaviest first, were added up.
-        let (pool, added) = self.accumulate(
+        self.accumulate(
             &essential_tokens,
-            &essential_terms,
+            essential_terms,
             |touched, partial, marks| {
                 let pool: Vec<u32> = touched
                     .iter()
@@ -1023,17 +1263,32 @@ impl SearchIndex {
                         admits(doc, held + light.len())
                     })
                     .collect();
-                // A light term is looked up in nearly every candidate: the heaviest are added
-                // up over their postings instead while that costs less than the lookups.
+                // A light term is looked up in the candidates that can still get in: the
+                // heaviest are added up over their postings instead while that costs less
+                // than the lookups. Counting those candidates costs a pass over the pool, made
+                // only for a term with more postings than that.
                 let mut budget = pool.len() * ADD_UP_FACTOR;
+                let mut unknown: f64 = light.iter().map(|t| t.bound).sum();
                 let mut added = 0;
                 for term in light.iter().rev() {
                     let (docs, weights) = self.postings(Some(term.term));
                     if docs.len() > budget {
                         break;
                     }
+                    if docs.len() > pool.len() {
+                        tally(pool.len(), 0);
+                        let open = pool
+                            .iter()
+                            .filter(|&&doc| !best.shuts_out(partial[doc as usize] + unknown))
+                            .count();
+                        if docs.len() > open * ADD_UP_FACTOR {
+                            break;
+                        }
+                    }
                     budget -= docs.len();
+                    unknown -= term.bound;
                     added += 1;
+                    tally(docs.len(), 0);
                     for (&doc, &weight) in docs.iter().zip(weights) {
                         let mark = &mut marks[doc as usize];
                         if *mark & HOLDS_GATE != 0 {
@@ -1051,61 +1306,39 @@ impl SearchIndex {
                     .collect();
                 (pool, added)
             },
-        );
-        let looked_up = &light[..light.len() - added];
-        // `below[i]`: the most the looked-up terms before `i` can add.
-        let mut below = vec![0.0f64; looked_up.len() + 1];
-        for (i, term) in looked_up.iter().enumerate() {
-            below[i + 1] = below[i] + term.bound;
-        }
-        let unknown = below[looked_up.len()];
-        // Looks up the light terms of a candidate while it can still get in, then admits and
-        // scores it.
-        let consider = |best: &mut TopK, candidate: Candidate| {
-            let partial = candidate.bound.score - unknown;
-            let doc = candidate.bound.doc;
-            let mut added_weight = 0.0;
-            let mut held = candidate.held as usize;
-            for i in (0..looked_up.len()).rev() {
-                let term = &looked_up[i];
-                if let Some(weight) = self.weight(Some(term.term), doc) {
-                    added_weight += weight * term.count;
-                    held += 1;
-                }
-                if best.shuts_out(partial + added_weight + below[i]) {
-                    return;
-                }
-            }
-            if admits(doc, held) {
-                self.offer_scored(best, doc, tokens);
-            }
-        };
-        let bounds = pool
-            .iter()
-            .map(|&(doc, partial, held)| Candidate {
-                bound: Ranked {
-                    score: partial + unknown,
+        )
+    }
+
+    /// Offers to `best` the best of the documents holding one of the `essential_terms` that
+    /// `admits` admits, each scored exactly by adding up every query token's postings (token
+    /// by token in query order, as a score is summed). A document `seen` already was offered,
+    /// or shown unable to get in.
+    fn offer_summed(
+        &self,
+        tokens: &[QueryToken],
+        best: &mut TopK,
+        seen: &mut Seen,
+        essential_terms: &[u32],
+        admits: &impl Fn(u32, usize) -> bool,
+    ) {
+        let limit = best.limit;
+        let summed = self.accumulate(tokens, essential_terms, |touched, scores, marks| {
+            let admitted = touched.iter().copied().filter(|&doc| {
+                let mark = marks[doc as usize];
+                mark & HOLDS_GATE != 0 && admits(doc, (mark & !HOLDS_GATE) as usize)
+            });
+            top_k(
+                admitted.map(|doc| Ranked {
+                    score: scores[doc as usize],
                     doc,
-                },
-                held,
-            })
-            .filter(|c| admits(c.bound.doc, c.held as usize + looked_up.len()));
-        // The best bounds, taken first, raise the bar before the rest is sifted.
-        for candidate in top_k(bounds.clone(), best.limit) {
-            if seen.first_time(candidate.bound.doc) {
-                consider(best, candidate);
-            }
-        }
-        let candidates: Vec<Candidate> =
-            bounds.filter(|c| !best.shuts_out(c.bound.score)).collect();
-        // Highest bound first; a heap, as only the first few are usually taken.
-        let mut candidates = BinaryHeap::from(candidates);
-        while let Some(candidate) = candidates.pop() {
-            if best.shuts_out(candidate.bound.score) {
-                break;
-            }
-            if seen.first_time(candidate.bound.doc) {
-                consider(best, candidate);
+                }),
+                limit,
+            )
+        });
+        // The rest of the documents rank below these `limit`, each offered or shut out.
+        for ranked in summed {
+            if seen.first_time(ranked.doc) {
+                best.offer(ranked);
             }
         }
     }
@@ -1259,6 +1492,7 @@ impl SearchIndex {
         for &position in self.impact_order(term).iter() {
             let slot = start + position as usize;
             let doc = self.docs[slot];
+            tally(1, 0);
             let bound = self.weights[slot] * walked_term.count;
             if best.shuts_out(bound) || (exact && best.loses_tie(bound, doc)) {
                 break;
@@ -1274,6 +1508,7 @@ impl SearchIndex {
     fn impact_order(&self, term: usize) -> &[u32] {
         self.by_weight[term].get_or_init(|| {
             let range = self.offsets[term] as usize..self.offsets[term + 1] as usize;
+            tally(range.len(), 0);
             // One key per posting: the weight's bits inverted (weights are positive, so their
             // bits order as they do), then the position.
             let mut keys: Vec<u128> = self.weights[range]
@@ -1289,6 +1524,7 @@ impl SearchIndex {
     /// A document's BM25 score for the query: the weights of its tokens, added in query order
     /// (a repeated token counts each time), as Hermes adds them.
     fn score(&self, doc: u32, tokens: &[QueryToken]) -> f64 {
+        tally(0, tokens.len());
         let mut score = 0.0;
         for token in tokens {
             if let Some(weight) = self.weight(token.term, doc) {
@@ -1300,6 +1536,7 @@ impl SearchIndex {
 
     /// Turns ranked documents into hits with their matched words.
     fn hits(&self, best: Vec<Ranked>, tokens: &[QueryToken], exact: &[u32]) -> Vec<Hit> {
+        tally(0, best.len() * tokens.len());
         best.into_iter()
             .map(|r| Hit {
                 doc: r.doc as usize,
@@ -1712,6 +1949,106 @@ mod tests {
             }
         }
         assert!(compared > 2000, "only {compared} searches compared");
+    }
+
+    #[test]
+    fn pruned_search_equals_a_full_sort_on_catalogs_of_twins() {
+        // Families of tools that share a description and differ by a number in their names,
+        // as generated servers do: nearly every query ties hundreds of documents.
+        let words = [
+            "alpha", "beta", "gamma", "delta", "issue", "list", "get", "page", "web", "run",
+        ];
+        let mut rng = Lcg(11);
+        let mut compared = 0;
+        for rules in [seed_rules(), HERMES_2026_09.search] {
+            for _ in 0..40 {
+                let families: Vec<String> = (0..1 + rng.below(3))
+                    .map(|_| {
+                        (0..1 + rng.below(8))
+                            .map(|_| words[rng.below(words.len())])
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    })
+                    .collect();
+                let mut vocabulary = Vocabulary::new(rules);
+                let mut names = Vec::new();
+                let mut texts = Vec::new();
+                let mut counts = Vec::new();
+                for d in 0..20 + rng.below(300) {
+                    let text = if rng.below(10) == 0 {
+                        words[rng.below(words.len())].to_string()
+                    } else {
+                        families[rng.below(families.len())].clone()
+                    };
+                    let name = format!("same_{}_{}", words[rng.below(3)], d);
+                    counts.push(vocabulary.count_terms(
+                        &name,
+                        search_text(&rules, &name, "", &text, std::iter::empty()),
+                    ));
+                    names.push(name);
+                    texts.push(text);
+                }
+                let index = SearchIndex::build(&vocabulary, &counts);
+                for _ in 0..12 {
+                    let doc = rng.below(names.len());
+                    let query = match rng.below(4) {
+                        0 => names[doc].replace('_', " "),
+                        1 => texts[doc].clone(),
+                        2 => format!("{} {}", texts[doc], words[rng.below(words.len())]),
+                        _ => format!("same {}", words[rng.below(words.len())]),
+                    };
+                    let limit = 1 + rng.below(8);
+                    let expected = full_sort(&vocabulary, &counts, &names, &rules, &query, limit);
+                    let got = index.search(&vocabulary, &query, limit);
+                    let got: Vec<(usize, f64)> =
+                        got.hits.iter().map(|h| (h.doc, h.score)).collect();
+                    assert_eq!(got, expected, "{query:?} limit {limit}");
+                    compared += 1;
+                }
+            }
+        }
+        assert!(compared > 900, "only {compared} searches compared");
+    }
+
+    #[test]
+    fn ties_do_not_make_a_search_read_every_twin() {
+        // Tools of one description named apart by a number: a name's query finds its tool by
+        // the number and reads no more as the twins multiply; the shared sentence, tied by
+        // every twin, reads each a bounded number of times.
+        let text = "Fetch a web page and return its content as markdown.";
+        for rules in [seed_rules(), HERMES_2026_09.search] {
+            let work = |twins: usize| {
+                let mut vocabulary = Vocabulary::new(rules);
+                let counts: Vec<TermCounts> = (0..twins)
+                    .map(|i| {
+                        let name = format!("same_{i}");
+                        vocabulary.count_terms(
+                            &name,
+                            search_text(&rules, &name, "", text, std::iter::empty()),
+                        )
+                    })
+                    .collect();
+                let index = SearchIndex::build(&vocabulary, &counts);
+                // The first searches sort the shared words' documents by weight, once.
+                index.search(&vocabulary, "same 1", 5);
+                let (hits, name) = index.search_measured(&vocabulary, "same 17", 5);
+                assert_eq!(hits.hits[0].doc, 17);
+                let (hits, sentence) = index.search_measured(&vocabulary, text, 5);
+                let docs: Vec<usize> = hits.hits.iter().map(|h| h.doc).collect();
+                assert_eq!(docs, [0, 1, 2, 3, 4]);
+                let cost = |work: SearchWork| work.postings + work.lookups;
+                (cost(name), cost(sentence) as f64 / twins as f64)
+            };
+            let (few, many) = (work(500), work(4_000));
+            assert!(
+                many.0 <= few.0 + 8,
+                "name: {few:?} at 500, {many:?} at 4,000"
+            );
+            assert!(
+                many.1 < 1.5 * few.1,
+                "sentence: {few:?} at 500, {many:?} at 4,000"
+            );
+        }
     }
 
     #[test]

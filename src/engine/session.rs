@@ -19,8 +19,8 @@ use super::config::{Config, Mode, Scalar, ToolSearchSettings};
 use super::listing::{short_description, CatalogListing, ListingGroup};
 use super::profile::Profile;
 use super::search::{
-    resolve_limit, search_text, Admitted, SearchIndex, SearchResult, TermCounts, TokenisedGroup,
-    Vocabulary,
+    resolve_limit, search_text, Admitted, SearchIndex, SearchResult, SearchWork, TermCounts,
+    TokenisedGroup, Vocabulary,
 };
 use super::tokenizer::{choose, LoadedTokenizer, TokenizerChoice, TokenizerError};
 use super::tokens::estimate_tokens;
@@ -668,6 +668,12 @@ impl Session {
     /// Runs `tool_search` for one query with `limit` hits at most (already resolved).
     pub fn search(&self, query: &str, limit: usize) -> SearchResult {
         self.index.search(&self.corpus.vocabulary, query, limit)
+    }
+
+    /// [`Session::search`], and the work it did.
+    pub fn search_measured(&self, query: &str, limit: usize) -> (SearchResult, SearchWork) {
+        self.index
+            .search_measured(&self.corpus.vocabulary, query, limit)
     }
 
     /// The best-scoring tools the rarest-word gate does not admit for `query` (up to `n`),
