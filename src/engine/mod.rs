@@ -20,6 +20,8 @@
 //! On top of the engine: [`lint`] (tool description quality and findability), [`eval`]
 //! (retrieval evaluation of a queries file) and [`compare`] (several releases side by side).
 //!
+//! [`synthetic`] makes seeded catalogs and queries of any size for the benchmarks.
+//!
 //! Reading inputs lives in [`capture_file`] (tool lists) and [`inputs`] (config + captures or
 //! the embedded sample).
 
@@ -42,5 +44,6 @@ pub mod profile;
 pub mod schema;
 pub mod search;
 pub mod session;
+pub mod synthetic;
 pub mod tokens;
 pub mod yaml;
