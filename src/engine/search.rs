@@ -488,6 +488,9 @@ const HOLDS_GATE: u32 = 1 << 31;
 /// posting costs a fraction of looking a term up in a document.
 const ADD_UP_FACTOR: usize = 8;
 
+/// How many candidates a pruned search takes at a time, their terms read side by side.
+const WARM_BATCH: usize = 8;
+
 /// How many of a seed query's heaviest terms, and of its rarest, pick the documents scored
 /// first, to set the bar the pruning starts from.
 const SEEDING_TERMS: usize = 2;
@@ -604,6 +607,8 @@ pub struct SearchIndex {
     weights: Vec<f64>,
     /// Per term, its largest weight: the most it adds to any document's score.
     max_weights: Vec<f64>,
+    /// Per term, its largest term frequency in a document.
+    max_tfs: Vec<u32>,
     /// Per term, its inverse document frequency.
     idfs: Vec<f64>,
     /// Per doc, its `(term, tf)` pairs sorted by term: a document's weight for a term is
@@ -659,6 +664,7 @@ impl SearchIndex {
         let mut docs = vec![0u32; total];
         let mut weights = vec![0.0f64; total];
         let mut max_weights = vec![0.0f64; idfs.len()];
+        let mut max_tfs = vec![0u32; idfs.len()];
         for (doc, counts) in documents.iter().enumerate() {
             let dl = f64::from(counts.length);
             for &(term, tf) in counts.terms.iter() {
@@ -669,6 +675,7 @@ impl SearchIndex {
                 docs[slot] = doc as u32;
                 weights[slot] = weight;
                 max_weights[term] = max_weights[term].max(weight);
+                max_tfs[term] = max_tfs[term].max(tf);
             }
         }
         let lowercase_names: Vec<Arc<str>> = documents
@@ -684,6 +691,7 @@ impl SearchIndex {
             weights,
             by_weight: (0..max_weights.len()).map(|_| OnceLock::new()).collect(),
             max_weights,
+            max_tfs,
             idfs,
             forward,
             lengths,
@@ -729,6 +737,39 @@ impl SearchIndex {
         let terms = &self.forward[doc as usize];
         let at = terms.binary_search_by_key(&term, |&(t, _)| t).ok()?;
         Some(self.weight_of(term, doc, terms[at].1))
+    }
+
+    /// Sets `out[place]` to the weight of each `(term, place)` of `by_term` (sorted by term) in
+    /// `doc`, None where absent: one walk over the document's terms, the same weights as
+    /// [`SearchIndex::weight`].
+    fn weights_in(&self, doc: u32, by_term: &[(u32, usize)], out: &mut [Option<f64>]) {
+        out.fill(None);
+        let terms = &self.forward[doc as usize];
+        let mut at = 0;
+        for &(term, place) in by_term {
+            while at < terms.len() && terms[at].0 < term {
+                at += 1;
+            }
+            match terms.get(at) {
+                Some(&(t, tf)) if t == term => out[place] = Some(self.weight_of(term, doc, tf)),
+                Some(_) => {}
+                None => break,
+            }
+        }
+    }
+
+    /// The most `term` can add to `doc`'s score: its weight at its largest term frequency in
+    /// any document, at `doc`'s length (BM25 weights grow with the frequency and shrink with
+    /// the length), and never more than its bound over all documents.
+    fn bound_in(&self, term: &WalkedTerm, doc: u32) -> f64 {
+        let t = term.term as usize;
+        let weight = term_weight(
+            self.idfs[t],
+            f64::from(self.max_tfs[t]),
+            f64::from(self.lengths[doc as usize]),
+            self.avgdl,
+        );
+        (weight * term.count).min(term.bound)
     }
 
     /// The weight of `term`, found `tf` times in `doc`.
@@ -998,6 +1039,134 @@ impl SearchIndex {
         light: &[WalkedTerm],
         admits: impl Fn(u32, usize) -> bool,
     ) {
+        let (pool, added) = self.candidate_pool(tokens, essential, light, &admits);
+        let looked_up = &light[..light.len() - added];
+        // The most the looked-up terms can add to any document.
+        let unknown: f64 = looked_up.iter().map(|term| term.bound).sum();
+        // The looked-up terms by id, with their places: a candidate's weights for all of them
+        // are found in one walk over its terms, which reads them in order.
+        let mut by_term: Vec<(u32, usize)> = looked_up
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.term, i))
+            .collect();
+        by_term.sort_unstable();
+        let mut found: Vec<Option<f64>> = vec![None; looked_up.len()];
+        // `within[i]`: the most the looked-up terms before `i` can add to this document.
+        let mut within = vec![0.0f64; looked_up.len() + 1];
+        // Bounds the light terms by the candidate's own length first (a long document weighs
+        // less in each); while it can still get in, adds them up, heaviest first; then admits
+        // and scores it. `unknown`: what its bound counted for the light terms.
+        let mut consider = |best: &mut TopK, candidate: Candidate, unknown: f64| {
+            let partial = candidate.bound.score - unknown;
+            let doc = candidate.bound.doc;
+            for (i, term) in looked_up.iter().enumerate() {
+                within[i + 1] = within[i] + self.bound_in(term, doc);
+            }
+            if best.shuts_out(partial + within[looked_up.len()]) {
+                return;
+            }
+            self.weights_in(doc, &by_term, &mut found);
+            let mut added_weight = 0.0;
+            let mut held = candidate.held as usize;
+            for i in (0..looked_up.len()).rev() {
+                let term = &looked_up[i];
+                if let Some(weight) = found[i] {
+                    added_weight += weight * term.count;
+                    held += 1;
+                }
+                if best.shuts_out(partial + added_weight + within[i]) {
+                    return;
+                }
+            }
+            if admits(doc, held) {
+                self.offer_scored(best, doc, tokens);
+            }
+        };
+        let bounds = pool
+            .iter()
+            .map(|&(doc, partial, held)| Candidate {
+                bound: Ranked {
+                    score: partial + unknown,
+                    doc,
+                },
+                held,
+            })
+            .filter(|c| admits(c.bound.doc, c.held as usize + looked_up.len()));
+        // The best bounds, taken first, raise the bar before the rest is sifted.
+        for candidate in top_k(bounds.clone(), best.limit) {
+            if seen.first_time(candidate.bound.doc) {
+                consider(best, candidate, unknown);
+            }
+        }
+        // The others that can still get in, bounded by their own lengths.
+        let light_in = |doc: u32| looked_up.iter().map(|t| self.bound_in(t, doc)).sum::<f64>();
+        let candidates: Vec<Candidate> = bounds
+            .filter(|c| !best.shuts_out(c.bound.score))
+            .map(|c| Candidate {
+                bound: Ranked {
+                    score: c.bound.score - unknown + light_in(c.bound.doc),
+                    doc: c.bound.doc,
+                },
+                held: c.held,
+            })
+            .filter(|c| !best.shuts_out(c.bound.score))
+            .collect();
+        self.sift(candidates, best, seen, |best, candidate| {
+            consider(best, candidate, light_in(candidate.bound.doc))
+        });
+    }
+
+    /// Offers `candidates` to `consider` highest bound first, until no bound left can beat the
+    /// worst kept; documents `seen` already are passed over. A heap, as only the first few are
+    /// usually taken. They are taken a few at a time, and the terms of those few asked from
+    /// memory at once (see [`SearchIndex::warm`]): bounds only fall and the bar only rises, so
+    /// the first one shut out ends the search.
+    fn sift(
+        &self,
+        candidates: Vec<Candidate>,
+        best: &mut TopK,
+        seen: &mut Seen,
+        mut consider: impl FnMut(&mut TopK, Candidate),
+    ) {
+        let mut candidates = BinaryHeap::from(candidates);
+        let mut batch: Vec<Candidate> = Vec::with_capacity(WARM_BATCH);
+        loop {
+            batch.clear();
+            while batch.len() < WARM_BATCH {
+                match candidates.pop() {
+                    Some(candidate) if !best.shuts_out(candidate.bound.score) => {
+                        batch.push(candidate)
+                    }
+                    _ => break,
+                }
+            }
+            self.warm(batch.iter().map(|c| c.bound.doc));
+            for &candidate in &batch {
+                if best.shuts_out(candidate.bound.score) {
+                    return;
+                }
+                if seen.first_time(candidate.bound.doc) {
+                    consider(best, candidate);
+                }
+            }
+            if batch.len() < WARM_BATCH {
+                return;
+            }
+        }
+    }
+
+    /// The documents holding one of the `essential` terms that `admits` may still admit (given
+    /// every `light` term too), each with the weights of the terms added up so far and how
+    /// many of the query's terms it holds; and how many `light` terms, heaviest first, were
+    /// added up over their postings (see [`SearchIndex::rank_candidates`]).
+    fn candidate_pool(
+        &self,
+        tokens: &[QueryToken],
+        essential: &[WalkedTerm],
+        light: &[WalkedTerm],
+        admits: &impl Fn(u32, usize) -> bool,
+    ) -> (Vec<(u32, f64, u32)>, usize) {
         let mut essential_terms: Vec<u32> = essential.iter().map(|t| t.term).collect();
         essential_terms.sort_unstable();
         let essential_tokens: Vec<QueryToken> = tokens
@@ -1008,9 +1177,7 @@ impl SearchIndex {
             })
             .cloned()
             .collect();
-        // The candidates with the weights of the terms added up so far, and how many of the
-        // query's terms each holds; and how many light terms, heaviest first, were added up.
-        let (pool, added) = self.accumulate(
+        self.accumulate(
             &essential_tokens,
             &essential_terms,
             |touched, partial, marks| {
@@ -1051,63 +1218,19 @@ impl SearchIndex {
                     .collect();
                 (pool, added)
             },
-        );
-        let looked_up = &light[..light.len() - added];
-        // `below[i]`: the most the looked-up terms before `i` can add.
-        let mut below = vec![0.0f64; looked_up.len() + 1];
-        for (i, term) in looked_up.iter().enumerate() {
-            below[i + 1] = below[i] + term.bound;
-        }
-        let unknown = below[looked_up.len()];
-        // Looks up the light terms of a candidate while it can still get in, then admits and
-        // scores it.
-        let consider = |best: &mut TopK, candidate: Candidate| {
-            let partial = candidate.bound.score - unknown;
-            let doc = candidate.bound.doc;
-            let mut added_weight = 0.0;
-            let mut held = candidate.held as usize;
-            for i in (0..looked_up.len()).rev() {
-                let term = &looked_up[i];
-                if let Some(weight) = self.weight(Some(term.term), doc) {
-                    added_weight += weight * term.count;
-                    held += 1;
-                }
-                if best.shuts_out(partial + added_weight + below[i]) {
-                    return;
-                }
-            }
-            if admits(doc, held) {
-                self.offer_scored(best, doc, tokens);
-            }
-        };
-        let bounds = pool
-            .iter()
-            .map(|&(doc, partial, held)| Candidate {
-                bound: Ranked {
-                    score: partial + unknown,
-                    doc,
-                },
-                held,
-            })
-            .filter(|c| admits(c.bound.doc, c.held as usize + looked_up.len()));
-        // The best bounds, taken first, raise the bar before the rest is sifted.
-        for candidate in top_k(bounds.clone(), best.limit) {
-            if seen.first_time(candidate.bound.doc) {
-                consider(best, candidate);
-            }
-        }
-        let candidates: Vec<Candidate> =
-            bounds.filter(|c| !best.shuts_out(c.bound.score)).collect();
-        // Highest bound first; a heap, as only the first few are usually taken.
-        let mut candidates = BinaryHeap::from(candidates);
-        while let Some(candidate) = candidates.pop() {
-            if best.shuts_out(candidate.bound.score) {
-                break;
-            }
-            if seen.first_time(candidate.bound.doc) {
-                consider(best, candidate);
-            }
-        }
+        )
+    }
+
+    /// Reads the first term of each of `docs`: independent reads the processor makes side by
+    /// side, so that the documents' terms, far apart in memory, arrive together rather than
+    /// one miss after another when each is then looked up.
+    fn warm(&self, docs: impl Iterator<Item = u32>) {
+        let first_terms = docs.fold(0u32, |acc, doc| {
+            acc ^ self.forward[doc as usize]
+                .first()
+                .map_or(0, |&(term, _)| term)
+        });
+        std::hint::black_box(first_terms);
     }
 
     /// Scores `doc` in full and offers it to `best` when it scores above 0.
@@ -1712,6 +1835,45 @@ mod tests {
             }
         }
         assert!(compared > 2000, "only {compared} searches compared");
+    }
+
+    #[test]
+    fn pruned_search_equals_a_full_sort_on_distinct_tools() {
+        use crate::engine::capture_file::load_paths;
+        use crate::engine::synthetic::{distinct_catalog, queries, Pools, QueryStyle};
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/captures");
+        let pools = Pools::from_captures(&load_paths(&[dir]).unwrap().captures).unwrap();
+        // Real lengths, from a few words to hundreds, and queries drawn from the tools.
+        let catalog = distinct_catalog(&pools, 400, 11);
+        for rules in [seed_rules(), HERMES_2026_09.search] {
+            let mut vocabulary = Vocabulary::new(rules);
+            let (mut names, mut counts) = (Vec::new(), Vec::new());
+            for capture in &catalog {
+                for tool in &capture.tools {
+                    let schema = tool.input_schema.as_ref().unwrap().parse();
+                    let parameters = crate::engine::catalog::parameter_names(&schema);
+                    let text = search_text(
+                        &rules,
+                        &tool.name,
+                        &capture.server,
+                        tool.description.as_deref().unwrap_or(""),
+                        parameters,
+                    );
+                    counts.push(vocabulary.count_terms(&tool.name, text));
+                    names.push(tool.name.clone());
+                }
+            }
+            let index = SearchIndex::build(&vocabulary, &counts);
+            for style in [QueryStyle::Keyword, QueryStyle::Sentence] {
+                for query in queries(&pools, &catalog, 60, style, 5) {
+                    let expected = full_sort(&vocabulary, &counts, &names, &rules, &query.text, 5);
+                    let got = index.search(&vocabulary, &query.text, 5);
+                    let got: Vec<(usize, f64)> =
+                        got.hits.iter().map(|h| (h.doc, h.score)).collect();
+                    assert_eq!(got, expected, "{:?}", query.text);
+                }
+            }
+        }
     }
 
     #[test]
