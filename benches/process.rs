@@ -1,15 +1,21 @@
 //! Whole-process figures: the release binary run on catalogs of 10,000 and 100,000 tools
-//! written to disk, each command timed from start to exit with its peak resident memory (from
+//! written to disk, distinct (seeded synthetic tools, `schematax::engine::synthetic`, with 1,000
+//! keyword and 1,000 sentence queries drawn from them), OpenAPI-like (hundreds of templated
+//! tools per server) and renamed copies of the real captures (one query per tool, its own first
+//! sentence); each command timed from start to exit with its peak resident memory (from
 //! `wait4`), beside the bytes of the captures it read; and the view in a real terminal (a tmux
 //! pane): when its first frame and its whole view show, and its peak memory once its
-//! background work is done. `cargo bench --bench process` prints the table the README's
-//! performance section quotes; in test mode (`cargo test --all-targets`) it runs the
-//! 10,000-tool catalog once, to prove the commands and the view still finish.
+//! background work is done. Then `report --estimate-only` and one `search` on 1,000,000 distinct
+//! tools. `cargo bench --bench process` prints the table the README's performance section
+//! quotes (`scripts/bench-table` runs it with the rest); in test mode (`cargo test
+//! --all-targets`) it runs one command on 10,000 distinct tools once, to prove the commands
+//! still finish.
 
 mod support;
 
+use schematax::engine::capture_file::ServerCapture;
+use schematax::engine::synthetic::{queries_yaml, write_captures, QueryStyle};
 use schematax::text::first_sentence;
-use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -20,20 +26,36 @@ struct Cost {
     peak_bytes: u64,
 }
 
-/// Writes `catalog_of(size)` as one capture file per server, and `queries.yaml` beside the
-/// folder with one query per tool (its own first sentence, expecting it); returns the folder
-/// and the bytes of the captures.
-fn write_catalog(size: usize) -> (PathBuf, u64) {
-    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("target/process-bench")
-        .join(size.to_string());
-    if dir.exists() {
-        std::fs::remove_dir_all(&dir).expect("old catalog removed");
+/// A catalog kind of the bench: its name, and how its catalog of N tools is made.
+#[derive(Clone, Copy)]
+enum Kind {
+    Distinct,
+    OpenApi,
+    Copies,
+}
+
+impl Kind {
+    fn name(self) -> &'static str {
+        match self {
+            Kind::Distinct => "distinct",
+            Kind::OpenApi => "openapi",
+            Kind::Copies => "copies",
+        }
     }
-    std::fs::create_dir_all(&dir).expect("catalog folder");
-    let mut bytes = 0;
+
+    fn catalog(self, size: usize) -> Vec<ServerCapture> {
+        match self {
+            Kind::Distinct => support::distinct_of(size),
+            Kind::OpenApi => support::openapi_of(size),
+            Kind::Copies => support::catalog_of(size),
+        }
+    }
+}
+
+/// One query per tool: its own first sentence (or its name), expecting it.
+fn one_query_per_tool(catalog: &[ServerCapture]) -> String {
     let mut queries = String::from("queries:\n");
-    for capture in support::catalog_of(size) {
+    for capture in catalog {
         for tool in &capture.tools {
             let sentence = first_sentence(tool.description.as_deref().unwrap_or(&tool.name));
             let query = if sentence.trim().is_empty() {
@@ -48,19 +70,34 @@ fn write_catalog(size: usize) -> (PathBuf, u64) {
                     .expect("a string")
             ));
         }
-        let tools: Vec<Value> = capture
-            .tools
-            .iter()
-            .map(|t| json!({"name": t.name, "description": t.description, "inputSchema": t.input_schema.as_ref().map(|s| s.parse())}))
-            .collect();
-        let text = serde_json::to_vec(&json!({"server": capture.server, "tools": tools}))
-            .expect("capture serialises");
-        bytes += text.len() as u64;
-        std::fs::write(dir.join(format!("{}.json", capture.server)), text)
-            .expect("capture written");
     }
+    queries
+}
+
+/// Writes a catalog of `kind` and `size` as one capture file per server under
+/// target/process-bench, and `queries.yaml` beside the folder (copies: one query per tool; the
+/// others: 1,000 distinct keyword and 1,000 sentence queries drawn from the catalog); returns
+/// the folder, the bytes of the captures, and the first drawn query.
+fn write_catalog(kind: Kind, size: usize) -> (PathBuf, u64, String) {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("target/process-bench")
+        .join(format!("{}-{size}", kind.name()));
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).expect("old catalog removed");
+    }
+    let catalog = kind.catalog(size);
+    let bytes = write_captures(&dir, &catalog).expect("catalog written");
+    let drawn: Vec<_> = [QueryStyle::Keyword, QueryStyle::Sentence]
+        .into_iter()
+        .flat_map(|style| support::queries_of(&catalog, 1_000, style))
+        .collect();
+    let queries = match kind {
+        Kind::Copies => one_query_per_tool(&catalog),
+        Kind::Distinct | Kind::OpenApi => queries_yaml(&drawn),
+    };
     std::fs::write(dir.with_extension("queries.yaml"), queries).expect("queries written");
-    (dir, bytes)
+    let query = drawn.first().map(|q| q.text.clone()).unwrap_or_default();
+    (dir, bytes, query)
 }
 
 /// Runs the binary with `args` and waits for it with `wait4`, which gives its own peak memory.
@@ -222,19 +259,25 @@ fn mib(bytes: u64) -> f64 {
     bytes as f64 / (1024.0 * 1024.0)
 }
 
-fn measure(size: usize, commands: &[(&str, &[&str])]) {
-    let (dir, bytes) = write_catalog(size);
+fn measure(kind: Kind, size: usize, commands: &[(&str, &[&str])], view: bool) {
+    let (dir, bytes, query) = write_catalog(kind, size);
     let folder = dir.display().to_string();
     println!(
-        "{size} tools, {:.1} MiB of captures in {}",
+        "{size} {} tools, {:.1} MiB of captures in {} (load {})",
+        kind.name(),
         mib(bytes),
-        dir.display()
+        dir.display(),
+        load_average()
     );
     let queries = dir.with_extension("queries.yaml").display().to_string();
     for (label, args) in commands {
         let mut full: Vec<&str> = args
             .iter()
-            .map(|a| if *a == "QUERIES" { queries.as_str() } else { a })
+            .map(|a| match *a {
+                "QUERIES" => queries.as_str(),
+                "QUERY" => query.as_str(),
+                other => other,
+            })
             .collect();
         full.extend(["--tools", folder.as_str()]);
         let cost = run(&full);
@@ -244,6 +287,9 @@ fn measure(size: usize, commands: &[(&str, &[&str])]) {
             mib(cost.peak_bytes),
             cost.peak_bytes as f64 / bytes as f64
         );
+    }
+    if !view {
+        return;
     }
     match view_in_tmux(&folder) {
         Some(view) => {
@@ -261,6 +307,14 @@ fn measure(size: usize, commands: &[(&str, &[&str])]) {
     }
 }
 
+/// The 1-minute load average, as `uptime` shows it.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .ok()
+        .and_then(|text| text.split_whitespace().next().map(str::to_string))
+        .unwrap_or_else(|| "?".into())
+}
+
 fn main() {
     let benchmarking = std::env::args().any(|a| a == "--bench");
     let commands: &[(&str, &[&str])] = &[
@@ -269,13 +323,17 @@ fn main() {
             &["report", "--estimate-only", "--format", "json"],
         ),
         ("report (both tokenizers)", &["report", "--format", "json"]),
+        (
+            "search, one query",
+            &["search", "QUERY", "--format", "json"],
+        ),
         ("lint", &["lint", "--format", "json"]),
         (
             "lint --profile seed",
             &["lint", "--format", "json", "--profile", "seed"],
         ),
         (
-            "eval, one query per tool",
+            "eval, the queries file",
             &["eval", "QUERIES", "--format", "json"],
         ),
         ("sweep", &["sweep", "--format", "json"]),
@@ -290,15 +348,29 @@ fn main() {
             &["report", "--format", "html", "--estimate-only"],
         ),
     ];
-    if benchmarking {
-        for size in [10_000, 100_000] {
-            measure(size, commands);
-        }
-    } else {
+    if !benchmarking {
         println!(
             "process bench, test mode: one run of each part, a smoke test and not a measurement \
              (`cargo bench --bench process` measures the release build)"
         );
-        measure(10_000, &commands[..1]);
+        measure(Kind::Distinct, 10_000, &commands[..1], false);
+        return;
+    }
+    // KINDS and SIZES (space-separated) choose what runs; by default everything.
+    let chosen = |name: &str, default: &str| std::env::var(name).unwrap_or_else(|_| default.into());
+    let kinds = chosen("KINDS", "distinct openapi copies");
+    let sizes = chosen("SIZES", "10000 100000 1000000");
+    for kind in [Kind::Distinct, Kind::OpenApi, Kind::Copies] {
+        if !kinds.split_whitespace().any(|k| k == kind.name()) {
+            continue;
+        }
+        for size in sizes.split_whitespace().filter_map(|s| s.parse().ok()) {
+            match (kind, size) {
+                (_, 0..=100_000) => measure(kind, size, commands, true),
+                // A million tools: loading and one search; one kind is enough.
+                (Kind::Distinct, _) => measure(kind, size, &[commands[0], commands[2]], false),
+                _ => {}
+            }
+        }
     }
 }

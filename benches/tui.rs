@@ -1,4 +1,5 @@
-//! TUI benchmarks on catalogs of 10,000 and 100,000 tools. Targets: a keystroke handled and
+//! TUI benchmarks on catalogs of 10,000 and 100,000 tools, distinct (seeded synthetic tools,
+//! `support::distinct_of`) and renamed copies of the real captures. Targets: a keystroke handled and
 //! rendered within 8 ms and a server toggle within 16 ms at both sizes (the rebuild it starts
 //! runs on a worker, measured apart); the first frame
 //! (session built from the captures, frame drawn) on the sample within 100 ms, and at 100,000
@@ -11,6 +12,7 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
 use schematax::engine::activation::Traffic;
+use schematax::engine::capture_file::ServerCapture;
 use schematax::engine::config::Config;
 use schematax::engine::inputs::Inputs;
 use schematax::engine::session::Overrides;
@@ -35,24 +37,34 @@ fn sizes() -> &'static [usize] {
     }
 }
 
-fn inputs_of(size: usize) -> Inputs {
+/// The catalog kinds: their names in the benchmark ids, and how a catalog of N tools is made.
+type Kind = (&'static str, fn(usize) -> Vec<ServerCapture>);
+
+const KINDS: [Kind; 2] = [
+    ("distinct", support::distinct_of),
+    ("copies", support::catalog_of),
+];
+
+fn inputs_of(size: usize, make: fn(usize) -> Vec<ServerCapture>) -> Inputs {
     Inputs {
         config: Config::default(),
         config_label: format!("{}k", size / 1000),
         config_path: None,
-        captures: support::catalog_of(size),
+        captures: make(size),
         warnings: Vec::new(),
     }
 }
 
 fn keystrokes(c: &mut Criterion) {
     for &size in sizes() {
-        keystrokes_on(c, size);
+        for kind in KINDS {
+            keystrokes_on(c, size, kind);
+        }
     }
 }
 
-fn keystrokes_on(c: &mut Criterion, size: usize) {
-    let inputs = inputs_of(size);
+fn keystrokes_on(c: &mut Criterion, size: usize, (kind, make): Kind) {
+    let inputs = inputs_of(size, make);
     let mut app = App::new(
         Arc::new(inputs),
         Overrides::default(),
@@ -64,7 +76,7 @@ fn keystrokes_on(c: &mut Criterion, size: usize) {
     for c in "create a merge request".chars() {
         app.update(key(KeyCode::Char(c)));
     }
-    let mut group = c.benchmark_group(format!("tui_{}k", size / 1000));
+    let mut group = c.benchmark_group(format!("tui_{kind}_{}k", size / 1000));
     group.sample_size(20);
     // A character typed into the query (re-rank) and the frame drawn; then its removal.
     group.bench_function("type_a_character_and_render", |b| {
@@ -134,21 +146,23 @@ fn toggle_and_rebuild(app: &mut App) {
 
 fn first_frame(c: &mut Criterion) {
     let large = sizes().last().copied().unwrap_or(10_000);
-    let inputs = Arc::new(inputs_of(large));
     let mut group = c.benchmark_group("first_frame");
     group.sample_size(10);
-    group.bench_function(format!("{}k_tools", large / 1000), |b| {
-        b.iter(|| {
-            let app = App::new(
-                Arc::clone(&inputs),
-                Overrides::default(),
-                Traffic::default(),
-                None,
-            );
-            let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
-            terminal.draw(|frame| view::render(&app, frame)).unwrap();
-        })
-    });
+    for (kind, make) in KINDS {
+        let inputs = Arc::new(inputs_of(large, make));
+        group.bench_function(format!("{}k_{kind}_tools", large / 1000), |b| {
+            b.iter(|| {
+                let app = App::new(
+                    Arc::clone(&inputs),
+                    Overrides::default(),
+                    Traffic::default(),
+                    None,
+                );
+                let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+                terminal.draw(|frame| view::render(&app, frame)).unwrap();
+            })
+        });
+    }
     group.finish();
     c.bench_function("first_frame_on_the_sample", |b| {
         b.iter(|| {

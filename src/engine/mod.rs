@@ -22,6 +22,7 @@
 //!
 //! Real token counts, in the tokenizer of the configured model, are in [`tokenizer`] (with
 //! [`claude`], the Claude generations).
+//! [`synthetic`] makes seeded catalogs and queries of any size for the benchmarks.
 //!
 //! Reading inputs lives in [`capture_file`] (tool lists) and [`inputs`] (config + captures or
 //! the embedded sample).
@@ -45,6 +46,7 @@ pub mod profile;
 pub mod schema;
 pub mod search;
 pub mod session;
+pub mod synthetic;
 pub mod tokenizer;
 pub mod tokens;
 pub mod yaml;
