@@ -259,8 +259,40 @@ fn mib(bytes: u64) -> f64 {
     bytes as f64 / (1024.0 * 1024.0)
 }
 
+/// The environment variable under which this bench, run again by itself, writes a catalog.
+const WRITE_CATALOG: &str = "SCHEMATAX_BENCH_WRITE_CATALOG";
+
+/// [`write_catalog`] in a process of its own (this bench run again), so that this one stays
+/// small: a child made by `fork` inherits its parent's peak memory as its own starting peak,
+/// which would then show in every command's figure.
+fn write_catalog_apart(kind: Kind, size: usize) -> (PathBuf, u64, String) {
+    let output = Command::new(std::env::current_exe().expect("the bench's own path"))
+        .env(WRITE_CATALOG, format!("{} {size}", kind.name()))
+        .stderr(Stdio::inherit())
+        .output()
+        .expect("the bench runs again");
+    assert!(output.status.success(), "writing the catalog failed");
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let mut lines = text.lines();
+    let mut next = || lines.next().expect("three lines").to_string();
+    let (dir, bytes, query) = (next(), next(), next());
+    (dir.into(), bytes.parse().expect("a byte count"), query)
+}
+
+/// The other side of [`write_catalog_apart`]: writes the catalog named by `spec` (`KIND
+/// SIZE`) and prints its folder, bytes and first query, one a line.
+fn write_catalog_and_exit(spec: &str) {
+    let (kind, size) = spec.split_once(' ').expect("KIND SIZE");
+    let kind = [Kind::Distinct, Kind::OpenApi, Kind::Copies]
+        .into_iter()
+        .find(|k| k.name() == kind)
+        .expect("a catalog kind");
+    let (dir, bytes, query) = write_catalog(kind, size.parse().expect("a size"));
+    println!("{}\n{bytes}\n{query}", dir.display());
+}
+
 fn measure(kind: Kind, size: usize, commands: &[(&str, &[&str])], view: bool) {
-    let (dir, bytes, query) = write_catalog(kind, size);
+    let (dir, bytes, query) = write_catalog_apart(kind, size);
     let folder = dir.display().to_string();
     println!(
         "{size} {} tools, {:.1} MiB of captures in {} (load {})",
@@ -316,6 +348,9 @@ fn load_average() -> String {
 }
 
 fn main() {
+    if let Ok(spec) = std::env::var(WRITE_CATALOG) {
+        return write_catalog_and_exit(&spec);
+    }
     let benchmarking = std::env::args().any(|a| a == "--bench");
     let commands: &[(&str, &[&str])] = &[
         (

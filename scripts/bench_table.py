@@ -142,6 +142,8 @@ def process_rows():
                 if "loading screen" in line:
                     extra = "; loading screen " + line.rsplit("at ", 1)[-1].strip()
                 catalogs[current][label] = f"{float(cell.group(2)):.2f} s, {float(cell.group(3)):.0f} MiB ({cell.group(4)}x){extra}"
+    million = [c for c in order if c[1] > 100_000]
+    order = [c for c in order if c[1] <= 100_000]
     lines = ["| whole process | " + " | ".join(
         f"{k} {s:,} ({catalogs[(k, s)]['_size']} MiB) {catalogs[(k, s)]['_load']}" for k, s in order) + " |",
              "|---|" + "---:|" * len(order)]
@@ -152,6 +154,14 @@ def process_rows():
         if "tokenizers" in label:
             mark = " (*re-measure after the tokenizer merge*)"
         lines.append(f"| {label}{mark} | " + " | ".join(catalogs[c].get(label, "-") for c in order) + " |")
+    for c in million:
+        lines.append("")
+        lines.append(f"| {c[1]:,} {c[0]} tools ({catalogs[c]['_size']} MiB of captures) "
+                     f"{catalogs[c]['_load']} | |")
+        lines.append("|---|---:|")
+        for label in labels:
+            if label in catalogs[c]:
+                lines.append(f"| {label} | {catalogs[c][label]} |")
     return lines
 
 
