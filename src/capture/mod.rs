@@ -398,7 +398,7 @@ fn save(
         .map(|t| definition_chars(Profile::default(), &spec.name, t))
         .sum();
     let mut notes = notes;
-    notes.extend(new.skipped);
+    notes.extend(new.skipped.iter().map(ToString::to_string));
     Ok(Saved {
         server: spec.name.clone(),
         path,

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use super::CliError;
 use crate::engine::activation::{parse_context_length, Traffic, DEFAULT_TURNS_PER_DAY};
 use crate::engine::catalog::Scope;
-use crate::engine::config::Mode;
+use crate::engine::config::{ConfigProblem, ConfigWarning, Mode};
 use crate::engine::error::InputError;
-use crate::engine::inputs::Inputs;
+use crate::engine::inputs::{InputWarning, Inputs};
 use crate::engine::profile::{Profile, VersionMatch};
 use crate::engine::session::{Overrides, Session};
 use crate::engine::tokenizer::{choose, hub_cache, TokenizerChoice, TokenizerOrigin};
@@ -628,13 +628,15 @@ impl SessionArgs {
     pub fn inputs(&self, config: Option<&Path>) -> Result<Inputs, CliError> {
         let mut inputs = Inputs::load(config, &self.tools)?;
         for found in self.hermes.iter().filter(|m| m.newer_than_verified) {
-            inputs.warnings.insert(
-                0,
-                format!(
-                    "--hermes: newer than every verified release; replaying {} (Hermes {}), the newest",
-                    found.profile, found.release.version
-                ),
-            );
+            let warning = ConfigWarning {
+                key: "--hermes".into(),
+                problem: ConfigProblem::NewerThanVerified {
+                    version: found.asked.clone(),
+                    profile: found.profile,
+                    release: found.release.version,
+                },
+            };
+            inputs.warnings.insert(0, InputWarning::Config(warning));
         }
         Ok(inputs)
     }

@@ -41,7 +41,10 @@ pub fn run(args: &CaptureArgs) -> Result<ExitCode, CliError> {
     if let Some(path) = &args.config {
         let config = Config::load(path)?;
         for warning in &config.warnings {
-            eprintln!("schematax: warning: {}", crate::text::sanitize(warning));
+            eprintln!(
+                "schematax: warning: {}",
+                crate::text::sanitize(&warning.to_string())
+            );
         }
         let chosen = specs_from_config(&config, &args.servers)
             .map_err(|e| InputError::new(path, e.to_string()))?;

@@ -54,8 +54,8 @@ pub struct ServerCapture {
     pub protocol_version: Option<String>,
     /// `capturedAt` (RFC 3339, as `schematax capture` writes it), when recorded.
     pub captured_at: Option<String>,
-    /// Entries of the file that were not usable tools, one line each.
-    pub skipped: Vec<String>,
+    /// Entries of the file that were not usable tools, or not wholly analysed.
+    pub skipped: Vec<EntryNote>,
     /// The first entry Hermes's MCP client library would refuse (not an object, no string
     /// name, a description that is not a string, an `inputSchema` that is not an object): it
     /// refuses the whole `tools/list`, so Hermes would not connect the server.
@@ -67,8 +67,67 @@ pub struct ServerCapture {
 pub struct LoadedCaptures {
     /// Usable captures, in path order (files of a directory sorted by name).
     pub captures: Vec<ServerCapture>,
-    /// Files or entries skipped, one line each, naming the file.
-    pub warnings: Vec<String>,
+    /// Files or entries skipped, each naming the file.
+    pub warnings: Vec<LoadWarning>,
+}
+
+/// What loading the captures skipped or noticed, naming the file (a reason, as an error is).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadWarning {
+    /// A folder with no capture files.
+    #[error("{}: no capture files (*.json, *.jsonl) in this folder", .folder.display())]
+    NoCaptureFiles {
+        /// The folder.
+        folder: PathBuf,
+    },
+    /// A config given without `--tools` and no `tools/` folder beside it.
+    #[error("no --tools given and no {} folder: no captures loaded", .folder.display())]
+    NoToolsFolder {
+        /// The folder looked for.
+        folder: PathBuf,
+    },
+    /// A capture file of a folder that could not be used.
+    #[error("skipped {0}")]
+    SkippedFile(InputError),
+    /// An entry of a capture file.
+    #[error("{}: {note}", .file.display())]
+    Entry {
+        /// The capture file.
+        file: PathBuf,
+        /// What happened to the entry.
+        note: EntryNote,
+    },
+    /// A second capture of a server already loaded.
+    #[error("skipped {}: server {server:?} was already loaded from {}", .file.display(), .first.display())]
+    DuplicateServer {
+        /// The capture skipped.
+        file: PathBuf,
+        /// The server.
+        server: String,
+        /// The capture kept.
+        first: PathBuf,
+    },
+}
+
+/// What happened to one entry of a tools array that is not used whole.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EntryNote {
+    /// Not a usable tool: skipped.
+    #[error("tool #{position} skipped: {reason}")]
+    Skipped {
+        /// Its position in the array (1-based).
+        position: usize,
+        /// Why.
+        reason: SkipReason,
+    },
+    /// A text over the analysis limit, cut for search, lint and the tokenizers.
+    #[error("tool {tool:?}: text over {} cut for analysis ({cut} characters not searched, linted or tokenised; its size still counts in full)", human_bytes(MAX_ANALYSED_STRING_BYTES as u64))]
+    Cut {
+        /// The tool.
+        tool: String,
+        /// Characters cut.
+        cut: u64,
+    },
 }
 
 /// Which document of a file of several (JSON lines): nothing for the first, ` (document N)`
@@ -179,10 +238,9 @@ pub fn load_paths(paths: &[PathBuf]) -> Result<LoadedCaptures, InputError> {
                 .collect();
             files.sort();
             if files.is_empty() {
-                loaded.warnings.push(format!(
-                    "{}: no capture files (*.json, *.jsonl) in this folder",
-                    path.display()
-                ));
+                loaded.warnings.push(LoadWarning::NoCaptureFiles {
+                    folder: path.to_path_buf(),
+                });
             }
             // Read and parsed on every core; added in file-name order.
             let results: Vec<Result<ServerCapture, InputError>> =
@@ -190,7 +248,7 @@ pub fn load_paths(paths: &[PathBuf]) -> Result<LoadedCaptures, InputError> {
             for result in results {
                 match result {
                     Ok(capture) => add_capture(&mut loaded, &mut servers, capture),
-                    Err(error) => loaded.warnings.push(format!("skipped {error}")),
+                    Err(error) => loaded.warnings.push(LoadWarning::SkippedFile(error)),
                 }
             }
         } else {
@@ -206,16 +264,18 @@ fn add_capture(
     servers: &mut HashMap<String, usize>,
     capture: ServerCapture,
 ) {
-    let source = capture.source.display().to_string();
     loaded
         .warnings
-        .extend(capture.skipped.iter().map(|s| format!("{source}: {s}")));
+        .extend(capture.skipped.iter().map(|note| LoadWarning::Entry {
+            file: capture.source.clone(),
+            note: note.clone(),
+        }));
     match servers.entry(capture.server.clone()) {
-        Entry::Occupied(first) => loaded.warnings.push(format!(
-            "skipped {source}: server {:?} was already loaded from {}",
-            capture.server,
-            loaded.captures[*first.get()].source.display()
-        )),
+        Entry::Occupied(first) => loaded.warnings.push(LoadWarning::DuplicateServer {
+            file: capture.source.clone(),
+            server: capture.server.clone(),
+            first: loaded.captures[*first.get()].source.clone(),
+        }),
         Entry::Vacant(slot) => {
             slot.insert(loaded.captures.len());
             loaded.captures.push(capture);
@@ -304,21 +364,21 @@ pub fn parse_capture(
             Ok(tool) => {
                 let cut = tool.truncated_chars;
                 if cut > 0 {
-                    capture.skipped.push(format!(
-                        "tool {:?}: text over {} cut for analysis ({} characters not searched, linted or tokenised; its size still counts in full)",
-                        tool.name,
-                        human_bytes(MAX_ANALYSED_STRING_BYTES as u64),
-                        cut
-                    ));
+                    capture.skipped.push(EntryNote::Cut {
+                        tool: tool.name.clone(),
+                        cut,
+                    });
                 }
                 capture.tools.push(tool)
             }
             Err(reason) => {
-                let line = format!("tool #{} skipped: {reason}", index + 1);
                 if reason.refused_by_client() && capture.client_refusal.is_none() {
                     capture.client_refusal = Some(format!("tool #{}: {reason}", index + 1));
                 }
-                capture.skipped.push(line);
+                capture.skipped.push(EntryNote::Skipped {
+                    position: index + 1,
+                    reason,
+                });
             }
         }
     }
@@ -491,7 +551,13 @@ mod tests {
         .unwrap();
         assert_eq!(names(&c), ["ok"]);
         assert_eq!(c.skipped.len(), 3);
-        assert!(c.skipped[0].contains("tool #1"));
+        assert_eq!(
+            c.skipped[0],
+            EntryNote::Skipped {
+                position: 1,
+                reason: SkipReason::NoName
+            }
+        );
     }
 
     #[test]
@@ -538,7 +604,7 @@ mod tests {
         let servers: Vec<_> = loaded.captures.iter().map(|c| c.server.as_str()).collect();
         assert_eq!(servers, ["github", "slack"]);
         assert_eq!(loaded.captures[0].source, dir.path().join("a.json"));
-        let skipped: Vec<_> = loaded.warnings.iter().map(|w| w.as_str()).collect();
+        let skipped: Vec<_> = loaded.warnings.iter().map(|w| w.to_string()).collect();
         let first = |file: &str| dir.path().join(file).display().to_string();
         assert_eq!(
             skipped,

@@ -101,6 +101,230 @@ impl ToolSearchSettings {
     }
 }
 
+/// One thing of the config Hermes reads otherwise than it is written: the key and what
+/// happened (the words are made in `report`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ConfigWarning {
+    /// The dotted path of the key (`tools.tool_search.threshold_pct`); empty for the file.
+    pub key: String,
+    /// What is wrong and what is used instead.
+    pub problem: ConfigProblem,
+}
+
+impl ConfigWarning {
+    fn new(key: impl Into<String>, problem: ConfigProblem) -> ConfigWarning {
+        ConfigWarning {
+            key: key.into(),
+            problem,
+        }
+    }
+
+    /// A value of the wrong kind.
+    fn invalid(key: impl Into<String>, found: Found, expected: Expected, instead: Instead) -> Self {
+        ConfigWarning::new(
+            key,
+            ConfigProblem::Invalid {
+                found,
+                expected,
+                instead,
+            },
+        )
+    }
+}
+
+/// What is wrong with a key of the config.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConfigProblem {
+    /// A key nothing reads; `guess` is the known key (as written in the warning) it is
+    /// likely a typo of.
+    UnknownKey {
+        /// The key probably meant.
+        guess: Option<String>,
+    },
+    /// A key releases from `since` on read, and `profile` does not.
+    NotReadBy {
+        /// The first release that reads it.
+        since: &'static str,
+        /// The profile replayed.
+        profile: Profile,
+    },
+    /// A value of the wrong kind, replaced.
+    Invalid {
+        /// The value found.
+        found: Found,
+        /// What the key takes.
+        expected: Expected,
+        /// What is used instead.
+        instead: Instead,
+    },
+    /// A number outside its range, clamped (each figure as written).
+    Clamped {
+        /// The value found.
+        value: String,
+        /// The lowest allowed.
+        low: String,
+        /// The highest allowed.
+        high: String,
+        /// The value used.
+        used: String,
+    },
+    /// `tool_search` written as a quoted string (`'off'`), which is not a boolean.
+    QuotedBoolean {
+        /// The string.
+        text: String,
+    },
+    /// An infinite search limit: Hermes drops the whole block, `enabled` included.
+    BlockDropped,
+    /// `schematax.hermes` names a version newer than every verified release.
+    NewerThanVerified {
+        /// The version written.
+        version: String,
+        /// The profile replayed instead (the newest).
+        profile: Profile,
+        /// The release that profile was verified on.
+        release: &'static str,
+    },
+    /// `schematax.hermes` names no known release.
+    NoSuchRelease {
+        /// Why.
+        error: super::profile::VersionError,
+        /// The profile used instead.
+        fallback: Profile,
+    },
+    /// `schematax.profile` names no profile.
+    NoSuchProfile {
+        /// The name written.
+        id: String,
+        /// The profile used instead.
+        fallback: Profile,
+    },
+    /// `schematax.hermes` and `schematax.profile` name different profiles; the profile wins.
+    ProfilesDisagree {
+        /// What the version names.
+        by_version: Profile,
+        /// What `profile` names (used).
+        by_id: Profile,
+    },
+    /// A mapping holds a key twice and `profile`'s loader keeps the later value.
+    DuplicateKey {
+        /// The profile whose loader reads the file.
+        profile: Profile,
+    },
+    /// Hermes ignores the whole file and runs on the defaults.
+    FileIgnored {
+        /// Why.
+        reason: Ignored,
+    },
+}
+
+/// Why Hermes ignores a whole config file and runs on the defaults.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Ignored {
+    /// Not valid YAML.
+    #[error("{0}")]
+    NotYaml(YamlError),
+    /// The top level is not a mapping.
+    #[error("expected a mapping at the top level, found {0}")]
+    NotAMapping(Found),
+    /// A duplicate key, which the release's loader refuses.
+    #[error("{key}, which {profile}'s config loader refuses")]
+    Refused {
+        /// The key and where.
+        key: DuplicateKey,
+        /// The profile whose loader refuses it.
+        profile: Profile,
+    },
+}
+
+/// A config value as found, for a warning.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Found {
+    /// A list.
+    List,
+    /// A mapping.
+    Mapping,
+    /// A list or a mapping (where the parser does not tell them apart).
+    Compound,
+    /// A scalar, as written (strings quoted).
+    Scalar(String),
+}
+
+impl Found {
+    fn of(value: &Yaml) -> Found {
+        match value {
+            Yaml::Seq(_) => Found::List,
+            Yaml::Map(_) => Found::Mapping,
+            scalar => Scalar::from_yaml(Some(scalar)).found(),
+        }
+    }
+
+    /// Whether it is a list or mapping rather than a scalar.
+    pub fn is_compound(&self) -> bool {
+        !matches!(self, Found::Scalar(_))
+    }
+}
+
+impl fmt::Display for Found {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Found::List => f.write_str("a list"),
+            Found::Mapping => f.write_str("a mapping"),
+            Found::Compound => f.write_str("a list or mapping"),
+            Found::Scalar(text) => f.write_str(text),
+        }
+    }
+}
+
+/// What a config key takes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Expected {
+    /// An integer.
+    Integer,
+    /// A positive integer.
+    PositiveInteger,
+    /// A number.
+    Number,
+    /// auto, on or off.
+    Mode,
+    /// true or false.
+    Boolean,
+    /// A mapping.
+    Mapping,
+    /// A mapping or a boolean (`tools.tool_search`).
+    MappingOrBoolean,
+    /// A model id or a mapping (`model`).
+    ModelOrMapping,
+    /// A string.
+    String,
+    /// A list of names.
+    Names,
+    /// A tool name.
+    ToolName,
+    /// A list of tool names.
+    ToolNames,
+    /// A Hermes version.
+    Version,
+    /// A profile id.
+    Profile,
+}
+
+/// What is used in place of a value of the wrong kind.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Instead {
+    /// This value (as written).
+    Value(String),
+    /// Nothing: the value is ignored.
+    Ignored,
+    /// Nothing: the section is treated as empty.
+    Empty,
+    /// No MCP server at all.
+    NoServers,
+    /// The server is left out.
+    ServerSkipped,
+    /// Hermes's defaults, with `enabled: auto`.
+    Defaults,
+}
+
 /// A YAML or JSON scalar reduced to what the parsing rules look at.
 #[derive(Debug, Clone, PartialEq)]
 pub enum Scalar<'a> {
@@ -147,15 +371,15 @@ impl<'a> Scalar<'a> {
         }
     }
 
-    /// The value as it reads in a warning.
-    pub fn describe(&self) -> String {
+    /// The value as a warning names it.
+    pub fn found(&self) -> Found {
         match self {
-            Scalar::Null => "null".into(),
-            Scalar::Bool(b) => b.to_string(),
-            Scalar::Int(i) => i.to_string(),
-            Scalar::Float(f) => f.to_string(),
-            Scalar::Text(s) => format!("{s:?}"),
-            Scalar::Compound => "a list or mapping".into(),
+            Scalar::Null => Found::Scalar("null".into()),
+            Scalar::Bool(b) => Found::Scalar(b.to_string()),
+            Scalar::Int(i) => Found::Scalar(i.to_string()),
+            Scalar::Float(f) => Found::Scalar(f.to_string()),
+            Scalar::Text(s) => Found::Scalar(format!("{s:?}")),
+            Scalar::Compound => Found::Compound,
         }
     }
 
@@ -305,8 +529,8 @@ pub struct Resolved {
     pub settings: ToolSearchSettings,
     /// The profile dropped the whole block (an infinite integer): `defer` too.
     pub dropped: bool,
-    /// Every fallback, clamp and ignored key, one line each.
-    pub warnings: Vec<String>,
+    /// Every fallback, clamp and ignored key.
+    pub warnings: Vec<ConfigWarning>,
 }
 
 /// A parsed `hermes.yaml`.
@@ -323,11 +547,11 @@ pub struct Config {
     /// The profile `schematax.hermes` (a Hermes version) or `schematax.profile` names, when
     /// set.
     pub profile: Option<Profile>,
-    /// Fallbacks and ignored keys outside `tools.tool_search`, one line each.
-    pub warnings: Vec<String>,
+    /// Fallbacks and ignored keys outside `tools.tool_search`.
+    pub warnings: Vec<ConfigWarning>,
     /// Why Hermes would ignore the whole file (not valid YAML, not a mapping): its settings
     /// are then the defaults.
-    pub ignored: Option<String>,
+    pub ignored: Option<Ignored>,
     /// The first key a mapping of the file holds twice: releases that read the config with
     /// ruamel.yaml refuse the file for it (see [`Config::as_read_by`]); the others keep the
     /// later value.
@@ -395,7 +619,7 @@ impl Config {
         bytes: &[u8],
         lookup: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Config, YamlError> {
-        let ignored = |reason: String| {
+        let ignored = |reason: Ignored| {
             Ok(Config {
                 ignored: Some(reason),
                 ..Config::default()
@@ -403,7 +627,7 @@ impl Config {
         };
         let document = match parse_config_document(bytes) {
             Ok(document) => document,
-            Err(error) if error.is_syntax() => return ignored(error.to_string()),
+            Err(error) if error.is_syntax() => return ignored(Ignored::NotYaml(error)),
             Err(error) => return Err(error),
         };
         let duplicate_key = document.duplicate_key;
@@ -415,10 +639,7 @@ impl Config {
                 duplicate_key,
                 ..Config::from_root(&map)
             }),
-            other => ignored(format!(
-                "expected a mapping at the top level, found {}",
-                describe(&other)
-            )),
+            other => ignored(Ignored::NotAMapping(Found::of(&other))),
         }
     }
 
@@ -443,8 +664,13 @@ impl Config {
                 Some(map)
             }
             None | Some(Yaml::Null) => None,
-            Some(_) => {
-                warnings.push("tools: not a mapping; treated as empty".to_string());
+            Some(other) => {
+                warnings.push(ConfigWarning::invalid(
+                    "tools",
+                    Found::of(other),
+                    Expected::Mapping,
+                    Instead::Empty,
+                ));
                 None
             }
         };
@@ -465,8 +691,13 @@ impl Config {
                     .filter_map(|(key, value)| parse_server(&key.key_text(), value, &mut warnings))
                     .collect(),
             ),
-            Some(_) => {
-                warnings.push("mcp_servers: not a mapping; no servers configured".to_string());
+            Some(other) => {
+                warnings.push(ConfigWarning::invalid(
+                    "mcp_servers",
+                    Found::of(other),
+                    Expected::Mapping,
+                    Instead::NoServers,
+                ));
                 Some(Vec::new())
             }
         };
@@ -504,20 +735,25 @@ impl Config {
 
     /// Every warning of the config under `profile`: the loud "ignored" first, then the
     /// `tools.tool_search` fallbacks of that profile, then the rest.
-    pub fn warnings(&self, profile: Profile) -> impl Iterator<Item = String> + '_ {
+    pub fn warnings(&self, profile: Profile) -> impl Iterator<Item = ConfigWarning> + '_ {
         if let Some(refused) = self.refused_by(profile) {
-            let warnings: Vec<String> = refused.warnings(profile).collect();
-            return Box::new(warnings.into_iter()) as Box<dyn Iterator<Item = String>>;
+            let warnings: Vec<ConfigWarning> = refused.warnings(profile).collect();
+            return Box::new(warnings.into_iter()) as Box<dyn Iterator<Item = ConfigWarning>>;
         }
         let ignored = self.ignored.as_ref().map(|reason| {
-            format!(
-                "Hermes would ignore this whole file ({reason}) and run on the defaults; the figures below use the defaults"
+            ConfigWarning::new(
+                "",
+                ConfigProblem::FileIgnored {
+                    reason: reason.clone(),
+                },
             )
         });
-        let duplicate = self
-            .duplicate_key
-            .as_ref()
-            .map(|key| format!("{key}: {profile}'s config loader keeps the later value"));
+        let duplicate = self.duplicate_key.as_ref().map(|duplicate| {
+            ConfigWarning::new(
+                duplicate.to_string(),
+                ConfigProblem::DuplicateKey { profile },
+            )
+        });
         Box::new(
             ignored
                 .into_iter()
@@ -543,7 +779,10 @@ impl Config {
             return None;
         }
         Some(Config {
-            ignored: Some(format!("{key}, which {profile}'s config loader refuses")),
+            ignored: Some(Ignored::Refused {
+                key: key.clone(),
+                profile,
+            }),
             // Hermes then connects no MCP server at all.
             mcp_servers: Some(Vec::new()),
             ..Config::default()
@@ -581,29 +820,20 @@ fn check_keys(
     prefix: &str,
     known: &[&str],
     check: KeyCheck,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<ConfigWarning>,
 ) {
     for key in map.keys() {
         let name = key.key_text();
         if known.contains(&name.as_str()) {
             continue;
         }
-        match (did_you_mean(&name, known), check) {
-            (Some(guess), _) => warnings.push(format!(
-                "{prefix}{name}: unknown key, ignored; did you mean {prefix}{guess}?"
-            )),
-            (None, KeyCheck::All) => warnings.push(format!("{prefix}{name}: unknown key, ignored")),
-            (None, KeyCheck::OnlyNearMisses) => {}
+        let guess = did_you_mean(&name, known).map(|guess| format!("{prefix}{guess}"));
+        if guess.is_some() || check == KeyCheck::All {
+            warnings.push(ConfigWarning::new(
+                format!("{prefix}{name}"),
+                ConfigProblem::UnknownKey { guess },
+            ));
         }
-    }
-}
-
-/// A value as it reads in a warning.
-fn describe(value: &Yaml) -> String {
-    match value {
-        Yaml::Seq(_) => "a list".into(),
-        Yaml::Map(_) => "a mapping".into(),
-        scalar => Scalar::from_yaml(Some(scalar)).describe(),
     }
 }
 
@@ -643,7 +873,7 @@ fn known_tool_search_keys(profile: Profile) -> &'static [&'static str] {
 fn integer_keys(
     block: &Mapping,
     profile: Profile,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<ConfigWarning>,
 ) -> Option<(i64, i64, i64)> {
     let rules = profile.spec().config;
     let (low, high) = MAX_SEARCH_LIMIT_RANGE;
@@ -676,7 +906,7 @@ fn integer_key(
     key: &str,
     fallback: i64,
     (low, high): (i64, i64),
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<ConfigWarning>,
 ) -> Option<i64> {
     let raw = Scalar::from_yaml(block.get(key));
     if raw == Scalar::Null {
@@ -686,17 +916,25 @@ fn integer_key(
         Err(true) => None,
         Err(false) => {
             let used = fallback.clamp(low, high);
-            warnings.push(format!(
-                "tools.tool_search.{key}: {} is not an integer; using {used}",
-                raw.describe()
+            warnings.push(ConfigWarning::invalid(
+                format!("tools.tool_search.{key}"),
+                raw.found(),
+                Expected::Integer,
+                Instead::Value(used.to_string()),
             ));
             Some(used)
         }
         Ok(parsed) => {
             let used = parsed.clamp(low as i128, high as i128) as i64;
             if used as i128 != parsed {
-                warnings.push(format!(
-                    "tools.tool_search.{key}: {parsed} is outside [{low}, {high}]; clamped to {used}"
+                warnings.push(ConfigWarning::new(
+                    format!("tools.tool_search.{key}"),
+                    ConfigProblem::Clamped {
+                        value: parsed.to_string(),
+                        low: low.to_string(),
+                        high: high.to_string(),
+                        used: used.to_string(),
+                    },
                 ));
             }
             Some(used)
@@ -705,7 +943,7 @@ fn integer_key(
 }
 
 /// A tri-state key (`enabled`, `listing`).
-fn mode_key(block: &Mapping, key: &str, warnings: &mut Vec<String>) -> Mode {
+fn mode_key(block: &Mapping, key: &str, warnings: &mut Vec<ConfigWarning>) -> Mode {
     let raw = Scalar::from_yaml(block.get(key));
     let text = match &raw {
         Scalar::Null => return Mode::Auto,
@@ -715,9 +953,11 @@ fn mode_key(block: &Mapping, key: &str, warnings: &mut Vec<String>) -> Mode {
         _ => String::new(),
     };
     Mode::from_text(&text).unwrap_or_else(|| {
-        warnings.push(format!(
-            "tools.tool_search.{key}: {} is not auto/on/off; using auto",
-            raw.describe()
+        warnings.push(ConfigWarning::invalid(
+            format!("tools.tool_search.{key}"),
+            raw.found(),
+            Expected::Mode,
+            Instead::Value(Mode::Auto.to_string()),
         ));
         Mode::Auto
     })
@@ -739,9 +979,10 @@ fn resolve_tool_search(value: Option<&Yaml>, profile: Profile) -> Resolved {
         }
     };
     let Some((max, default, listing_max)) = integer_keys(block, profile, &mut warnings) else {
-        warnings.push(
-            "tools.tool_search: an infinite search limit makes Hermes drop the whole block; every setting is the default (enabled: auto included)".to_string(),
-        );
+        warnings.push(ConfigWarning::new(
+            "tools.tool_search",
+            ConfigProblem::BlockDropped,
+        ));
         return Resolved {
             settings: ToolSearchSettings::defaults(profile),
             dropped: true,
@@ -769,22 +1010,25 @@ fn resolve_tool_search(value: Option<&Yaml>, profile: Profile) -> Resolved {
 /// its defaults (absent, null or `true`: auto; `false`: off; anything else: auto, reported).
 fn tool_search_block<'a>(
     value: Option<&'a Yaml>,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<ConfigWarning>,
 ) -> Result<&'a Mapping, Mode> {
     match value {
         None | Some(Yaml::Null) | Some(Yaml::Bool(true)) => Err(Mode::Auto),
         Some(Yaml::Bool(false)) => Err(Mode::Off),
         Some(Yaml::Map(block)) => Ok(block),
         Some(Yaml::Str(text)) => {
-            warnings.push(format!(
-                "tools.tool_search: the string {text:?} is not a boolean or a mapping: Hermes uses auto with the defaults (write it unquoted, or use `enabled:`)"
+            warnings.push(ConfigWarning::new(
+                "tools.tool_search",
+                ConfigProblem::QuotedBoolean { text: text.clone() },
             ));
             Err(Mode::Auto)
         }
         Some(other) => {
-            warnings.push(format!(
-                "tools.tool_search: expected a mapping or a boolean, found {}; Hermes uses auto with the defaults",
-                describe(other)
+            warnings.push(ConfigWarning::invalid(
+                "tools.tool_search",
+                Found::of(other),
+                Expected::MappingOrBoolean,
+                Instead::Defaults,
             ));
             Err(Mode::Auto)
         }
@@ -793,7 +1037,7 @@ fn tool_search_block<'a>(
 
 /// `threshold_pct`: a number clamped to [0, 100] as Python's `max(0, min(100, pct))` does
 /// (NaN and +inf become 100, -inf 0); else `default`, reported.
-fn threshold_key(block: &Mapping, default: f64, warnings: &mut Vec<String>) -> f64 {
+fn threshold_key(block: &Mapping, default: f64, warnings: &mut Vec<ConfigWarning>) -> f64 {
     let threshold = Scalar::from_yaml(block.get("threshold_pct"));
     if threshold == Scalar::Null {
         return default;
@@ -806,17 +1050,24 @@ fn threshold_key(block: &Mapping, default: f64, warnings: &mut Vec<String>) -> f
                 pct.clamp(0.0, 100.0)
             };
             if clamped != pct {
-                warnings.push(format!(
-                    "tools.tool_search.threshold_pct: {} is outside [0, 100]; clamped to {clamped}",
-                    threshold.describe()
+                warnings.push(ConfigWarning::new(
+                    "tools.tool_search.threshold_pct",
+                    ConfigProblem::Clamped {
+                        value: threshold.found().to_string(),
+                        low: "0".into(),
+                        high: "100".into(),
+                        used: clamped.to_string(),
+                    },
                 ));
             }
             clamped
         }
         None => {
-            warnings.push(format!(
-                "tools.tool_search.threshold_pct: {} is not a number; using {default}",
-                threshold.describe(),
+            warnings.push(ConfigWarning::invalid(
+                "tools.tool_search.threshold_pct",
+                threshold.found(),
+                Expected::Number,
+                Instead::Value(default.to_string()),
             ));
             default
         }
@@ -824,7 +1075,11 @@ fn threshold_key(block: &Mapping, default: f64, warnings: &mut Vec<String>) -> f
 }
 
 /// Keys a later (or earlier) release reads and `profile` does not: reported, ignored.
-fn warn_keys_of_other_releases(block: &Mapping, profile: Profile, warnings: &mut Vec<String>) {
+fn warn_keys_of_other_releases(
+    block: &Mapping,
+    profile: Profile,
+    warnings: &mut Vec<ConfigWarning>,
+) {
     let reads = |profile: Profile, key: &str| {
         let rules = profile.spec().config;
         if key == "defer" {
@@ -839,15 +1094,16 @@ fn warn_keys_of_other_releases(block: &Mapping, profile: Profile, warnings: &mut
                 .find(|p| reads(*p, key))
                 .and_then(|p| p.spec().releases.first())
                 .map_or("", |r| r.version);
-            warnings.push(format!(
-                "tools.tool_search.{key}: read from Hermes {since} on; {profile} ignores it"
+            warnings.push(ConfigWarning::new(
+                format!("tools.tool_search.{key}"),
+                ConfigProblem::NotReadBy { since, profile },
             ));
         }
     }
 }
 
 /// Keys no release reads: reported with a guess at the one meant.
-fn warn_unknown_keys(block: &Mapping, profile: Profile, warnings: &mut Vec<String>) {
+fn warn_unknown_keys(block: &Mapping, profile: Profile, warnings: &mut Vec<ConfigWarning>) {
     let known = known_tool_search_keys(profile);
     let all_keys = known_tool_search_keys(Profile::newest());
     for key in block.keys() {
@@ -855,18 +1111,18 @@ fn warn_unknown_keys(block: &Mapping, profile: Profile, warnings: &mut Vec<Strin
         if known.contains(&name.as_str()) || all_keys.contains(&name.as_str()) {
             continue;
         }
-        warnings.push(match did_you_mean(&name, all_keys) {
-            Some(guess) => {
-                format!("tools.tool_search.{name}: unknown key, ignored; did you mean {guess}?")
-            }
-            None => format!("tools.tool_search.{name}: unknown key, ignored"),
-        });
+        warnings.push(ConfigWarning::new(
+            format!("tools.tool_search.{name}"),
+            ConfigProblem::UnknownKey {
+                guess: did_you_mean(&name, all_keys).map(str::to_string),
+            },
+        ));
     }
 }
 
 /// `defer`: a list of tool names (trimmed, blanks dropped, sorted, deduplicated); anything
 /// else is reported and ignored.
-fn parse_defer(value: Option<&Yaml>, warnings: &mut Vec<String>) -> Option<Vec<String>> {
+fn parse_defer(value: Option<&Yaml>, warnings: &mut Vec<ConfigWarning>) -> Option<Vec<String>> {
     match value {
         None | Some(Yaml::Null) => None,
         Some(Yaml::Seq(items)) => {
@@ -875,9 +1131,11 @@ fn parse_defer(value: Option<&Yaml>, warnings: &mut Vec<String>) -> Option<Vec<S
                 .filter_map(|item| match item {
                     Yaml::Str(s) => Some(s.trim().to_string()),
                     other => {
-                        warnings.push(format!(
-                            "tools.tool_search.defer: {} is not a tool name; ignored",
-                            describe(other)
+                        warnings.push(ConfigWarning::invalid(
+                            "tools.tool_search.defer",
+                            Found::of(other),
+                            Expected::ToolName,
+                            Instead::Ignored,
                         ));
                         None
                     }
@@ -889,9 +1147,11 @@ fn parse_defer(value: Option<&Yaml>, warnings: &mut Vec<String>) -> Option<Vec<S
             Some(names)
         }
         Some(other) => {
-            warnings.push(format!(
-                "tools.tool_search.defer: expected a list of tool names, found {}; ignored",
-                describe(other)
+            warnings.push(ConfigWarning::invalid(
+                "tools.tool_search.defer",
+                Found::of(other),
+                Expected::ToolNames,
+                Instead::Ignored,
             ));
             None
         }
@@ -900,14 +1160,16 @@ fn parse_defer(value: Option<&Yaml>, warnings: &mut Vec<String>) -> Option<Vec<S
 
 /// `schematax.hermes` (a Hermes version) or `schematax.profile` (a profile id): which engine
 /// the config's Hermes runs.
-fn parse_profile(value: Option<&Yaml>, warnings: &mut Vec<String>) -> Option<Profile> {
+fn parse_profile(value: Option<&Yaml>, warnings: &mut Vec<ConfigWarning>) -> Option<Profile> {
     let map = match value {
         None | Some(Yaml::Null) => return None,
         Some(Yaml::Map(map)) => map,
         Some(other) => {
-            warnings.push(format!(
-                "schematax: expected a mapping, found {}; ignored",
-                describe(other)
+            warnings.push(ConfigWarning::invalid(
+                "schematax",
+                Found::of(other),
+                Expected::Mapping,
+                Instead::Ignored,
             ));
             return None;
         }
@@ -927,24 +1189,32 @@ fn parse_profile(value: Option<&Yaml>, warnings: &mut Vec<String>) -> Option<Pro
             match Profile::for_version(&version) {
                 Ok(found) => {
                     if found.newer_than_verified {
-                        warnings.push(format!(
-                            "schematax.hermes: {version} is newer than every verified release; replaying {} ({}), the newest",
-                            found.profile,
-                            found.release.version
+                        warnings.push(ConfigWarning::new(
+                            "schematax.hermes",
+                            ConfigProblem::NewerThanVerified {
+                                version: found.asked,
+                                profile: found.profile,
+                                release: found.release.version,
+                            },
                         ));
                     }
                     Some(found.profile)
                 }
                 Err(error) => {
-                    warnings.push(format!("schematax.hermes: {error}; using {fallback}"));
+                    warnings.push(ConfigWarning::new(
+                        "schematax.hermes",
+                        ConfigProblem::NoSuchRelease { error, fallback },
+                    ));
                     None
                 }
             }
         }
         Some(other) => {
-            warnings.push(format!(
-                "schematax.hermes: {} is not a version; using {fallback}",
-                describe(other)
+            warnings.push(ConfigWarning::invalid(
+                "schematax.hermes",
+                Found::of(other),
+                Expected::Version,
+                Instead::Value(fallback.to_string()),
             ));
             None
         }
@@ -952,32 +1222,37 @@ fn parse_profile(value: Option<&Yaml>, warnings: &mut Vec<String>) -> Option<Pro
     let profile = match map.get("profile") {
         None | Some(Yaml::Null) => None,
         Some(Yaml::Str(id)) => Profile::from_id(id).or_else(|| {
-            let ids: Vec<&str> = Profile::all().map(|p| p.id()).collect();
-            warnings.push(format!(
-                "schematax.profile: {id:?} is not a profile ({}); using {fallback}",
-                ids.join(", ")
+            warnings.push(ConfigWarning::new(
+                "schematax.profile",
+                ConfigProblem::NoSuchProfile {
+                    id: id.clone(),
+                    fallback,
+                },
             ));
             None
         }),
         Some(other) => {
-            warnings.push(format!(
-                "schematax.profile: {} is not a profile name; using {fallback}",
-                describe(other)
+            warnings.push(ConfigWarning::invalid(
+                "schematax.profile",
+                Found::of(other),
+                Expected::Profile,
+                Instead::Value(fallback.to_string()),
             ));
             None
         }
     };
     if let (Some(by_version), Some(by_id)) = (hermes, profile) {
         if by_version != by_id {
-            warnings.push(format!(
-                "schematax: hermes names {by_version} and profile names {by_id}; using {by_id}"
+            warnings.push(ConfigWarning::new(
+                "schematax",
+                ConfigProblem::ProfilesDisagree { by_version, by_id },
             ));
         }
     }
     profile.or(hermes)
 }
 
-fn parse_model(value: Option<&Yaml>, warnings: &mut Vec<String>) -> ModelConfig {
+fn parse_model(value: Option<&Yaml>, warnings: &mut Vec<ConfigWarning>) -> ModelConfig {
     let text = |v: Option<&Yaml>| match v {
         Some(Yaml::Str(s)) if !s.trim().is_empty() => Some(s.trim().to_string()),
         _ => None,
@@ -1003,9 +1278,11 @@ fn parse_model(value: Option<&Yaml>, warnings: &mut Vec<String>) -> ModelConfig 
                 _ => match raw.to_integer() {
                     Ok(n) if n > 0 && n <= u64::MAX as i128 => Some(n as u64),
                     _ => {
-                        warnings.push(format!(
-                            "model.context_length: {} is not a positive integer; ignored",
-                            raw.describe()
+                        warnings.push(ConfigWarning::invalid(
+                            "model.context_length",
+                            raw.found(),
+                            Expected::PositiveInteger,
+                            Instead::Ignored,
                         ));
                         None
                     }
@@ -1014,9 +1291,11 @@ fn parse_model(value: Option<&Yaml>, warnings: &mut Vec<String>) -> ModelConfig 
             ModelConfig { id, context_length }
         }
         Some(other) => {
-            warnings.push(format!(
-                "model: expected a model id or a mapping, found {}; ignored",
-                describe(other)
+            warnings.push(ConfigWarning::invalid(
+                "model",
+                Found::of(other),
+                Expected::ModelOrMapping,
+                Instead::Ignored,
             ));
             ModelConfig::default()
         }
@@ -1024,7 +1303,7 @@ fn parse_model(value: Option<&Yaml>, warnings: &mut Vec<String>) -> ModelConfig 
 }
 
 /// A list of strings (a single string counts as a list of one).
-fn string_list(value: Option<&Yaml>, what: &str, warnings: &mut Vec<String>) -> Vec<String> {
+fn string_list(value: Option<&Yaml>, what: &str, warnings: &mut Vec<ConfigWarning>) -> Vec<String> {
     match value {
         None | Some(Yaml::Null) => Vec::new(),
         Some(Yaml::Str(s)) => vec![s.clone()],
@@ -1034,18 +1313,22 @@ fn string_list(value: Option<&Yaml>, what: &str, warnings: &mut Vec<String>) -> 
                 Yaml::Str(s) => Some(s.clone()),
                 Yaml::Int(_) | Yaml::Float(_) => Some(item.key_text()),
                 other => {
-                    warnings.push(format!(
-                        "{what}: {} is not a string; ignored",
-                        describe(other)
+                    warnings.push(ConfigWarning::invalid(
+                        what,
+                        Found::of(other),
+                        Expected::String,
+                        Instead::Ignored,
                     ));
                     None
                 }
             })
             .collect(),
         Some(other) => {
-            warnings.push(format!(
-                "{what}: expected a list of names, found {}; ignored",
-                describe(other)
+            warnings.push(ConfigWarning::invalid(
+                what,
+                Found::of(other),
+                Expected::Names,
+                Instead::Ignored,
             ));
             Vec::new()
         }
@@ -1056,7 +1339,7 @@ fn string_list(value: Option<&Yaml>, what: &str, warnings: &mut Vec<String>) -> 
 fn string_pairs(
     value: Option<&Yaml>,
     what: &str,
-    warnings: &mut Vec<String>,
+    warnings: &mut Vec<ConfigWarning>,
 ) -> Vec<(String, String)> {
     match value {
         None | Some(Yaml::Null) => Vec::new(),
@@ -1067,16 +1350,26 @@ fn string_pairs(
                     Yaml::Str(s) => s.clone(),
                     Yaml::Int(_) | Yaml::Float(_) => v.key_text(),
                     Yaml::Bool(b) => b.to_string(),
-                    _ => {
-                        warnings.push(format!("{what}.{}: not a string; ignored", k.key_text()));
+                    other => {
+                        warnings.push(ConfigWarning::invalid(
+                            format!("{what}.{}", k.key_text()),
+                            Found::of(other),
+                            Expected::String,
+                            Instead::Ignored,
+                        ));
                         return None;
                     }
                 };
                 Some((k.key_text(), value))
             })
             .collect(),
-        Some(_) => {
-            warnings.push(format!("{what}: expected a mapping; ignored"));
+        Some(other) => {
+            warnings.push(ConfigWarning::invalid(
+                what,
+                Found::of(other),
+                Expected::Mapping,
+                Instead::Ignored,
+            ));
             Vec::new()
         }
     }
@@ -1098,15 +1391,21 @@ const SERVER_KEYS: [&str; 12] = [
     "sampling",
 ];
 
-fn parse_server(name: &str, value: &Yaml, warnings: &mut Vec<String>) -> Option<ServerConfig> {
+fn parse_server(
+    name: &str,
+    value: &Yaml,
+    warnings: &mut Vec<ConfigWarning>,
+) -> Option<ServerConfig> {
     let empty = Mapping::default();
     let map = match value {
         Yaml::Map(map) => map,
         Yaml::Null => &empty,
         other => {
-            warnings.push(format!(
-                "mcp_servers.{name}: expected a mapping, found {}; server skipped",
-                describe(other)
+            warnings.push(ConfigWarning::invalid(
+                format!("mcp_servers.{name}"),
+                Found::of(other),
+                Expected::Mapping,
+                Instead::ServerSkipped,
             ));
             return None;
         }
@@ -1120,9 +1419,11 @@ fn parse_server(name: &str, value: &Yaml, warnings: &mut Vec<String>) -> Option<
         Scalar::Int(0) => false,
         Scalar::Int(1) => true,
         other => {
-            warnings.push(format!(
-                "{prefix}.enabled: {} is not true/false; treated as true",
-                other.describe()
+            warnings.push(ConfigWarning::invalid(
+                format!("{prefix}.enabled"),
+                other.found(),
+                Expected::Boolean,
+                Instead::Value("true".into()),
             ));
             true
         }
@@ -1157,8 +1458,13 @@ fn parse_server(name: &str, value: &Yaml, warnings: &mut Vec<String>) -> Option<
                 ),
             )
         }
-        Some(_) => {
-            warnings.push(format!("{prefix}.tools: not a mapping; ignored"));
+        Some(other) => {
+            warnings.push(ConfigWarning::invalid(
+                format!("{prefix}.tools"),
+                Found::of(other),
+                Expected::Mapping,
+                Instead::Ignored,
+            ));
             (None, Vec::new())
         }
     };
@@ -1202,11 +1508,20 @@ mod tests {
         Config::parse(yaml.as_bytes()).expect("parses")
     }
 
-    fn settings(yaml: &str, profile: Profile) -> (ToolSearchSettings, Vec<String>) {
+    fn settings(yaml: &str, profile: Profile) -> (ToolSearchSettings, Vec<ConfigWarning>) {
         let config = parse(yaml);
         (
             *config.tool_search(profile),
             config.warnings(profile).collect(),
+        )
+    }
+
+    fn unknown(key: &str, guess: Option<&str>) -> ConfigWarning {
+        ConfigWarning::new(
+            key,
+            ConfigProblem::UnknownKey {
+                guess: guess.map(str::to_string),
+            },
         )
     }
 
@@ -1235,29 +1550,30 @@ mod tests {
         );
         assert_eq!(s, ToolSearchSettings::defaults(Profile::seed()));
         assert_eq!(warnings.len(), 4, "{warnings:?}");
-        assert!(warnings.iter().any(|w| w.contains("colour: unknown key")));
-        assert!(warnings
-            .iter()
-            .any(|w| w.contains("did you mean threshold_pct?")));
+        assert!(warnings.contains(&unknown("tools.tool_search.colour", None)));
+        assert!(warnings.contains(&unknown(
+            "tools.tool_search.treshold_pct",
+            Some("threshold_pct")
+        )));
     }
 
     #[test]
     fn misspelt_sections_are_reported_with_a_guess() {
         let config = parse("tool:\n  tool_search: false\nmcp_server:\n  x: {}\nagent:\n  a: 1\ntools:\n  tool_serach: {}\nmodel:\n  context_lenght: 5\n");
-        let warnings: Vec<String> = config.warnings(Profile::seed()).collect();
-        for needle in [
-            "tool: unknown key, ignored; did you mean tools?",
-            "mcp_server: unknown key, ignored; did you mean mcp_servers?",
-            "tools.tool_serach: unknown key, ignored; did you mean tools.tool_search?",
-            "model.context_lenght: unknown key, ignored; did you mean model.context_length?",
+        let warnings: Vec<ConfigWarning> = config.warnings(Profile::seed()).collect();
+        for (key, guess) in [
+            ("tool", "tools"),
+            ("mcp_server", "mcp_servers"),
+            ("tools.tool_serach", "tools.tool_search"),
+            ("model.context_lenght", "model.context_length"),
         ] {
             assert!(
-                warnings.iter().any(|w| w == needle),
-                "{needle}: {warnings:?}"
+                warnings.contains(&unknown(key, Some(guess))),
+                "{key}: {warnings:?}"
             );
         }
         assert!(
-            !warnings.iter().any(|w| w.contains("agent")),
+            !warnings.iter().any(|w| w.key.contains("agent")),
             "Hermes sections schematax does not read are not typos"
         );
     }
@@ -1292,7 +1608,9 @@ mod tests {
                 ToolSearchSettings::defaults(Profile::seed()),
                 "{key}: whole block resets"
             );
-            assert!(warnings.iter().any(|w| w.contains("whole block")));
+            assert!(warnings
+                .iter()
+                .any(|w| w.problem == ConfigProblem::BlockDropped));
         }
         let (s, _) = settings(
             "tools:\n  tool_search:\n    max_search_limit: .nan\n    enabled: off",
@@ -1320,7 +1638,10 @@ mod tests {
         );
         let (s, warnings) = settings("tools:\n  tool_search: 'off'", Profile::seed());
         assert_eq!(s.enabled, Mode::Auto);
-        assert!(warnings[0].contains("not a boolean"));
+        assert_eq!(
+            warnings[0].problem,
+            ConfigProblem::QuotedBoolean { text: "off".into() }
+        );
         assert_eq!(
             settings(
                 "tools:\n  tool_search: no",
@@ -1343,7 +1664,10 @@ mod tests {
         assert_eq!(parse(yaml).defer, Some(vec!["a".into(), "b".into()]));
         let config = parse("tools:\n  tool_search:\n    defer: todo_list");
         assert_eq!(config.defer, None);
-        assert!(config.warnings.iter().any(|w| w.contains("defer")));
+        assert!(config
+            .warnings
+            .iter()
+            .any(|w| w.key == "tools.tool_search.defer"));
     }
 
     #[test]
@@ -1354,9 +1678,13 @@ mod tests {
         )
         .unwrap();
         assert_eq!(config.tool_search(Profile::seed()).threshold_pct, 12.5);
-        assert!(config
-            .warnings(Profile::seed())
-            .any(|w| w.contains("\"${UNSET}\" is not auto/on/off")));
+        assert!(config.warnings(Profile::seed()).any(|w| w
+            == ConfigWarning::invalid(
+                "tools.tool_search.enabled",
+                Found::Scalar("\"${UNSET}\"".into()),
+                Expected::Mode,
+                Instead::Value("auto".into())
+            )));
     }
 
     #[test]
@@ -1370,8 +1698,8 @@ mod tests {
             );
             let first = config.warnings(Profile::seed()).next().unwrap();
             assert!(
-                first.starts_with("Hermes would ignore this whole file"),
-                "{first}"
+                matches!(first.problem, ConfigProblem::FileIgnored { .. }),
+                "{first:?}"
             );
         }
         let deep = format!("a: {}1{}", "[".repeat(200), "]".repeat(200));
@@ -1411,7 +1739,10 @@ mod tests {
         assert_eq!(servers[1].exclude, vec!["b"]);
         assert_eq!(
             c.warnings,
-            ["mcp_servers.alpha.enabeld: unknown key, ignored; did you mean mcp_servers.alpha.enabled?"]
+            [unknown(
+                "mcp_servers.alpha.enabeld",
+                Some("mcp_servers.alpha.enabled")
+            )]
         );
     }
 

@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::capture_file::{load_paths, parse_capture, ServerCapture};
-use super::config::Config;
+use super::capture_file::{load_paths, parse_capture, LoadWarning, ServerCapture};
+use super::config::{Config, ConfigWarning};
 use super::error::InputError;
 use super::profile::Profile;
 
@@ -34,6 +34,16 @@ pub const SAMPLE_TOOLS: &[(&str, &str)] = &[
 /// How the embedded sample is named.
 const SAMPLE_LABEL: &str = "embedded sample";
 
+/// A warning about the inputs: a config key read otherwise than written, or something loading
+/// the captures skipped.
+#[derive(Debug, Clone, PartialEq)]
+pub enum InputWarning {
+    /// From the config.
+    Config(ConfigWarning),
+    /// From the captures.
+    Load(LoadWarning),
+}
+
 /// A config and its captures, read and ready for a [`super::session::Session`].
 #[derive(Debug, Clone)]
 pub struct Inputs {
@@ -47,7 +57,7 @@ pub struct Inputs {
     /// The usable captures.
     pub captures: Vec<ServerCapture>,
     /// Skipped files and entries, one line each.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<InputWarning>,
 }
 
 impl Inputs {
@@ -72,7 +82,11 @@ impl Inputs {
                     ),
                     config_path: None,
                     captures: loaded.captures,
-                    warnings: loaded.warnings,
+                    warnings: loaded
+                        .warnings
+                        .into_iter()
+                        .map(InputWarning::Load)
+                        .collect(),
                 })
             }
             (Some(path), _) => {
@@ -83,17 +97,16 @@ impl Inputs {
                     if beside.is_dir() {
                         vec![beside]
                     } else {
-                        warnings.push(format!(
-                            "no --tools given and no {} folder: no captures loaded",
-                            beside.display()
-                        ));
+                        warnings.push(InputWarning::Load(LoadWarning::NoToolsFolder {
+                            folder: beside,
+                        }));
                         Vec::new()
                     }
                 } else {
                     tools.to_vec()
                 };
                 let loaded = load_paths(&paths)?;
-                warnings.extend(loaded.warnings);
+                warnings.extend(loaded.warnings.into_iter().map(InputWarning::Load));
                 Ok(Inputs {
                     config,
                     config_label: path.display().to_string(),
@@ -138,9 +151,10 @@ impl Inputs {
     }
 
     /// Config warnings under `profile` followed by capture warnings.
-    pub fn warnings(&self, profile: Profile) -> impl Iterator<Item = String> + '_ {
+    pub fn warnings(&self, profile: Profile) -> impl Iterator<Item = InputWarning> + '_ {
         self.config
             .warnings(profile)
+            .map(InputWarning::Config)
             .chain(self.warnings.iter().cloned())
     }
 }

@@ -119,6 +119,7 @@ impl Profile {
                 // In a series, the newest release; else the first (post-releases share it).
                 if same && (series || found.is_none()) {
                     found = Some(VersionMatch {
+                        asked: version.to_string(),
                         profile,
                         release,
                         newer_than_verified: false,
@@ -134,6 +135,7 @@ impl Profile {
         let newest_version = Version::parse(release.version).expect("release versions parse");
         if wanted.base().cmp(&newest_version.base()) == Ordering::Greater {
             return Ok(VersionMatch {
+                asked: version.to_string(),
                 profile,
                 release,
                 newer_than_verified: true,
@@ -171,8 +173,10 @@ impl fmt::Display for Profile {
 }
 
 /// The profile a Hermes version resolved to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VersionMatch {
+    /// The version asked for, as written.
+    pub asked: String,
     /// The profile.
     pub profile: Profile,
     /// The verified release the version matched (the newest one when it is newer).

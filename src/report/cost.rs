@@ -366,7 +366,10 @@ impl CostReport {
         let servers = server_rows(session, &activation);
         let collisions = collision_rows(session);
         let not_connected = not_connected_rows(session);
-        let mut warnings: Vec<String> = inputs.warnings(session.profile()).collect();
+        let mut warnings: Vec<String> = inputs
+            .warnings(session.profile())
+            .map(|w| w.to_string())
+            .collect();
         warnings.extend(session.notes().iter().map(ToString::to_string));
         warnings.extend(session.collisions().iter().map(ToString::to_string));
         let before = Cost::of(activation.tokens_before(), traffic);

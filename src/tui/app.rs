@@ -20,7 +20,7 @@ use crate::engine::catalog::ToolRef;
 use crate::engine::config::Mode;
 use crate::engine::error::InputError;
 use crate::engine::eval::QuerySet;
-use crate::engine::inputs::Inputs;
+use crate::engine::inputs::{InputWarning, Inputs};
 use crate::engine::profile::Profile;
 use crate::engine::search::SearchResult;
 use crate::engine::session::{Lookup, Overrides, Session};
@@ -544,7 +544,11 @@ impl App {
         };
         let mut inputs = (*self.inputs).clone();
         inputs.captures = loaded.captures;
-        inputs.warnings = loaded.warnings;
+        inputs.warnings = loaded
+            .warnings
+            .into_iter()
+            .map(InputWarning::Load)
+            .collect();
         self.inputs = Arc::new(inputs);
         let session = self.recipe(self.session.profile()).build();
         self.adopt_session(session);

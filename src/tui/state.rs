@@ -254,7 +254,10 @@ impl Derived {
                 activation.threshold_pct,
             )
         });
-        let mut warnings: Vec<String> = inputs.warnings(session.profile()).collect();
+        let mut warnings: Vec<String> = inputs
+            .warnings(session.profile())
+            .map(|w| w.to_string())
+            .collect();
         warnings.extend(session.notes().iter().map(ToString::to_string));
         warnings.extend(session.collisions().iter().map(ToString::to_string));
         Derived {
