@@ -6,7 +6,7 @@
 use super::activation::Activation;
 use super::capture_file::ServerCapture;
 use super::config::Config;
-use super::eval::{evaluate, Evaluation, QuerySet};
+use super::eval::{evaluate, EvalWarning, Evaluation, QuerySet};
 use super::profile::Profile;
 use super::session::{Overrides, Session};
 
@@ -65,8 +65,17 @@ pub struct ProfileComparison {
     /// The k of recall@k.
     pub k: usize,
     /// The evaluations' warnings (skipped queries, expected tools not in a catalog), each
-    /// once, naming the profiles it holds for when not all.
-    pub warnings: Vec<String>,
+    /// once, with the profiles it holds for when not all.
+    pub warnings: Vec<ComparedWarning>,
+}
+
+/// An evaluation warning of a comparison.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ComparedWarning {
+    /// The warning.
+    pub warning: EvalWarning,
+    /// The profiles it holds for; empty when it holds for all.
+    pub only_under: Vec<Profile>,
 }
 
 impl ProfileComparison {
@@ -145,27 +154,25 @@ impl ProfileComparison {
 
 /// Each side's evaluation warnings once, in first-seen order; one that holds for some sides
 /// only names them.
-fn merged_warnings(sides: &[ProfileSide]) -> Vec<String> {
-    let mut merged: Vec<(&str, Vec<Profile>)> = Vec::new();
+fn merged_warnings(sides: &[ProfileSide]) -> Vec<ComparedWarning> {
+    let mut merged: Vec<ComparedWarning> = Vec::new();
     for side in sides {
         for warning in side.evaluation.iter().flat_map(|e| &e.warnings) {
-            match merged.iter_mut().find(|(w, _)| *w == warning.as_str()) {
-                Some((_, profiles)) => profiles.push(side.profile),
-                None => merged.push((warning, vec![side.profile])),
+            match merged.iter_mut().find(|m| m.warning == *warning) {
+                Some(seen) => seen.only_under.push(side.profile),
+                None => merged.push(ComparedWarning {
+                    warning: warning.clone(),
+                    only_under: vec![side.profile],
+                }),
             }
         }
     }
+    for warning in &mut merged {
+        if warning.only_under.len() == sides.len() {
+            warning.only_under.clear();
+        }
+    }
     merged
-        .into_iter()
-        .map(|(warning, profiles)| {
-            if profiles.len() == sides.len() {
-                warning.to_string()
-            } else {
-                let names: Vec<&str> = profiles.iter().map(|p| p.id()).collect();
-                format!("{warning} (under {})", names.join(", "))
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -210,7 +217,16 @@ mod tests {
         );
         assert_eq!(c.queries[0].expected, ["filesystem/read_file"]);
         assert_eq!(c.warnings.len(), 1, "{:?}", c.warnings);
-        assert!(c.warnings[0].contains("filesystem/read_file"));
-        assert!(!c.warnings[0].contains("under"), "it holds for both");
+        assert_eq!(
+            c.warnings[0],
+            ComparedWarning {
+                warning: EvalWarning::NotInCatalog {
+                    query: "a".into(),
+                    tool: "filesystem/read_file".into()
+                },
+                only_under: Vec::new(),
+            },
+            "it holds for both"
+        );
     }
 }

@@ -59,13 +59,42 @@ pub enum QueriesError {
     },
 }
 
+/// Something an evaluation skipped or could not find (the words are made in `report`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EvalWarning {
+    /// An entry of the queries file with no `query` text, skipped.
+    NoQueryText {
+        /// Its position in the file (1-based).
+        position: usize,
+    },
+    /// An entry with no `expected` tools, skipped.
+    NoExpectedTools {
+        /// Its position in the file (1-based).
+        position: usize,
+        /// Its query.
+        query: String,
+    },
+    /// An expected tool the session's catalog does not have: the query counts as a miss.
+    NotInCatalog {
+        /// The query's id.
+        query: String,
+        /// The tool as the file names it.
+        tool: String,
+    },
+    /// More expected tools not in the catalog than are listed.
+    MoreNotInCatalog {
+        /// How many more.
+        count: usize,
+    },
+}
+
 /// A parsed queries file.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct QuerySet {
     /// Usable queries, in file order (shared with the evaluations of them).
     pub queries: Arc<[EvalQuery]>,
-    /// Entries skipped, one line each.
-    pub warnings: Vec<String>,
+    /// Entries skipped.
+    pub warnings: Vec<EvalWarning>,
 }
 
 impl QuerySet {
@@ -102,14 +131,12 @@ impl QuerySet {
                 _ => Vec::new(),
             };
             let Some(query) = text("query").filter(|q| !q.trim().is_empty()) else {
-                warnings.push(format!("query #{position} skipped: no `query` text"));
+                warnings.push(EvalWarning::NoQueryText { position });
                 continue;
             };
             let expected = list("expected");
             if expected.is_empty() {
-                warnings.push(format!(
-                    "query #{position} ({query:?}) skipped: no `expected` tools"
-                ));
+                warnings.push(EvalWarning::NoExpectedTools { position, query });
                 continue;
             }
             queries.push(EvalQuery {
@@ -206,7 +233,7 @@ pub struct Evaluation {
     /// Per query style (`natural`, `keyword`, ...).
     pub by_style: BTreeMap<String, Metrics>,
     /// Expected names not in the session's catalog, and skipped entries.
-    pub warnings: Vec<String>,
+    pub warnings: Vec<EvalWarning>,
     /// The queries run (shared with their set).
     evaluated: Arc<[EvalQuery]>,
     outcomes: Vec<Outcome>,
@@ -327,9 +354,9 @@ pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> E
         .collect();
     let mut names = Names::default();
     let mut outcomes = Vec::with_capacity(queries.len());
-    let mut missing: Vec<(u32, Vec<String>)> = Vec::new();
+    let mut missing: Vec<(u32, Vec<EvalWarning>)> = Vec::new();
     for batch in groups.chunks(GROUPS_PER_BATCH) {
-        let scored: Vec<Vec<(Scored, Vec<String>)>> = batch
+        let scored: Vec<Vec<(Scored, Vec<EvalWarning>)>> = batch
             .par_iter()
             .map(|group| {
                 let result = session.search(&queries[group[0] as usize].query, depth);
@@ -376,14 +403,11 @@ pub fn evaluate(session: &Session, set: &QuerySet, k: usize, lenient: bool) -> E
     permute(&mut outcomes, &mut order);
     missing.sort_unstable_by_key(|(i, _)| *i);
     let mut warnings = set.warnings.clone();
-    let absent: Vec<String> = missing.into_iter().flat_map(|(_, a)| a).collect();
+    let absent: Vec<EvalWarning> = missing.into_iter().flat_map(|(_, a)| a).collect();
     let unlisted = absent.len().saturating_sub(ABSENT_LISTED);
     warnings.extend(absent.into_iter().take(ABSENT_LISTED));
     if unlisted > 0 {
-        warnings.push(format!(
-            "and {} more expected tools not in this session's catalog",
-            crate::text::thousands(unlisted as u64)
-        ));
+        warnings.push(EvalWarning::MoreNotInCatalog { count: unlisted });
     }
     let mut evaluation = Evaluation {
         overall: metrics(outcomes.iter(), k),
@@ -423,7 +447,7 @@ fn score(
     result: &SearchResult,
     k: usize,
     lenient: bool,
-) -> (Scored, Vec<String>) {
+) -> (Scored, Vec<EvalWarning>) {
     let server = query.server.as_deref();
     let mut accepted: Vec<usize> = Vec::new();
     let mut missing = Vec::new();
@@ -434,10 +458,10 @@ fn score(
     for name in names {
         let found = resolve(session, name, server);
         if found.is_empty() {
-            missing.push(format!(
-                "query {}: expected tool {name:?} is not in this session's catalog",
-                query.id
-            ));
+            missing.push(EvalWarning::NotInCatalog {
+                query: query.id.clone(),
+                tool: name.clone(),
+            });
         }
         accepted.extend(found);
     }
@@ -618,18 +642,21 @@ mod tests {
             assert_eq!(evaluate(&s, &alone, 2, false).query(0), together.query(i));
         }
         // The first ten queries expecting nope are named, in file order; the rest counted.
-        let missing: Vec<&String> = together.warnings.iter().collect();
+        let missing = &together.warnings;
         let expecting_nope = (0..total).filter(|i| i % 4 == 3).count();
         assert_eq!(missing.len(), ABSENT_LISTED + 1);
-        assert!(missing[0].starts_with("query q3:"), "{}", missing[0]);
-        assert!(missing[1].starts_with("query q7:"), "{}", missing[1]);
-        assert!(missing[9].starts_with("query q39:"), "{}", missing[9]);
+        let query_of = |w: &EvalWarning| match w {
+            EvalWarning::NotInCatalog { query, .. } => query.clone(),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(query_of(&missing[0]), "q3");
+        assert_eq!(query_of(&missing[1]), "q7");
+        assert_eq!(query_of(&missing[9]), "q39");
         assert_eq!(
             missing[10],
-            &format!(
-                "and {} more expected tools not in this session's catalog",
-                crate::text::thousands((expecting_nope - ABSENT_LISTED) as u64)
-            )
+            EvalWarning::MoreNotInCatalog {
+                count: expecting_nope - ABSENT_LISTED
+            }
         );
     }
 
@@ -678,7 +705,7 @@ mod tests {
         assert_eq!(outcome.group, "(not in catalog)");
         assert!(outcome.expected_tools.is_empty());
         assert_eq!(e.warnings.len(), 1);
-        assert!(e.warnings[0].contains("\"nope\""));
+        assert!(matches!(&e.warnings[0], EvalWarning::NotInCatalog { tool, .. } if tool == "nope"));
     }
 
     #[test]

@@ -155,7 +155,11 @@ impl CompareReport {
             queries,
             gained: by_side(&|q, side| q.gained_by(side, k)),
             lost: by_side(&|q, side| q.lost_by(side, k)),
-            warnings: comparison.warnings.clone(),
+            warnings: comparison
+                .warnings
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
         }
     }
 

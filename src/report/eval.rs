@@ -68,7 +68,11 @@ impl EvalReport {
             by_server: evaluation.by_server,
             by_style: evaluation.by_style,
             queries,
-            warnings: evaluation.warnings,
+            warnings: evaluation
+                .warnings
+                .iter()
+                .map(ToString::to_string)
+                .collect(),
         }
     }
 

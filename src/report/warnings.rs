@@ -3,7 +3,9 @@
 
 use std::fmt;
 
+use crate::engine::compare::ComparedWarning;
 use crate::engine::config::{ConfigProblem, ConfigWarning, Expected, Found, Instead};
+use crate::engine::eval::EvalWarning;
 use crate::engine::inputs::InputWarning;
 use crate::engine::profile::Profile;
 
@@ -77,6 +79,42 @@ impl fmt::Display for ConfigWarning {
                 "Hermes would ignore this whole file ({reason}) and run on the defaults; the figures below use the defaults"
             ),
         }
+    }
+}
+
+impl fmt::Display for EvalWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EvalWarning::NoQueryText { position } => {
+                write!(f, "query #{position} skipped: no `query` text")
+            }
+            EvalWarning::NoExpectedTools { position, query } => {
+                write!(
+                    f,
+                    "query #{position} ({query:?}) skipped: no `expected` tools"
+                )
+            }
+            EvalWarning::NotInCatalog { query, tool } => write!(
+                f,
+                "query {query}: expected tool {tool:?} is not in this session's catalog"
+            ),
+            EvalWarning::MoreNotInCatalog { count } => write!(
+                f,
+                "and {} more expected tools not in this session's catalog",
+                crate::text::thousands(*count as u64)
+            ),
+        }
+    }
+}
+
+impl fmt::Display for ComparedWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.warning.fmt(f)?;
+        if !self.only_under.is_empty() {
+            let names: Vec<&str> = self.only_under.iter().map(|p| p.id()).collect();
+            write!(f, " (under {})", names.join(", "))?;
+        }
+        Ok(())
     }
 }
 
