@@ -2,8 +2,6 @@
 //! whether Tool Search is active (the threshold gate before 0.20.0, "any deferrable tool"
 //! from it), the listing's budget, form and tier, what the bridge costs, and the savings.
 
-use std::fmt;
-
 use super::config::{Mode, ModelConfig, ToolSearchSettings};
 use super::listing::{listing_budget, CatalogListing, Listing, ListingForm};
 use super::profile::{GateRule, Profile};
@@ -115,19 +113,6 @@ impl ContextSource {
             ContextSource::ModelTable(_) => "model_table",
             ContextSource::UnknownModel(_) => "unknown_model",
             ContextSource::Unknown => "unknown",
-        }
-    }
-}
-
-impl fmt::Display for ContextSource {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ContextSource::Flag => f.write_str("--context"),
-            ContextSource::View => f.write_str("set in the view"),
-            ContextSource::Config => f.write_str("model.context_length"),
-            ContextSource::ModelTable(id) => write!(f, "known model {id}"),
-            ContextSource::UnknownModel(id) => write!(f, "default for unknown model {id}"),
-            ContextSource::Unknown => f.write_str("no model configured"),
         }
     }
 }

@@ -488,37 +488,6 @@ pub struct Collision {
     pub kind: CollisionKind,
 }
 
-impl std::fmt::Display for Collision {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let Collision {
-            server,
-            tool,
-            name,
-            kept_server,
-            kind,
-        } = self;
-        let kept = kept_server.as_deref().unwrap_or("no server");
-        match kind {
-            CollisionKind::Overwritten => write!(
-                f,
-                "{server}/{tool} is overwritten by server {kept}'s tool of the same name {name}: the last registration wins (Hermes connects servers in parallel, so in real use whichever connects last keeps the name)"
-            ),
-            CollisionKind::NameTaken => write!(
-                f,
-                "{server}/{tool} is skipped: server {kept} registered the name {name} first"
-            ),
-            CollisionKind::DuplicateInServer => write!(
-                f,
-                "{server}/{tool} is skipped: another tool of {server} has the same name {name}, so Hermes registers neither"
-            ),
-            CollisionKind::Repeated => write!(
-                f,
-                "{server}/{tool} is listed twice by {server}: Hermes keeps the first listing"
-            ),
-        }
-    }
-}
-
 /// The deferrable tools of the session, sorted by Hermes name (byte order; it breaks every tie).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Catalog {

@@ -7,6 +7,7 @@ use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::fmt;
 
+use super::catalog::Collision;
 use super::catalog::ToolEntry;
 use super::eval::{resolve, QuerySet};
 use super::order::permute;
@@ -207,6 +208,147 @@ pub const MAX_SCHEMA_DEPTH: usize = 3;
 /// Relative BM25 score, both ways, from which two tools are near-duplicates.
 pub const NEAR_DUPLICATE_SIMILARITY: f64 = 0.8;
 
+/// What a finding found, with the figures its words need (the words are made in `report`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Problem {
+    /// No description of its own: Hermes sends `sent` in its place.
+    NoDescription {
+        /// What Hermes sends.
+        sent: String,
+    },
+    /// A description under [`MIN_DESCRIPTION_CHARS`].
+    ShortDescription {
+        /// The description, trimmed.
+        description: String,
+    },
+    /// A description over [`MAX_DESCRIPTION_BYTES`].
+    LongDescription {
+        /// Its length in bytes.
+        bytes: usize,
+        /// It was cut at load, so it is longer still.
+        at_least: bool,
+    },
+    /// A camelCase name, one search token.
+    CamelCase {
+        /// The raw name.
+        name: String,
+        /// The snake_case name to use.
+        snake: String,
+    },
+    /// Words with non-ASCII letters.
+    NonAscii {
+        /// How many.
+        count: usize,
+        /// The first three.
+        first: Vec<String>,
+    },
+    /// A Hermes name over [`MAX_NAME_CHARS`].
+    LongName {
+        /// The Hermes name.
+        name: String,
+        /// Its length in characters.
+        chars: usize,
+    },
+    /// Top-level parameters with no description.
+    ParamNoDescription {
+        /// Their names.
+        params: Vec<String>,
+    },
+    /// Top-level parameters with no type.
+    ParamNoType {
+        /// Their names.
+        params: Vec<String>,
+    },
+    /// Parameters nested deeper than [`MAX_SCHEMA_DEPTH`].
+    DeepSchema {
+        /// The depth.
+        depth: usize,
+    },
+    /// The schema passes add or remove parameters, and with them search words.
+    SearchWordsChanged {
+        /// Parameters added.
+        added: Vec<String>,
+        /// Parameters removed.
+        removed: Vec<String>,
+    },
+    /// The schema passes rewrite the definition.
+    SchemaRewritten {
+        /// Its Hermes name.
+        name: String,
+        /// Definition characters as captured.
+        captured_chars: u64,
+        /// Definition characters as sent.
+        sent_chars: u64,
+    },
+    /// In the catalog's costliest tenth.
+    Costly {
+        /// Its definition's chars/4 tokens.
+        tokens: u64,
+    },
+    /// A search for its name words does not return it.
+    Shadowed {
+        /// The name words searched.
+        query: String,
+        /// The number of results looked at.
+        limit: u32,
+        /// What came instead (Hermes names).
+        above: Vec<String>,
+    },
+    /// A search for its own first sentence does not return it.
+    WeakFirstSentence {
+        /// The number of results looked at.
+        limit: u32,
+    },
+    /// A tool of another server whose search text scores as well as its own.
+    NearDuplicate {
+        /// Its Hermes name.
+        other: String,
+        /// Its server.
+        server: String,
+        /// How alike, 0 to 1.
+        similarity: f64,
+    },
+    /// A tool that lost a name collision.
+    NameCollision(Collision),
+    /// A server Hermes cannot connect.
+    Refused(Note),
+    /// A query of a queries file does not return the tool.
+    Unreachable {
+        /// The query's id.
+        id: String,
+        /// Its text.
+        query: String,
+        /// The number of results looked at.
+        k: usize,
+        /// Why.
+        why: Unreached,
+    },
+}
+
+/// Why a query does not bring its expected tool into the results.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unreached {
+    /// The query's rarest word is not in the tool's text: the rarest-word gate (0.21.3 on)
+    /// never admits it.
+    MissingGate {
+        /// The word.
+        word: String,
+    },
+    /// The tool holds too few of the query's words for the gate.
+    TooFewWords {
+        /// Words it holds.
+        held: usize,
+        /// Words it must hold.
+        required: usize,
+    },
+    /// The query has no searchable words.
+    NoTokens,
+    /// Nothing ranks for the query.
+    NothingRanks,
+    /// Other tools come first (Hermes names).
+    Outranked(Vec<String>),
+}
+
 /// One finding about one tool, held compactly (32 bytes): the rule, the tool and the few
 /// facts its message needs. A lint of 100,000 tools has hundreds of thousands of them, so
 /// names and messages are written only when [`Findings`] is read.
@@ -234,15 +376,15 @@ enum Detail {
     Outranked { result: u32 },
     /// The near-identical tool of another server, and how alike they are (0 to 1).
     Twin { other: u32, similarity: f64 },
-    /// A message made when found, from what the session does not keep (a query of a
+    /// A problem made when found, from what the session does not keep (a query of a
     /// queries file).
-    Written(Box<Written>),
+    Made(Box<Made>),
 }
 
-/// A message made when found, with the catalog positions of the tools involved.
+/// A problem made when found, with the catalog positions of the tools involved.
 #[derive(Debug, Clone, PartialEq)]
-struct Written {
-    message: Box<str>,
+struct Made {
+    problem: Problem,
     related: Box<[u32]>,
 }
 
@@ -267,8 +409,8 @@ pub struct FindingText {
     pub tool: String,
     /// Hermes name (empty for a tool that lost a name collision).
     pub name: String,
-    /// One line: what is wrong and the fix.
-    pub message: String,
+    /// What is wrong, with its figures.
+    pub problem: Problem,
     /// Hermes names of the tools involved (what outranks a shadowed tool, a duplicate).
     pub related: Vec<String>,
 }
@@ -363,61 +505,55 @@ impl Findings {
     fn describe(&self, finding: &Finding) -> FindingText {
         let session = &self.session;
         let name_of = |doc: &u32| session.catalog_entry(*doc as usize).0.name.clone();
-        if finding.detail == Detail::Collision {
-            let collision = &session.collisions()[finding.subject as usize];
-            return FindingText {
-                rule: *finding.rule,
-                server: collision.server.clone(),
-                tool: collision.tool.clone(),
-                name: String::new(),
-                message: format!("{collision}: rename the tool or the server key"),
-                related: vec![collision.name.clone()],
-            };
-        }
-        if finding.detail == Detail::Refused {
-            let note = &session.notes()[finding.subject as usize];
-            let (server, tool) = refused_subject(note);
-            let fix = match note {
-                Note::NoInputSchema { .. } => {
-                    "; add \"inputSchema\": {\"type\": \"object\"} to every tool"
-                }
-                _ => "; fix the entry",
-            };
-            return FindingText {
-                rule: *finding.rule,
-                server: server.to_string(),
-                tool: tool.to_string(),
-                name: String::new(),
-                message: format!("{note}{fix}"),
-                related: Vec::new(),
-            };
+        match &finding.detail {
+            Detail::Collision => {
+                let collision = &session.collisions()[finding.subject as usize];
+                return FindingText {
+                    rule: *finding.rule,
+                    server: collision.server.clone(),
+                    tool: collision.tool.clone(),
+                    name: String::new(),
+                    problem: Problem::NameCollision(collision.clone()),
+                    related: vec![collision.name.clone()],
+                };
+            }
+            Detail::Refused => {
+                let note = &session.notes()[finding.subject as usize];
+                let (server, tool) = refused_subject(note);
+                return FindingText {
+                    rule: *finding.rule,
+                    server: server.to_string(),
+                    tool: tool.to_string(),
+                    name: String::new(),
+                    problem: Problem::Refused(note.clone()),
+                    related: Vec::new(),
+                };
+            }
+            _ => {}
         }
         let (entry, _) = session.catalog_entry(finding.subject as usize);
         let limit = session.settings().search_default_limit;
-        let (message, related) = match &finding.detail {
-            Detail::Tool => (tool_message(entry, finding.rule), Vec::new()),
+        let (problem, related) = match &finding.detail {
+            Detail::Tool => (tool_problem(entry, finding.rule), Vec::new()),
             Detail::Collision | Detail::Refused => {
                 unreachable!("collisions and refused servers are written out above")
             }
             Detail::Outranked { result } => {
                 let above: Vec<String> = self.results.get(*result).iter().map(name_of).collect();
-                (outranked_message(finding.rule, entry, limit, &above), above)
+                (outranked(finding.rule, entry, limit, above.clone()), above)
             }
             Detail::Twin { other, similarity } => {
                 let (other, _) = session.catalog_entry(*other as usize);
-                (
-                    format!(
-                        "its search text matches {} (server {}) at {:.0}% similarity: the model may pick either; tell them apart in the descriptions",
-                        other.name,
-                        other.server,
-                        similarity * 100.0
-                    ),
-                    vec![other.name.clone()],
-                )
+                let problem = Problem::NearDuplicate {
+                    other: other.name.clone(),
+                    server: other.server.clone(),
+                    similarity: *similarity,
+                };
+                (problem, vec![other.name.clone()])
             }
-            Detail::Written(written) => (
-                written.message.to_string(),
-                written.related.iter().map(name_of).collect(),
+            Detail::Made(made) => (
+                made.problem.clone(),
+                made.related.iter().map(name_of).collect(),
             ),
         };
         FindingText {
@@ -425,7 +561,7 @@ impl Findings {
             server: entry.server.clone(),
             tool: entry.raw_name.clone(),
             name: entry.name.clone(),
-            message,
+            problem,
             related,
         }
     }
@@ -492,15 +628,17 @@ fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Finding> {
                 .iter()
                 .flat_map(|name| resolve(session, name, query.server.as_deref()))
                 .collect();
-            let found = expected.iter().any(|doc| result.hits.iter().any(|h| h.doc == *doc));
+            let found = expected
+                .iter()
+                .any(|doc| result.hits.iter().any(|h| h.doc == *doc));
             let mut out = Vec::new();
             if found {
                 return out;
             }
-            let above: Vec<&str> = result
+            let above: Vec<String> = result
                 .hits
                 .iter()
-                .map(|h| session.catalog_entry(h.doc).0.name.as_str())
+                .map(|h| session.catalog_entry(h.doc).0.name.clone())
                 .collect();
             for doc in expected {
                 // Only releases with the rarest-word gate (0.21.3 on) have an admission
@@ -511,25 +649,25 @@ fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Finding> {
                     Admitted::Yes
                 };
                 let why = match admission {
-                    Admitted::MissingGate { word } => format!(
-                        "its rarest word \"{word}\" is not in the tool's text, so the rarest-word gate never admits it: add that word to the description"
-                    ),
-                    Admitted::TooFewWords { held, required } => format!(
-                        "the tool holds {held} of the query's words and needs {required}: use the words people search with"
-                    ),
-                    Admitted::NoTokens => "the query has no searchable words".to_string(),
-                    Admitted::Yes if above.is_empty() => "nothing ranks for it".to_string(),
-                    Admitted::Yes => format!("outranked by {}", above.join(", ")),
+                    Admitted::Yes if above.is_empty() => Unreached::NothingRanks,
+                    Admitted::Yes => Unreached::Outranked(above.clone()),
+                    Admitted::MissingGate { word } => Unreached::MissingGate { word },
+                    Admitted::TooFewWords { held, required } => {
+                        Unreached::TooFewWords { held, required }
+                    }
+                    Admitted::NoTokens => Unreached::NoTokens,
                 };
-                let message = format!(
-                    "query {} \"{}\" does not return it in the top {k}: {why}",
-                    query.id, query.query
-                );
+                let problem = Problem::Unreachable {
+                    id: query.id.clone(),
+                    query: query.query.clone(),
+                    k,
+                    why,
+                };
                 out.push(Finding::about_tool(
                     &UNREACHABLE,
                     doc,
-                    Detail::Written(Box::new(Written {
-                        message: message.into(),
+                    Detail::Made(Box::new(Made {
+                        problem,
                         related: result.hits.iter().map(|hit| hit.doc as u32).collect(),
                     })),
                 ));
@@ -597,9 +735,9 @@ fn costly_threshold(session: &Session) -> Option<u64> {
     Some(above)
 }
 
-/// Receives each rule a tool breaks (at most once per rule) with its message, which is
-/// turned into text only if the receiver wants it: the lint pass writes no message.
-type Reporter<'a> = dyn FnMut(&'static Rule, fmt::Arguments<'_>) + 'a;
+/// Receives each rule a tool breaks (at most once per rule) with a maker of its problem,
+/// called only if the receiver wants it: the lint pass makes none.
+type Reporter<'a> = dyn FnMut(&'static Rule, &dyn Fn() -> Problem) + 'a;
 
 /// A function that checks one tool against a group of rules.
 type RuleGroup = fn(&ToolEntry, &mut Reporter);
@@ -638,81 +776,69 @@ fn tool_rules(entry: &ToolEntry, costly: bool, report: &mut Reporter) {
 
 /// The costly-tool rule, for a tool in the catalog's costliest tenth.
 fn costly_rule(entry: &ToolEntry, report: &mut Reporter) {
-    report(
-        &COSTLY_TOOL,
-        format_args!(
-            "its definition costs {} tokens by chars/4, in the costliest tenth of the catalog: trim the description or schema",
-            crate::text::thousands(super::tokens::estimate_tokens(entry.chars))
-        ),
-    );
+    report(&COSTLY_TOOL, &|| Problem::Costly {
+        tokens: super::tokens::estimate_tokens(entry.chars),
+    });
 }
 
-/// The message of a one-tool rule the tool breaks: only that rule's group runs again.
-fn tool_message(entry: &ToolEntry, rule: &Rule) -> String {
+/// The problem of a one-tool rule the tool breaks: only that rule's group runs again.
+fn tool_problem(entry: &ToolEntry, rule: &Rule) -> Problem {
     let group = TOOL_RULE_GROUPS
         .iter()
         .find(|(_, rules)| rules.contains(rule))
         .map_or(costly_rule as RuleGroup, |&(group, _)| group);
-    let mut message = String::new();
-    group(entry, &mut |broken, text| {
+    let mut problem = None;
+    group(entry, &mut |broken, make| {
         if broken == rule {
-            message = text.to_string();
+            problem = Some(make());
         }
     });
-    debug_assert!(
-        !message.is_empty(),
-        "{} does not break {}",
-        entry.name,
-        rule.id
-    );
-    message
+    problem.unwrap_or_else(|| unreachable!("{} does not break {}", entry.name, rule.id))
 }
 
 /// Description, name and word rules.
 fn text_rules(entry: &ToolEntry, report: &mut Reporter) {
     if !entry.has_own_description {
-        report(
-            &NO_DESCRIPTION,
-            format_args!(
-                "Hermes sends \"{}\", which says nothing of what it does: add a description",
-                entry.description
-            ),
-        );
+        report(&NO_DESCRIPTION, &|| Problem::NoDescription {
+            sent: entry.description.clone(),
+        });
     } else if entry.description.trim().chars().count() < MIN_DESCRIPTION_CHARS {
-        report(
-            &SHORT_DESCRIPTION,
-            format_args!(
-                "description \"{}\" is under {MIN_DESCRIPTION_CHARS} characters: say what it does and on what, in the words users search with",
-                entry.description.trim()
-            ),
-        );
+        report(&SHORT_DESCRIPTION, &|| Problem::ShortDescription {
+            description: entry.description.trim().to_string(),
+        });
     }
     if entry.description.len() > MAX_DESCRIPTION_BYTES {
-        // A description cut at load is longer than what is left of it.
-        let at_least = if entry.truncated_chars > 0 {
-            "at least "
-        } else {
-            ""
-        };
-        report(
-            &LONG_DESCRIPTION,
-            format_args!(
-                "description is {at_least}{} bytes, over the {} some clients keep: put the essentials first and move details to parameter descriptions",
-                crate::text::thousands(entry.description.len() as u64),
-                crate::text::thousands(MAX_DESCRIPTION_BYTES as u64)
-            ),
-        );
+        report(&LONG_DESCRIPTION, &|| Problem::LongDescription {
+            bytes: entry.description.len(),
+            // A description cut at load is longer than what is left of it.
+            at_least: entry.truncated_chars > 0,
+        });
     }
     if let Some(snake) = camel_to_snake(&entry.raw_name) {
-        report(
-            &CAMEL_CASE,
-            format_args!(
-                "\"{}\" is one search token (\"{}\"): a query for its words does not match it; name it {snake}",
-                entry.raw_name,
-                entry.raw_name.to_ascii_lowercase()
-            ),
-        );
+        report(&CAMEL_CASE, &|| Problem::CamelCase {
+            name: entry.raw_name.clone(),
+            snake: snake.clone(),
+        });
     }
+    let odd = non_ascii_words(entry);
+    if !odd.is_empty() {
+        report(&NON_ASCII, &|| Problem::NonAscii {
+            count: odd.len(),
+            first: odd.iter().take(3).map(|w| w.to_string()).collect(),
+        });
+    }
+    let hermes_chars = entry.name.chars().count();
+    if hermes_chars > MAX_NAME_CHARS {
+        report(&LONG_NAME, &|| Problem::LongName {
+            name: entry.name.clone(),
+            chars: hermes_chars,
+        });
+    }
+}
+
+/// The words of the tool's name, description and parameter names with non-ASCII letters,
+/// each once, in order.
+fn non_ascii_words(entry: &ToolEntry) -> Vec<&str> {
     let mut odd: Vec<&str> = Vec::new();
     for text in [entry.raw_name.as_str(), entry.description.as_str()]
         .into_iter()
@@ -726,29 +852,7 @@ fn text_rules(entry: &ToolEntry, report: &mut Reporter) {
             }
         }
     }
-    if !odd.is_empty() {
-        let shown: Vec<String> = odd.iter().take(3).map(|w| format!("\"{w}\"")).collect();
-        report(
-            &NON_ASCII,
-            format_args!(
-                "{} word{} with non-ASCII letters ({}{}): search only keeps ASCII letters and digits, so they are split or dropped",
-                odd.len(),
-                if odd.len() == 1 { "" } else { "s" },
-                shown.join(", "),
-                if odd.len() > 3 { ", ..." } else { "" }
-            ),
-        );
-    }
-    let hermes_chars = entry.name.chars().count();
-    if hermes_chars > MAX_NAME_CHARS {
-        report(
-            &LONG_NAME,
-            format_args!(
-                "Hermes name {} is {hermes_chars} characters; providers reject function names over {MAX_NAME_CHARS}: shorten the tool name or the server key",
-                entry.name
-            ),
-        );
-    }
+    odd
 }
 
 /// What Hermes's schema passes do to the tool: changed search words, a changed definition.
@@ -759,51 +863,26 @@ fn pass_rules(entry: &ToolEntry, report: &mut Reporter) {
     let captured = change.captured.parse();
     let before: Vec<&str> = super::catalog::parameter_names(&captured).collect();
     let after: Vec<&str> = entry.parameter_names().collect();
-    let added: Vec<&str> = after
-        .iter()
-        .filter(|p| !before.contains(p))
-        .copied()
-        .collect();
-    let removed: Vec<&str> = before
-        .iter()
-        .filter(|p| !after.contains(p))
-        .copied()
-        .collect();
+    let missing_from = |names: &[&str], others: &[&str]| -> Vec<String> {
+        names
+            .iter()
+            .filter(|p| !others.contains(p))
+            .map(|p| p.to_string())
+            .collect()
+    };
+    let added = missing_from(&after, &before);
+    let removed = missing_from(&before, &after);
     if !added.is_empty() || !removed.is_empty() {
-        let list = |names: &[&str]| {
-            names
-                .iter()
-                .map(|n| format!("\"{n}\""))
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
-        let mut parts = Vec::new();
-        if !added.is_empty() {
-            parts.push(format!("adds the parameter {}", list(&added)));
-        }
-        if !removed.is_empty() {
-            parts.push(format!("removes {}", list(&removed)));
-        }
-        report(
-            &SEARCH_WORDS_CHANGED,
-            format_args!(
-                "Hermes's schema passes {}, and with it the tool's search words: fix the schema (a property map holding a parameter named \"properties\" gains a fake \"type\" parameter)",
-                parts.join(" and ")
-            ),
-        );
+        report(&SEARCH_WORDS_CHANGED, &|| Problem::SearchWordsChanged {
+            added: added.clone(),
+            removed: removed.clone(),
+        });
     }
-    let delta = entry.chars as i64 - change.captured_chars as i64;
-    report(
-        &SCHEMA_REWRITTEN,
-        format_args!(
-            "Hermes's schema passes rewrite its schema: {} -> {} chars ({}{}); see `schematax describe {}`",
-            crate::text::thousands(change.captured_chars),
-            crate::text::thousands(entry.chars),
-            if delta >= 0 { "+" } else { "" },
-            delta,
-            entry.name
-        ),
-    );
+    report(&SCHEMA_REWRITTEN, &|| Problem::SchemaRewritten {
+        name: entry.name.clone(),
+        captured_chars: change.captured_chars,
+        sent_chars: entry.chars,
+    });
 }
 
 /// `listItems` -> `Some("list_items")`; `None` when the name has no lower-to-upper step.
@@ -850,40 +929,20 @@ fn schema_rules(entry: &ToolEntry, report: &mut Reporter) {
             no_type.push(name.as_str());
         }
     }
+    let owned = |names: &[&str]| names.iter().map(|n| n.to_string()).collect();
     if !no_description.is_empty() {
-        report(
-            &PARAM_NO_DESCRIPTION,
-            format_args!(
-                "{} no description: the model must guess what to pass",
-                parameters_have(&no_description)
-            ),
-        );
+        report(&PARAM_NO_DESCRIPTION, &|| Problem::ParamNoDescription {
+            params: owned(&no_description),
+        });
     }
     if !no_type.is_empty() {
-        report(
-            &PARAM_NO_TYPE,
-            format_args!(
-                "{} no type: add \"type\" so the model sends the right kind of value",
-                parameters_have(&no_type)
-            ),
-        );
+        report(&PARAM_NO_TYPE, &|| Problem::ParamNoType {
+            params: owned(&no_type),
+        });
     }
     let depth = properties.map_or(0, properties_depth);
     if depth > MAX_SCHEMA_DEPTH {
-        report(
-            &DEEP_SCHEMA,
-            format_args!(
-                "parameters nest {depth} levels deep (over {MAX_SCHEMA_DEPTH}): models fill deep objects badly; flatten them"
-            ),
-        );
-    }
-}
-
-/// `parameter x has` / `parameters x, y have`.
-fn parameters_have(names: &[&str]) -> String {
-    match names {
-        [one] => format!("parameter {one} has"),
-        many => format!("parameters {} have", many.join(", ")),
+        report(&DEEP_SCHEMA, &|| Problem::DeepSchema { depth });
     }
 }
 
@@ -1066,22 +1125,16 @@ fn findability_findings(
     }
 }
 
-/// The message of a findability rule whose search returned `above` instead of the tool.
-fn outranked_message(rule: &Rule, entry: &ToolEntry, limit: u32, above: &[String]) -> String {
+/// The problem of a findability rule whose search returned `above` instead of the tool.
+fn outranked(rule: &Rule, entry: &ToolEntry, limit: u32, above: Vec<String>) -> Problem {
     if *rule == SHADOWED {
-        let query = own_queries(entry).0.unwrap_or_default();
-        format!(
-            "a search for its name words \"{query}\" does not return it in the top {limit}{}: put those words in its description",
-            if above.is_empty() {
-                String::new()
-            } else {
-                format!(", outranked by {}", above.join(", "))
-            }
-        )
+        Problem::Shadowed {
+            query: own_queries(entry).0.unwrap_or_default(),
+            limit,
+            above,
+        }
     } else {
-        format!(
-            "a search for its own first sentence does not return it in the top {limit}: make that sentence specific to this tool"
-        )
+        Problem::WeakFirstSentence { limit }
     }
 }
 
@@ -1191,27 +1244,29 @@ mod tests {
         );
         assert!(rules_of(&one(&long), "purge_cache").contains(&"long-description"));
         assert!(!rules_of(&one(FILLER), "archive_report").contains(&"long-description"));
-        let message = |tool: &str| {
+        let problem = |tool: &str| {
             let findings = written(&session(&[("srv", &format!("[{tool}]"))]));
             let finding = findings
                 .into_iter()
                 .find(|f| f.rule.id == "long-description");
-            finding.unwrap().message
+            finding.unwrap().problem
         };
         assert!(
-            message(&long).starts_with("description is 2,"),
-            "{}",
-            message(&long)
+            matches!(problem(&long), Problem::LongDescription { bytes, at_least: false } if bytes > 2048),
+            "{:?}",
+            problem(&long)
         );
         // A description cut at load says it was longer than what is left.
         let huge = format!(
             r#"{{"name":"purge_cache","description":"{}"}}"#,
             "word ".repeat(400_000)
         );
-        assert!(
-            message(&huge).starts_with("description is at least 1,048,576 bytes"),
-            "{}",
-            message(&huge)
+        assert_eq!(
+            problem(&huge),
+            Problem::LongDescription {
+                bytes: 1_048_576,
+                at_least: true
+            }
         );
     }
 
@@ -1264,10 +1319,12 @@ mod tests {
     fn camel_case_names() {
         let f = one(r#"{"name":"listItems","description":"List the items in a shopping basket."}"#);
         let finding = f.iter().find(|f| f.rule == CAMEL_CASE).unwrap();
-        assert!(
-            finding.message.contains("name it list_items"),
-            "{}",
-            finding.message
+        assert_eq!(
+            finding.problem,
+            Problem::CamelCase {
+                name: "listItems".into(),
+                snake: "list_items".into()
+            }
         );
         assert_eq!(
             camel_to_snake("getHTTPStatus2Go"),
@@ -1281,12 +1338,12 @@ mod tests {
     fn non_ascii_words() {
         let f = one(r#"{"name":"trouver_café","description":"Trouve un café près de Zürich."}"#);
         let finding = f.iter().find(|f| f.rule == NON_ASCII).unwrap();
-        assert!(
-            finding.message.starts_with(
-                "4 words with non-ASCII letters (\"trouver_café\", \"café\", \"près\", ...)"
-            ),
-            "{}",
-            finding.message
+        assert_eq!(
+            finding.problem,
+            Problem::NonAscii {
+                count: 4,
+                first: vec!["trouver_café".into(), "café".into(), "près".into()]
+            }
         );
         assert!(!rules_of(&one(FILLER), "archive_report").contains(&"non-ascii-words"));
     }
@@ -1297,16 +1354,18 @@ mod tests {
             r#"{"name":"purge_cache","description":"Purge the CDN cache of a website zone.","inputSchema":{"type":"object","properties":{"zone":{"type":"string"},"hard":{"description":"Hard purge."},"mode":{"enum":["a","b"],"description":"Mode."}}}}"#,
         );
         let no_description = f.iter().find(|f| f.rule == PARAM_NO_DESCRIPTION).unwrap();
-        assert!(
-            no_description.message.starts_with("parameter zone has"),
-            "{}",
-            no_description.message
+        assert_eq!(
+            no_description.problem,
+            Problem::ParamNoDescription {
+                params: vec!["zone".into()]
+            }
         );
         let no_type = f.iter().find(|f| f.rule == PARAM_NO_TYPE).unwrap();
-        assert!(
-            no_type.message.starts_with("parameter hard has"),
-            "{}",
-            no_type.message
+        assert_eq!(
+            no_type.problem,
+            Problem::ParamNoType {
+                params: vec!["hard".into()]
+            }
         );
     }
 
@@ -1347,7 +1406,10 @@ mod tests {
             ("my-api", "query.data"),
             "the last registration overwrites the first"
         );
-        assert!(collision.message.contains("overwritten by server my_api"));
+        assert!(matches!(
+            &collision.problem,
+            Problem::NameCollision(Collision { kept_server: Some(kept), .. }) if kept == "my_api"
+        ));
         assert!(!findings
             .iter()
             .any(|f| f.rule == NAME_COLLISION && f.server == "my_api"));
@@ -1379,16 +1441,16 @@ mod tests {
             ("bare", "purge_cache")
         );
         assert!(
-            missing[0].message.contains("does not connect bare"),
-            "{}",
-            missing[0].message
+            matches!(&missing[0].problem, Problem::Refused(Note::NoInputSchema { server, .. }) if server == "bare"),
+            "{:?}",
+            missing[0].problem
         );
         let refused = by_rule("refused-tool-list");
         assert_eq!(refused.len(), 1);
         assert!(
-            refused[0].message.contains("description is not a string"),
-            "{}",
-            refused[0].message
+            matches!(&refused[0].problem, Problem::Refused(Note::Refused { reason, .. }) if reason.contains("description is not a string")),
+            "{:?}",
+            refused[0].problem
         );
         // Their tools never reach the catalog, so no other rule speaks of them.
         assert!(findings
@@ -1460,8 +1522,13 @@ mod tests {
         assert_eq!(unreachable.rule, UNREACHABLE);
         assert_eq!(unreachable.tool, "purge_cache");
         assert_eq!(
-            unreachable.message,
-            "query q1 \"list the dns zones\" does not return it in the top 1: outranked by mcp_cdn_list_zones"
+            unreachable.problem,
+            Problem::Unreachable {
+                id: "q1".into(),
+                query: "list the dns zones".into(),
+                k: 1,
+                why: Unreached::Outranked(vec!["mcp_cdn_list_zones".into()])
+            }
         );
         assert_eq!(unreachable.related, ["mcp_cdn_list_zones"]);
         // The rarest-word gate says why it leaves the tool out.
@@ -1470,11 +1537,15 @@ mod tests {
         findings.add_queries(&set, 1);
         let unreachable = findings.text(findings.len() - 1).unwrap();
         assert!(
-            unreachable
-                .message
-                .contains("the rarest-word gate never admits it"),
-            "{}",
-            unreachable.message
+            matches!(
+                &unreachable.problem,
+                Problem::Unreachable {
+                    why: Unreached::MissingGate { .. },
+                    ..
+                }
+            ),
+            "{:?}",
+            unreachable.problem
         );
     }
 
@@ -1521,9 +1592,9 @@ mod tests {
             .unwrap();
         assert_eq!(shadowed.related.len(), 2);
         assert!(
-            shadowed.message.contains("\"get status\""),
-            "{}",
-            shadowed.message
+            matches!(&shadowed.problem, Problem::Shadowed { query, .. } if query == "get status"),
+            "{:?}",
+            shadowed.problem
         );
         assert!(!findings
             .iter()

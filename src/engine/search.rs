@@ -237,22 +237,6 @@ pub enum Admitted {
     NoTokens,
 }
 
-impl std::fmt::Display for Admitted {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Admitted::Yes => f.write_str("admitted"),
-            Admitted::MissingGate { word } => {
-                write!(f, "lacks \"{word}\", the query's rarest word")
-            }
-            Admitted::TooFewWords { held, required } => write!(
-                f,
-                "holds {held} of the query's words; the rule needs {required}"
-            ),
-            Admitted::NoTokens => f.write_str("the query has no searchable words"),
-        }
-    }
-}
-
 /// Every search token seen in a session's tools, each with a dense id; with stemming, each
 /// distinct word is stemmed once.
 #[derive(Debug, Clone, Default)]

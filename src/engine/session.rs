@@ -150,56 +150,6 @@ pub enum Note {
     },
 }
 
-impl std::fmt::Display for Note {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Note::NotConfigured { server, source } => {
-                write!(f, "capture {server} ({source}) is not in mcp_servers: not counted")
-            }
-            Note::NoCapture { server } => write!(
-                f,
-                "server {server} is configured but has no capture: not counted (run `schematax capture`)"
-            ),
-            Note::Disabled { server } => {
-                write!(f, "server {server} has enabled: false: not counted")
-            }
-            Note::NoInputSchema {
-                server,
-                tool,
-                tools,
-            } => {
-                let which = match tools {
-                    1 => format!("tool {tool} has"),
-                    _ => format!(
-                        "{} tools ({tool} and {} more) have",
-                        crate::text::thousands(*tools as u64),
-                        crate::text::thousands(*tools as u64 - 1)
-                    ),
-                };
-                write!(
-                    f,
-                    "server {server}: {which} no inputSchema; Hermes's MCP client rejects the whole tool list, so Hermes does not connect {server}: not counted"
-                )
-            }
-            Note::Refused { server, reason } => write!(
-                f,
-                "server {server}: {reason}; Hermes's MCP client rejects the whole tool list, so Hermes does not connect {server}: not counted"
-            ),
-            Note::UnknownToolset {
-                list,
-                name,
-                suggestion,
-            } => {
-                write!(f, "{list}: no server has the toolset {name:?}")?;
-                match suggestion {
-                    Some(guess) => write!(f, " (did you mean {guess:?}?)"),
-                    None => write!(f, " (toolsets are mcp-SERVER or the server's name)"),
-                }
-            }
-        }
-    }
-}
-
 /// The toolsets of `scope` that name no server, each with the closest name there is.
 fn unknown_toolsets(scope: &Scope, servers: &[Server]) -> Vec<Note> {
     let known: Vec<&str> = servers

@@ -480,7 +480,7 @@ impl PageReport {
                         "<li><code>{}/{}</code> {}</li>",
                         escape(&f.server),
                         escape(&f.tool),
-                        escape_clipped(&f.message, 400)
+                        escape_clipped(&f.problem.to_string(), 400)
                     );
                 }
                 if of_rule.len() > FINDINGS_PER_RULE {

@@ -50,7 +50,7 @@ impl From<FindingText> for FindingRow {
             server: f.server,
             tool: f.tool,
             name: f.name,
-            message: f.message,
+            message: f.problem.to_string(),
             related: f.related,
         }
     }
@@ -237,7 +237,7 @@ impl LintReport {
             "ruleId": f.rule.id,
             "ruleIndex": RULES.iter().position(|r| r.id == f.rule.id).unwrap_or(0),
             "level": sarif_level(f.rule.severity),
-            "message": {"text": format!("{}/{}: {}", f.server, f.tool, f.message)},
+            "message": {"text": format!("{}/{}: {}", f.server, f.tool, f.problem)},
             "locations": [location],
         })
     }

@@ -917,7 +917,7 @@ impl App {
         let mut detail = self.tool_detail(self.session.catalog_ref(position));
         let mut head = vec![format!(
             "{} {}: {}",
-            finding.rule.severity, finding.rule.id, finding.message
+            finding.rule.severity, finding.rule.id, finding.problem
         )];
         if !finding.related.is_empty() {
             head.push(format!("involved: {}", finding.related.join(", ")));

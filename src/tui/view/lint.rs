@@ -58,7 +58,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
             )),
         ]);
         let message = Line::from(Span::styled(
-            clip(&format!("  {}", sanitize(&f.message)), width),
+            clip(&format!("  {}", sanitize(&f.problem.to_string())), width),
             theme::MUTED,
         ));
         Row::new(vec![Cell::from(vec![head, message])]).height(2)
