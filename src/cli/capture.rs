@@ -6,58 +6,16 @@ use std::process::ExitCode;
 
 use super::args::CaptureArgs;
 use super::{emit, CliError, EXIT_FAILURE};
-use crate::capture::CaptureError;
-use crate::engine::config::Config;
+use crate::capture::{client_config, specs_from_config, CaptureError, ServerSpec};
+use crate::engine::config::{Config, Transport};
 use crate::engine::error::InputError;
 use crate::signals::Signal;
 
 /// `schematax capture`: 0 when every server was captured, 1 when some failed; SIGINT, SIGTERM
 /// or SIGHUP stop every server and remove half-written files, then exit with 128 + the signal.
 pub fn run(args: &CaptureArgs) -> Result<ExitCode, CliError> {
-    use crate::capture::{capture_all, client_config, specs_from_config, ServerSpec};
-    use crate::engine::config::Transport;
-    let usage = |text: &str| CliError::Usage(text.to_string());
-    let mut specs: Vec<ServerSpec> = Vec::new();
-    let ad_hoc = !args.command.is_empty() || args.url.is_some();
-    match (&args.name, ad_hoc) {
-        (Some(name), true) => specs.push(ServerSpec {
-            name: name.clone(),
-            transport: match &args.url {
-                Some(url) => Transport::Http {
-                    url: url.clone(),
-                    headers: Vec::new(),
-                },
-                None => Transport::Stdio {
-                    command: args.command[0].clone(),
-                    args: args.command[1..].to_vec(),
-                    env: Vec::new(),
-                },
-            },
-            secrets: Vec::new(),
-        }),
-        (Some(_), false) => return Err(usage("--name needs a command after `--` or --url")),
-        (None, _) => {}
-    }
-    if let Some(path) = &args.config {
-        let config = Config::load(path)?;
-        for warning in &config.warnings {
-            eprintln!(
-                "schematax: warning: {}",
-                crate::text::sanitize(&warning.to_string())
-            );
-        }
-        let chosen = specs_from_config(&config, &args.servers)
-            .map_err(|e| InputError::new(path, e.to_string()))?;
-        specs.extend(chosen);
-    } else if !args.servers.is_empty() {
-        return Err(usage("--server needs a CONFIG"));
-    }
-    for path in &args.client_configs {
-        specs.extend(client_config::load(path)?);
-    }
-    if specs.is_empty() {
-        return Err(usage("nothing to capture: give a CONFIG with mcp_servers, --client-config, or --name with a command or --url"));
-    }
+    use crate::capture::capture_all;
+    let specs = servers_to_capture(args)?;
     let out = match (&args.out, &args.config) {
         (Some(out), _) => out.clone(),
         (None, Some(config)) => config.parent().unwrap_or(Path::new(".")).join("tools"),
@@ -115,4 +73,52 @@ pub fn run(args: &CaptureArgs) -> Result<ExitCode, CliError> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// The servers `args` name: the ad-hoc one (`--name` with a command or `--url`), the config's
+/// (`--server` picks), and those of `--client-config` files, in that order.
+fn servers_to_capture(args: &CaptureArgs) -> Result<Vec<ServerSpec>, CliError> {
+    let usage = |text: &str| CliError::Usage(text.to_string());
+    let mut specs: Vec<ServerSpec> = Vec::new();
+    let ad_hoc = !args.command.is_empty() || args.url.is_some();
+    match (&args.name, ad_hoc) {
+        (Some(name), true) => specs.push(ServerSpec {
+            name: name.clone(),
+            transport: match &args.url {
+                Some(url) => Transport::Http {
+                    url: url.clone(),
+                    headers: Vec::new(),
+                },
+                None => Transport::Stdio {
+                    command: args.command[0].clone(),
+                    args: args.command[1..].to_vec(),
+                    env: Vec::new(),
+                },
+            },
+            secrets: Vec::new(),
+        }),
+        (Some(_), false) => return Err(usage("--name needs a command after `--` or --url")),
+        (None, _) => {}
+    }
+    if let Some(path) = &args.config {
+        let config = Config::load(path)?;
+        for warning in &config.warnings {
+            eprintln!(
+                "schematax: warning: {}",
+                crate::text::sanitize(&warning.to_string())
+            );
+        }
+        let chosen = specs_from_config(&config, &args.servers)
+            .map_err(|e| InputError::new(path, e.to_string()))?;
+        specs.extend(chosen);
+    } else if !args.servers.is_empty() {
+        return Err(usage("--server needs a CONFIG"));
+    }
+    for path in &args.client_configs {
+        specs.extend(client_config::load(path)?);
+    }
+    if specs.is_empty() {
+        return Err(usage("nothing to capture: give a CONFIG with mcp_servers, --client-config, or --name with a command or --url"));
+    }
+    Ok(specs)
 }

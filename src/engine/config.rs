@@ -1391,44 +1391,13 @@ const SERVER_KEYS: [&str; 12] = [
     "sampling",
 ];
 
-fn parse_server(
-    name: &str,
-    value: &Yaml,
+/// `tools.include` and `tools.exclude` of a server entry (include `None` when not a list).
+fn server_filters(
+    tools: Option<&Yaml>,
+    prefix: &str,
     warnings: &mut Vec<ConfigWarning>,
-) -> Option<ServerConfig> {
-    let empty = Mapping::default();
-    let map = match value {
-        Yaml::Map(map) => map,
-        Yaml::Null => &empty,
-        other => {
-            warnings.push(ConfigWarning::invalid(
-                format!("mcp_servers.{name}"),
-                Found::of(other),
-                Expected::Mapping,
-                Instead::ServerSkipped,
-            ));
-            return None;
-        }
-    };
-    let prefix = format!("mcp_servers.{name}");
-    let enabled = match Scalar::from_yaml(map.get("enabled")) {
-        Scalar::Null => true,
-        Scalar::Bool(b) => b,
-        Scalar::Text(s) if Mode::from_text(s) == Some(Mode::Off) => false,
-        Scalar::Text(s) if Mode::from_text(s) == Some(Mode::On) => true,
-        Scalar::Int(0) => false,
-        Scalar::Int(1) => true,
-        other => {
-            warnings.push(ConfigWarning::invalid(
-                format!("{prefix}.enabled"),
-                other.found(),
-                Expected::Boolean,
-                Instead::Value("true".into()),
-            ));
-            true
-        }
-    };
-    let (include, exclude) = match map.get("tools") {
+) -> (Option<Vec<String>>, Vec<String>) {
+    match tools {
         None | Some(Yaml::Null) => (None, Vec::new()),
         Some(Yaml::Map(tools)) => {
             check_keys(
@@ -1467,7 +1436,47 @@ fn parse_server(
             ));
             (None, Vec::new())
         }
+    }
+}
+
+fn parse_server(
+    name: &str,
+    value: &Yaml,
+    warnings: &mut Vec<ConfigWarning>,
+) -> Option<ServerConfig> {
+    let empty = Mapping::default();
+    let map = match value {
+        Yaml::Map(map) => map,
+        Yaml::Null => &empty,
+        other => {
+            warnings.push(ConfigWarning::invalid(
+                format!("mcp_servers.{name}"),
+                Found::of(other),
+                Expected::Mapping,
+                Instead::ServerSkipped,
+            ));
+            return None;
+        }
     };
+    let prefix = format!("mcp_servers.{name}");
+    let enabled = match Scalar::from_yaml(map.get("enabled")) {
+        Scalar::Null => true,
+        Scalar::Bool(b) => b,
+        Scalar::Text(s) if Mode::from_text(s) == Some(Mode::Off) => false,
+        Scalar::Text(s) if Mode::from_text(s) == Some(Mode::On) => true,
+        Scalar::Int(0) => false,
+        Scalar::Int(1) => true,
+        other => {
+            warnings.push(ConfigWarning::invalid(
+                format!("{prefix}.enabled"),
+                other.found(),
+                Expected::Boolean,
+                Instead::Value("true".into()),
+            ));
+            true
+        }
+    };
+    let (include, exclude) = server_filters(map.get("tools"), &prefix, warnings);
     let text = |key: &str| match map.get(key) {
         Some(Yaml::Str(s)) => Some(s.clone()),
         _ => None,

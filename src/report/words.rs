@@ -182,31 +182,13 @@ impl fmt::Display for Problem {
                 name,
                 captured_chars,
                 sent_chars,
-            } => {
-                let delta = *sent_chars as i64 - *captured_chars as i64;
-                write!(
-                    f,
-                    "Hermes's schema passes rewrite its schema: {} -> {} chars ({}{delta}); see `schematax describe {name}`",
-                    thousands(*captured_chars),
-                    thousands(*sent_chars),
-                    if delta >= 0 { "+" } else { "" },
-                )
-            }
+            } => write_schema_rewritten(f, name, *captured_chars, *sent_chars),
             Problem::Costly { tokens } => write!(
                 f,
                 "its definition costs {} tokens by chars/4, in the costliest tenth of the catalog: trim the description or schema",
                 thousands(*tokens)
             ),
-            Problem::Shadowed { query, limit, above } => {
-                write!(
-                    f,
-                    "a search for its name words \"{query}\" does not return it in the top {limit}"
-                )?;
-                if !above.is_empty() {
-                    write!(f, ", outranked by {}", above.join(", "))?;
-                }
-                f.write_str(": put those words in its description")
-            }
+            Problem::Shadowed { query, limit, above } => write_shadowed(f, query, *limit, above),
             Problem::WeakFirstSentence { limit } => write!(
                 f,
                 "a search for its own first sentence does not return it in the top {limit}: make that sentence specific to this tool"
@@ -223,13 +205,11 @@ impl fmt::Display for Problem {
             Problem::NameCollision(collision) => {
                 write!(f, "{collision}: rename the tool or the server key")
             }
-            Problem::Refused(note) => match note {
-                Note::NoInputSchema { .. } => write!(
-                    f,
-                    "{note}; add \"inputSchema\": {{\"type\": \"object\"}} to every tool"
-                ),
-                _ => write!(f, "{note}; fix the entry"),
-            },
+            Problem::Refused(note @ Note::NoInputSchema { .. }) => write!(
+                f,
+                "{note}; add \"inputSchema\": {{\"type\": \"object\"}} to every tool"
+            ),
+            Problem::Refused(note) => write!(f, "{note}; fix the entry"),
             Problem::Unreachable { id, query, k, why } => {
                 write!(f, "query {id} \"{query}\" does not return it in the top {k}: ")?;
                 write_unreached(f, why)
@@ -250,6 +230,40 @@ fn parameters_have(names: &[String]) -> String {
         [one] => format!("parameter {one} has"),
         many => format!("parameters {} have", many.join(", ")),
     }
+}
+
+/// The schema passes' change of the definition's size.
+fn write_schema_rewritten(
+    f: &mut fmt::Formatter<'_>,
+    name: &str,
+    captured_chars: u64,
+    sent_chars: u64,
+) -> fmt::Result {
+    let delta = sent_chars as i64 - captured_chars as i64;
+    write!(
+        f,
+        "Hermes's schema passes rewrite its schema: {} -> {} chars ({}{delta}); see `schematax describe {name}`",
+        thousands(captured_chars),
+        thousands(sent_chars),
+        if delta >= 0 { "+" } else { "" },
+    )
+}
+
+/// A search for the tool's name words that returns others.
+fn write_shadowed(
+    f: &mut fmt::Formatter<'_>,
+    query: &str,
+    limit: u32,
+    above: &[String],
+) -> fmt::Result {
+    write!(
+        f,
+        "a search for its name words \"{query}\" does not return it in the top {limit}"
+    )?;
+    if !above.is_empty() {
+        write!(f, ", outranked by {}", above.join(", "))?;
+    }
+    f.write_str(": put those words in its description")
 }
 
 /// The schema passes' added and removed parameters.
