@@ -10,20 +10,18 @@
 use serde_json::{json, Map, Value};
 use std::path::Path;
 
-/// A small deterministic generator (splitmix64): the same seed gives the same jobs everywhere.
-pub struct Rng(u64);
+/// A small deterministic generator: schematax's own SplitMix64, with the draws the jobs were
+/// first made with (a number in `0..n` by remainder), so the same seed gives the same jobs
+/// everywhere.
+pub struct Rng(schematax::engine::synthetic::Rng);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(seed)
+        Rng(schematax::engine::synthetic::Rng::new(seed))
     }
 
     pub fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
+        self.0.next_u64()
     }
 
     /// A number in `0..n` (`n` > 0).
