@@ -230,7 +230,7 @@ fn lint_and_eval(c: &mut Criterion) {
                 // process only (`benches/process.rs`).
                 if kind == "copies" || size <= 10_000 {
                     group.bench_function(BenchmarkId::new("lint", name), |b| {
-                        b.iter(|| lint(&session).texts().count())
+                        b.iter(|| lint(&session).all_details().count())
                     });
                 }
                 if kind != "copies" {

@@ -127,7 +127,7 @@ fn load_capture(bytes: &[u8]) -> Result<(), TestCaseError> {
                     &overrides,
                 );
                 let _ = session.search("search the web for a page", 5);
-                let _ = lint(&session).texts().count();
+                let _ = lint(&session).all_details().count();
             }
         }
     }

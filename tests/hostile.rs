@@ -232,7 +232,9 @@ fn identical_descriptions_lint_in_work_linear_in_the_tools() {
             );
             let findings = lint(&session);
             assert!(
-                findings.texts().any(|f| f.rule.id == "weak-first-sentence"),
+                findings
+                    .all_details()
+                    .any(|f| f.rule.id == "weak-first-sentence"),
                 "{}: identical first sentences cannot all be found",
                 profile.id()
             );

@@ -58,8 +58,9 @@ pub struct ServerCapture {
     pub skipped: Vec<EntryNote>,
     /// The first entry Hermes's MCP client library would refuse (not an object, no string
     /// name, a description that is not a string, an `inputSchema` that is not an object): it
-    /// refuses the whole `tools/list`, so Hermes would not connect the server.
-    pub client_refusal: Option<String>,
+    /// refuses the whole `tools/list`, so Hermes would not connect the server: its position
+    /// (1-based) and why.
+    pub client_refusal: Option<(usize, SkipReason)>,
 }
 
 /// What loading a set of paths gave: the captures and what was skipped on the way.
@@ -373,7 +374,7 @@ pub fn parse_capture(
             }
             Err(reason) => {
                 if reason.refused_by_client() && capture.client_refusal.is_none() {
-                    capture.client_refusal = Some(format!("tool #{}: {reason}", index + 1));
+                    capture.client_refusal = Some((index + 1, reason.clone()));
                 }
                 capture.skipped.push(EntryNote::Skipped {
                     position: index + 1,

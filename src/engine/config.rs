@@ -105,7 +105,8 @@ impl ToolSearchSettings {
 /// happened (the words are made in `report`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ConfigWarning {
-    /// The dotted path of the key (`tools.tool_search.threshold_pct`); empty for the file.
+    /// The dotted path of the key (`tools.tool_search.threshold_pct`), the command-line flag
+    /// that stands for it (`--hermes`), or empty for the whole file.
     pub key: String,
     /// What is wrong and what is used instead.
     pub problem: ConfigProblem,
@@ -213,13 +214,13 @@ pub enum ConfigProblem {
     /// Hermes ignores the whole file and runs on the defaults.
     FileIgnored {
         /// Why.
-        reason: Ignored,
+        reason: WhyIgnored,
     },
 }
 
 /// Why Hermes ignores a whole config file and runs on the defaults.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum Ignored {
+pub enum WhyIgnored {
     /// Not valid YAML.
     #[error("{0}")]
     NotYaml(YamlError),
@@ -256,11 +257,6 @@ impl Found {
             Yaml::Map(_) => Found::Mapping,
             scalar => Scalar::from_yaml(Some(scalar)).found(),
         }
-    }
-
-    /// Whether it is a list or mapping rather than a scalar.
-    pub fn is_compound(&self) -> bool {
-        !matches!(self, Found::Scalar(_))
     }
 }
 
@@ -313,6 +309,8 @@ pub enum Expected {
 pub enum Instead {
     /// This value (as written).
     Value(String),
+    /// The value is taken to mean this (as written).
+    TreatedAs(String),
     /// Nothing: the value is ignored.
     Ignored,
     /// Nothing: the section is treated as empty.
@@ -551,7 +549,7 @@ pub struct Config {
     pub warnings: Vec<ConfigWarning>,
     /// Why Hermes would ignore the whole file (not valid YAML, not a mapping): its settings
     /// are then the defaults.
-    pub ignored: Option<Ignored>,
+    pub ignored: Option<WhyIgnored>,
     /// The first key a mapping of the file holds twice: releases that read the config with
     /// ruamel.yaml refuse the file for it (see [`Config::as_read_by`]); the others keep the
     /// later value.
@@ -619,7 +617,7 @@ impl Config {
         bytes: &[u8],
         lookup: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Config, YamlError> {
-        let ignored = |reason: Ignored| {
+        let ignored = |reason: WhyIgnored| {
             Ok(Config {
                 ignored: Some(reason),
                 ..Config::default()
@@ -627,7 +625,7 @@ impl Config {
         };
         let document = match parse_config_document(bytes) {
             Ok(document) => document,
-            Err(error) if error.is_syntax() => return ignored(Ignored::NotYaml(error)),
+            Err(error) if error.is_syntax() => return ignored(WhyIgnored::NotYaml(error)),
             Err(error) => return Err(error),
         };
         let duplicate_key = document.duplicate_key;
@@ -639,7 +637,7 @@ impl Config {
                 duplicate_key,
                 ..Config::from_root(&map)
             }),
-            other => ignored(Ignored::NotAMapping(Found::of(&other))),
+            other => ignored(WhyIgnored::NotAMapping(Found::of(&other))),
         }
     }
 
@@ -779,7 +777,7 @@ impl Config {
             return None;
         }
         Some(Config {
-            ignored: Some(Ignored::Refused {
+            ignored: Some(WhyIgnored::Refused {
                 key: key.clone(),
                 profile,
             }),
@@ -1471,7 +1469,7 @@ fn parse_server(
                 format!("{prefix}.enabled"),
                 other.found(),
                 Expected::Boolean,
-                Instead::Value("true".into()),
+                Instead::TreatedAs("true".into()),
             ));
             true
         }

@@ -56,7 +56,7 @@ pub struct Inputs {
     pub config_path: Option<PathBuf>,
     /// The usable captures.
     pub captures: Vec<ServerCapture>,
-    /// Skipped files and entries, one line each.
+    /// Skipped files and entries (and warnings from flags), before the config's own.
     pub warnings: Vec<InputWarning>,
 }
 

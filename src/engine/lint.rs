@@ -350,8 +350,8 @@ pub enum Unreached {
 }
 
 /// One finding about one tool, held compactly (32 bytes): the rule, the tool and the few
-/// facts its message needs. A lint of 100,000 tools has hundreds of thousands of them, so
-/// names and messages are written only when [`Findings`] is read.
+/// facts its problem needs. A lint of 100,000 tools has hundreds of thousands of them, so
+/// names and problems are made only when [`Findings`] is read.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Finding {
     /// The rule.
@@ -362,10 +362,10 @@ pub struct Finding {
     detail: Detail,
 }
 
-/// What a finding's message needs beyond its tool and rule.
+/// What a finding's problem needs beyond its tool and rule.
 #[derive(Debug, Clone, PartialEq)]
 enum Detail {
-    /// Nothing: the tool's own data makes the message.
+    /// Nothing: the tool's own data makes the problem.
     Tool,
     /// A tool left out by a name collision.
     Collision,
@@ -376,14 +376,14 @@ enum Detail {
     Outranked { result: u32 },
     /// The near-identical tool of another server, and how alike they are (0 to 1).
     Twin { other: u32, similarity: f64 },
-    /// A problem made when found, from what the session does not keep (a query of a
-    /// queries file).
-    Made(Box<Made>),
+    /// A query of a queries file that does not return the tool: its problem is made when
+    /// found, from what the session does not keep.
+    Query(Box<QueryFinding>),
 }
 
-/// A problem made when found, with the catalog positions of the tools involved.
+/// A query's problem, with the catalog positions of the tools it returned.
 #[derive(Debug, Clone, PartialEq)]
-struct Made {
+struct QueryFinding {
     problem: Problem,
     related: Box<[u32]>,
 }
@@ -398,9 +398,9 @@ impl Finding {
     }
 }
 
-/// One finding written out.
+/// One finding with its names and problem: what the reports and the view show.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FindingText {
+pub struct FindingDetails {
     /// The rule.
     pub rule: Rule,
     /// Server key.
@@ -416,7 +416,7 @@ pub struct FindingText {
 }
 
 /// The findings of one lint, most severe first, then by server, tool and rule, with the
-/// session they are about (a clone sharing its tool data), which writes them out.
+/// session they are about (a clone sharing its tool data), which resolves their details.
 #[derive(Clone)]
 pub struct Findings {
     session: Session,
@@ -461,13 +461,13 @@ impl Findings {
         self.list.iter()
     }
 
-    /// The finding at `index`, written out.
-    pub fn text(&self, index: usize) -> Option<FindingText> {
+    /// The details of the finding at `index`.
+    pub fn details(&self, index: usize) -> Option<FindingDetails> {
         self.list.get(index).map(|finding| self.describe(finding))
     }
 
-    /// Every finding written out, one at a time, in order.
-    pub fn texts(&self) -> impl Iterator<Item = FindingText> + '_ {
+    /// The details of every finding, one at a time, in order.
+    pub fn all_details(&self) -> impl Iterator<Item = FindingDetails> + '_ {
         self.list.iter().map(|finding| self.describe(finding))
     }
 
@@ -501,14 +501,14 @@ impl Findings {
         self.list.append(&mut found);
     }
 
-    /// Writes out a finding of this lint.
-    fn describe(&self, finding: &Finding) -> FindingText {
+    /// The details of a finding of this lint.
+    fn describe(&self, finding: &Finding) -> FindingDetails {
         let session = &self.session;
         let name_of = |doc: &u32| session.catalog_entry(*doc as usize).0.name.clone();
         match &finding.detail {
             Detail::Collision => {
                 let collision = &session.collisions()[finding.subject as usize];
-                return FindingText {
+                return FindingDetails {
                     rule: *finding.rule,
                     server: collision.server.clone(),
                     tool: collision.tool.clone(),
@@ -520,7 +520,7 @@ impl Findings {
             Detail::Refused => {
                 let note = &session.notes()[finding.subject as usize];
                 let (server, tool) = refused_subject(note);
-                return FindingText {
+                return FindingDetails {
                     rule: *finding.rule,
                     server: server.to_string(),
                     tool: tool.to_string(),
@@ -536,7 +536,7 @@ impl Findings {
         let (problem, related) = match &finding.detail {
             Detail::Tool => (tool_problem(entry, finding.rule), Vec::new()),
             Detail::Collision | Detail::Refused => {
-                unreachable!("collisions and refused servers are written out above")
+                unreachable!("collisions and refused servers are resolved above")
             }
             Detail::Outranked { result } => {
                 let above: Vec<String> = self.results.get(*result).iter().map(name_of).collect();
@@ -551,12 +551,12 @@ impl Findings {
                 };
                 (problem, vec![other.name.clone()])
             }
-            Detail::Made(made) => (
-                made.problem.clone(),
-                made.related.iter().map(name_of).collect(),
+            Detail::Query(query) => (
+                query.problem.clone(),
+                query.related.iter().map(name_of).collect(),
             ),
         };
-        FindingText {
+        FindingDetails {
             rule: *finding.rule,
             server: entry.server.clone(),
             tool: entry.raw_name.clone(),
@@ -666,7 +666,7 @@ fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Finding> {
                 out.push(Finding::about_tool(
                     &UNREACHABLE,
                     doc,
-                    Detail::Made(Box::new(Made {
+                    Detail::Query(Box::new(QueryFinding {
                         problem,
                         related: result.hits.iter().map(|hit| hit.doc as u32).collect(),
                     })),
@@ -1149,7 +1149,7 @@ mod tests {
             ..Overrides::default()
         }
     }
-    use crate::engine::capture_file::parse_capture;
+    use crate::engine::capture_file::{parse_capture, SkipReason};
     use crate::engine::config::Config;
     use crate::engine::session::Overrides;
 
@@ -1193,16 +1193,16 @@ mod tests {
         Session::new(config, &captures, &overrides)
     }
 
-    /// The session's lint findings, written out.
-    fn written(session: &Session) -> Vec<FindingText> {
-        lint(session).texts().collect()
+    /// The details of the session's lint findings.
+    fn written(session: &Session) -> Vec<FindingDetails> {
+        lint(session).all_details().collect()
     }
 
     fn session(servers: &[(&str, &str)]) -> Session {
         session_with(&Config::default(), servers)
     }
 
-    fn rules_of(findings: &[FindingText], tool: &str) -> Vec<&'static str> {
+    fn rules_of(findings: &[FindingDetails], tool: &str) -> Vec<&'static str> {
         findings
             .iter()
             .filter(|f| f.tool == tool)
@@ -1212,7 +1212,7 @@ mod tests {
 
     const FILLER: &str = r#"{"name":"archive_report","description":"Archive a finished quarterly sales report into cold storage.","inputSchema":{"type":"object","properties":{"report_id":{"type":"string","description":"Report id."}}}}"#;
 
-    fn one(tool: &str) -> Vec<FindingText> {
+    fn one(tool: &str) -> Vec<FindingDetails> {
         written(&session(&[("srv", &format!("[{tool},{FILLER}]"))]))
     }
 
@@ -1448,7 +1448,13 @@ mod tests {
         let refused = by_rule("refused-tool-list");
         assert_eq!(refused.len(), 1);
         assert!(
-            matches!(&refused[0].problem, Problem::Refused(Note::Refused { reason, .. }) if reason.contains("description is not a string")),
+            matches!(
+                &refused[0].problem,
+                Problem::Refused(Note::Refused {
+                    reason: SkipReason::DescriptionNotString(_),
+                    ..
+                })
+            ),
             "{:?}",
             refused[0].problem
         );
@@ -1518,7 +1524,7 @@ mod tests {
         let mut findings = lint(&s);
         findings.add_queries(&set, 1);
         assert_eq!(findings.len(), plain.len() + 1, "q2 finds its tool");
-        let unreachable = findings.text(findings.len() - 1).unwrap();
+        let unreachable = findings.details(findings.len() - 1).unwrap();
         assert_eq!(unreachable.rule, UNREACHABLE);
         assert_eq!(unreachable.tool, "purge_cache");
         assert_eq!(
@@ -1535,7 +1541,7 @@ mod tests {
         let config = Config::parse(b"schematax:\n  profile: hermes-2026-09\n").unwrap();
         let mut findings = lint(&session_with(&config, &[("cdn", tools)]));
         findings.add_queries(&set, 1);
-        let unreachable = findings.text(findings.len() - 1).unwrap();
+        let unreachable = findings.details(findings.len() - 1).unwrap();
         assert!(
             matches!(
                 &unreachable.problem,
@@ -1559,7 +1565,7 @@ mod tests {
             ("web2", other),
             ("mail", unrelated),
         ]));
-        let dups: Vec<&FindingText> = findings
+        let dups: Vec<&FindingDetails> = findings
             .iter()
             .filter(|f| f.rule == NEAR_DUPLICATE)
             .collect();

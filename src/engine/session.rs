@@ -10,7 +10,7 @@ use std::sync::Arc;
 use super::activation::{Activation, ContextLength, ContextSource};
 use super::bridge;
 use super::bridge::Dispatch;
-use super::capture_file::ServerCapture;
+use super::capture_file::{ServerCapture, SkipReason};
 use super::catalog::{
     entry, hermes_name, Catalog, Collision, NameGroups, Scope, Server, ToolEntry, ToolFilter,
     ToolRef,
@@ -136,8 +136,10 @@ pub enum Note {
     Refused {
         /// The server.
         server: String,
-        /// Which entry, and why.
-        reason: String,
+        /// Which entry of its tool list (1-based).
+        position: usize,
+        /// Why the client refuses it.
+        reason: SkipReason,
     },
     /// A toolset named in the session scope that no server has (a typo empties the session).
     UnknownToolset {
@@ -1035,9 +1037,10 @@ fn hermes_connects(server: &Server, capture: &ServerCapture, notes: &mut Vec<Not
         });
         return false;
     }
-    if let Some(reason) = &capture.client_refusal {
+    if let Some((position, reason)) = &capture.client_refusal {
         notes.push(Note::Refused {
             server: server.name.clone(),
+            position: *position,
             reason: reason.clone(),
         });
         return false;

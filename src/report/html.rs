@@ -472,7 +472,7 @@ impl PageReport {
                 );
                 for f in of_rule
                     .iter()
-                    .filter_map(|&i| l.findings.text(i))
+                    .filter_map(|&i| l.findings.details(i))
                     .take(FINDINGS_PER_RULE)
                 {
                     let _ = writeln!(

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 use super::table::{escape_markdown, Align, Table};
-use crate::engine::lint::{FindingText, Findings, Severity, RULES};
+use crate::engine::lint::{FindingDetails, Findings, Severity, RULES};
 use crate::text::{sanitize, width};
 
 /// `--format` of `lint`: the report formats plus SARIF.
@@ -42,8 +42,8 @@ pub struct FindingRow {
     pub related: Vec<String>,
 }
 
-impl From<FindingText> for FindingRow {
-    fn from(f: FindingText) -> FindingRow {
+impl From<FindingDetails> for FindingRow {
+    fn from(f: FindingDetails) -> FindingRow {
         FindingRow {
             rule: f.rule.id,
             severity: f.rule.severity.as_str(),
@@ -102,7 +102,7 @@ struct Rows<'a>(&'a Findings);
 
 impl Serialize for Rows<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.texts().map(FindingRow::from))
+        serializer.collect_seq(self.0.all_details().map(FindingRow::from))
     }
 }
 
@@ -151,7 +151,7 @@ impl LintReport {
 
     /// The findings as a table, written a piece at a time.
     fn write_table(&self, markdown: bool, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let rows = self.findings.texts().map(FindingRow::from).map(|f| {
+        let rows = self.findings.all_details().map(FindingRow::from).map(|f| {
             [
                 f.severity.to_string(),
                 f.rule.to_string(),
@@ -226,7 +226,7 @@ impl LintReport {
     }
 
     /// One finding as a SARIF result.
-    fn sarif_result(&self, f: FindingText) -> Value {
+    fn sarif_result(&self, f: FindingDetails) -> Value {
         let mut location = json!({
             "logicalLocations": [{"fullyQualifiedName": format!("{}/{}", f.server, f.tool), "kind": "function"}],
         });
@@ -285,7 +285,12 @@ struct SarifResults<'a>(&'a LintReport);
 
 impl Serialize for SarifResults<'_> {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.findings.texts().map(|f| self.0.sarif_result(f)))
+        serializer.collect_seq(
+            self.0
+                .findings
+                .all_details()
+                .map(|f| self.0.sarif_result(f)),
+        )
     }
 }
 
@@ -314,7 +319,7 @@ mod tests {
         let session = Session::new(&Config::default(), &[capture], &Overrides::default());
         let report = LintReport::build(lint(&session), BTreeMap::new());
         let mut whole = empty_table();
-        for f in report.findings.texts().map(FindingRow::from) {
+        for f in report.findings.all_details().map(FindingRow::from) {
             whole.row([f.severity, f.rule, &f.server, &f.tool, &f.message]);
         }
         for (markdown, expected) in [(false, whole.to_text()), (true, whole.to_markdown())] {

@@ -17,7 +17,7 @@ pub mod search;
 pub mod sweep;
 pub mod table;
 pub mod tokenizer;
-pub mod words;
+mod words;
 
 use serde::Serialize;
 

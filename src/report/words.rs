@@ -1,5 +1,7 @@
-//! The words of the engine's warnings, made once for the CLI, the page and the view: a config
-//! key Hermes reads otherwise than written, and what loading the inputs skipped.
+//! The words of the engine's data, made once for the CLI, the page and the view: config
+//! warnings, evaluation warnings, lint problems, the session's notes and name collisions,
+//! admissions and where a context length came from. (What loading skips, like an error, is a
+//! reason of the engine's and reads as its own line.)
 
 use std::fmt;
 
@@ -394,9 +396,13 @@ impl fmt::Display for Note {
                     "server {server}: {which} no inputSchema; Hermes's MCP client rejects the whole tool list, so Hermes does not connect {server}: not counted"
                 )
             }
-            Note::Refused { server, reason } => write!(
+            Note::Refused {
+                server,
+                position,
+                reason,
+            } => write!(
                 f,
-                "server {server}: {reason}; Hermes's MCP client rejects the whole tool list, so Hermes does not connect {server}: not counted"
+                "server {server}: tool #{position}: {reason}; Hermes's MCP client rejects the whole tool list, so Hermes does not connect {server}: not counted"
             ),
             Note::UnknownToolset {
                 list,
@@ -413,8 +419,9 @@ impl fmt::Display for Note {
     }
 }
 
-/// A value of the wrong kind: "`"x"` is not an integer" for a scalar, "expected a mapping,
-/// found a list" for a list or mapping; then what is used instead.
+/// A value of the wrong kind: "expected a mapping, found a list" for a key that takes a list
+/// or mapping, "`"x"` is not an integer" for one that takes a single value; then what is used
+/// instead.
 fn write_invalid(
     f: &mut fmt::Formatter<'_>,
     key: &str,
@@ -422,14 +429,23 @@ fn write_invalid(
     expected: Expected,
     instead: &Instead,
 ) -> fmt::Result {
+    let takes_a_structure = matches!(
+        expected,
+        Expected::Mapping
+            | Expected::MappingOrBoolean
+            | Expected::ModelOrMapping
+            | Expected::Names
+            | Expected::ToolNames
+    );
     let expected = expected_words(expected);
-    if found.is_compound() {
+    if takes_a_structure {
         write!(f, "{key}: expected {expected}, found {found}")?;
     } else {
         write!(f, "{key}: {found} is not {expected}")?;
     }
     match instead {
         Instead::Value(value) => write!(f, "; using {value}"),
+        Instead::TreatedAs(value) => write!(f, "; treated as {value}"),
         Instead::Ignored => f.write_str("; ignored"),
         Instead::Empty => f.write_str("; treated as empty"),
         Instead::NoServers => f.write_str("; no servers configured"),
@@ -496,7 +512,11 @@ mod tests {
             ),
             (
                 "mcp_servers:\n  a:\n    enabled: maybe",
-                "mcp_servers.a.enabled: \"maybe\" is not true/false; using true",
+                "mcp_servers.a.enabled: \"maybe\" is not true/false; treated as true",
+            ),
+            (
+                "mcp_servers: 5",
+                "mcp_servers: expected a mapping, found 5; no servers configured",
             ),
             (
                 "tools:\n  tool_search:\n    listing: off",

@@ -903,7 +903,7 @@ impl App {
             .lint
             .findings
             .as_ref()
-            .and_then(|f| f.text(self.lint.selected))
+            .and_then(|f| f.details(self.lint.selected))
         else {
             return;
         };

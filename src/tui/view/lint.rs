@@ -41,7 +41,7 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let width = inner.width as usize;
     let selected = is_focused(app, Pane::Lint).then_some(lint.selected);
     let window = visible_rows(findings.len(), selected, inner.height, 2);
-    let rows = window.clone().filter_map(|i| findings.text(i)).map(|f| {
+    let rows = window.clone().filter_map(|i| findings.details(i)).map(|f| {
         let color = theme::severity(f.rule.severity);
         let head = Line::from(vec![
             Span::styled(
