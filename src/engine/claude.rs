@@ -5,6 +5,7 @@
 //! spaces as marker glyphs); the count is the fewest pieces that tile that stream, plus the
 //! message frame. `tests/claude.rs` checks every tool of every test capture against ctok itself.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
@@ -79,9 +80,9 @@ impl ClaudeTokenizer {
         const V3_DATA: &str = include_str!("claude/v3.json");
         const V4_7_DATA: &str = include_str!("claude/v4_7.json");
         match self {
-            ClaudeTokenizer::V3 => V3.get_or_init(|| Model::load(V3_DATA, None)),
-            ClaudeTokenizer::V4_7 => V4_7.get_or_init(|| Model::load(V4_7_DATA, None)),
-            ClaudeTokenizer::V4_8 => V4_8.get_or_init(|| Model::load(V4_7_DATA, Some(6))),
+            ClaudeTokenizer::V3 => V3.get_or_init(|| Model::load(0, V3_DATA, None)),
+            ClaudeTokenizer::V4_7 => V4_7.get_or_init(|| Model::load(1, V4_7_DATA, None)),
+            ClaudeTokenizer::V4_8 => V4_8.get_or_init(|| Model::load(2, V4_7_DATA, Some(6))),
         }
     }
 }
@@ -206,6 +207,8 @@ impl ReverseTrie {
 }
 
 struct Model {
+    /// Its generation's place in [`ClaudeTokenizer::ALL`] (which of a thread's caches is its).
+    slot: usize,
     message_overhead: u64,
     fold_quotes: bool,
     allcaps_min: Option<usize>,
@@ -221,7 +224,7 @@ struct Model {
 }
 
 impl Model {
-    fn load(data: &str, frame_overhead: Option<u64>) -> Model {
+    fn load(slot: usize, data: &str, frame_overhead: Option<u64>) -> Model {
         let data: Data = serde_json::from_str(data).expect("the shipped Claude pieces parse");
         let unit_pieces: HashSet<char> = data
             .pieces
@@ -254,6 +257,7 @@ impl Model {
                 .chain(glued.iter().map(String::as_str)),
         );
         Model {
+            slot,
             message_overhead: frame_overhead.unwrap_or(data.message_overhead),
             fold_quotes: data.fold_quotes,
             allcaps_min: data.allcaps_min,
@@ -340,22 +344,55 @@ fn frame_tail(n: usize, model: &Model) -> u64 {
 fn tile(text: &str, model: &Model) -> u64 {
     let norm = nfc(text, model.fold_quotes);
     let tail_newlines = norm.len() - norm.trim_end_matches('\n').len();
-    let stream: Vec<char> = stream_norm(&norm, model, text.starts_with(' '))
-        .chars()
-        .collect();
-    let tail = frame_tail(tail_newlines, model);
-    if stream.is_empty() {
-        return tail;
-    }
+    let stream = stream_norm(&norm, model, text.starts_with(' '));
+    tile_stream(&stream, model) + frame_tail(tail_newlines, model)
+}
+
+/// The most segments a thread remembers the cost of, per generation, before it forgets them
+/// all (a few megabytes).
+const SEGMENT_CACHE_ENTRIES: usize = 1 << 16;
+
+thread_local! {
+    /// Segment -> its fewest tiles, per generation (by [`Model::slot`]), on this thread.
+    static SEGMENT_COSTS: RefCell<[FxHashMap<Box<str>, u64>; 3]> = RefCell::default();
+}
+
+/// The fewest tiles of a marked stream: the sum over its segments, each ending after an
+/// ⟨eow⟩. No piece holds ⟨eow⟩ but as its last character (a test holds the shipped lists to
+/// it), so no tile crosses the end of a segment, and a segment costs the same wherever it
+/// stands: each is tiled once per thread and remembered (tool texts repeat their words).
+fn tile_stream(stream: &str, model: &Model) -> u64 {
+    SEGMENT_COSTS.with(|costs| {
+        let costs = &mut costs.borrow_mut()[model.slot];
+        stream
+            .split_inclusive(EOW)
+            .map(|segment| {
+                if let Some(&cost) = costs.get(segment) {
+                    return cost;
+                }
+                let cost = tile_segment(segment, model);
+                if costs.len() >= SEGMENT_CACHE_ENTRIES {
+                    costs.clear();
+                }
+                costs.insert(segment.into(), cost);
+                cost
+            })
+            .sum()
+    })
+}
+
+/// The fewest tiles of one stretch of a marked stream.
+fn tile_segment(segment: &str, model: &Model) -> u64 {
+    let chars: Vec<char> = segment.chars().collect();
     let unit = |at: usize| {
-        let c = stream[at];
+        let c = chars[at];
         if MARKERS.contains(&c) {
             1
         } else {
             model.char_cost(c)
         }
     };
-    min_vocab_tile(&stream, &model.trie, unit) + tail
+    min_vocab_tile(&chars, &model.trie, unit)
 }
 
 // ---- normalisation -------------------------------------------------------------------------
@@ -915,6 +952,35 @@ mod tests {
         assert_eq!(ClaudeTokenizer::V3.count(text), 16);
         assert_eq!(ClaudeTokenizer::V4_7.count(text), 24);
         assert_eq!(ClaudeTokenizer::V3.count("hello world"), 9);
+    }
+
+    #[test]
+    fn no_piece_holds_eow_but_at_its_end() {
+        // `tile_stream` tiles the stretches between ⟨eow⟩s apart: a piece with ⟨eow⟩ inside
+        // would cross from one into the next, and the counts would be wrong.
+        for data in [include_str!("claude/v3.json"), include_str!("claude/v4_7.json")] {
+            let data: Data = serde_json::from_str(data).unwrap();
+            for piece in &data.pieces {
+                let body = piece.strip_suffix(EOW).unwrap_or(piece);
+                assert!(!body.contains(EOW), "{piece:?}");
+            }
+            for contraction in &data.contractions {
+                assert!(!contraction.contains(EOW), "{contraction:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn segments_cost_what_the_whole_stream_costs() {
+        let text = "Take a screenshot of the page, or the ELEMENT's \"box\"  (2 times).\n";
+        for generation in ClaudeTokenizer::ALL {
+            let model = generation.model();
+            let stream = stream_norm(&nfc(text, model.fold_quotes), model, false);
+            let whole = tile_segment(&stream, model);
+            // Twice: the second time from the thread's cache.
+            assert_eq!(tile_stream(&stream, model), whole);
+            assert_eq!(tile_stream(&stream, model), whole);
+        }
     }
 
     #[test]
