@@ -349,13 +349,57 @@ fn tile(text: &str, model: &Model) -> u64 {
     tile_stream(&stream, model) + frame_tail(tail_newlines, model)
 }
 
-/// The most segments a thread remembers the cost of, per generation, before it forgets them
-/// all (a few megabytes).
-const SEGMENT_CACHE_ENTRIES: usize = 1 << 16;
+/// The most segments a thread remembers the cost of, of each length class and generation,
+/// before it forgets them all (a few megabytes).
+const SEGMENT_CACHE_ENTRIES: usize = 1 << 17;
+
+/// The longest segment, in bytes, kept in place as a cache key.
+const SHORT_SEGMENT: usize = 31;
+
+/// A segment of at most [`SHORT_SEGMENT`] bytes as a key: its bytes, zero-padded, and its
+/// length (one flat key: no pointer to follow when it is compared).
+type ShortSegment = ([u8; SHORT_SEGMENT], u8);
+
+/// What a thread remembers of one generation's segments: their fewest tiles.
+#[derive(Default)]
+struct SegmentCosts {
+    /// Segments of at most [`SHORT_SEGMENT`] bytes (nearly all).
+    short: FxHashMap<ShortSegment, u64>,
+    /// The longer ones.
+    long: FxHashMap<Box<str>, u64>,
+}
+
+impl SegmentCosts {
+    /// The fewest tiles of `segment`, remembered or tiled now (and remembered).
+    fn cost(&mut self, segment: &str, model: &Model) -> u64 {
+        if segment.len() <= SHORT_SEGMENT {
+            let mut key = ([0u8; SHORT_SEGMENT], segment.len() as u8);
+            key.0[..segment.len()].copy_from_slice(segment.as_bytes());
+            if let Some(&cost) = self.short.get(&key) {
+                return cost;
+            }
+            let cost = tile_segment(segment, model);
+            if self.short.len() >= SEGMENT_CACHE_ENTRIES {
+                self.short.clear();
+            }
+            self.short.insert(key, cost);
+            return cost;
+        }
+        if let Some(&cost) = self.long.get(segment) {
+            return cost;
+        }
+        let cost = tile_segment(segment, model);
+        if self.long.len() >= SEGMENT_CACHE_ENTRIES {
+            self.long.clear();
+        }
+        self.long.insert(segment.into(), cost);
+        cost
+    }
+}
 
 thread_local! {
-    /// Segment -> its fewest tiles, per generation (by [`Model::slot`]), on this thread.
-    static SEGMENT_COSTS: RefCell<[FxHashMap<Box<str>, u64>; 3]> = RefCell::default();
+    /// Each generation's remembered segments (by [`Model::slot`]), on this thread.
+    static SEGMENT_COSTS: RefCell<[SegmentCosts; 3]> = RefCell::default();
 }
 
 /// The fewest tiles of a marked stream: the sum over its segments, each ending after an
@@ -367,17 +411,7 @@ fn tile_stream(stream: &str, model: &Model) -> u64 {
         let costs = &mut costs.borrow_mut()[model.slot];
         stream
             .split_inclusive(EOW)
-            .map(|segment| {
-                if let Some(&cost) = costs.get(segment) {
-                    return cost;
-                }
-                let cost = tile_segment(segment, model);
-                if costs.len() >= SEGMENT_CACHE_ENTRIES {
-                    costs.clear();
-                }
-                costs.insert(segment.into(), cost);
-                cost
-            })
+            .map(|segment| costs.cost(segment, model))
             .sum()
     })
 }
@@ -674,13 +708,14 @@ fn mark_case(
     head_mark: bool,
 ) -> (Option<char>, Cow<'_, str>) {
     let unmarked = (None, Cow::Borrowed(span));
-    if head_mark || span.contains('ẞ') {
+    let ascii = span.is_ascii();
+    if head_mark || (!ascii && span.contains('ẞ')) {
         return unmarked;
     }
     let mut chars = span.chars();
     let head = chars.next().unwrap_or(' ');
     let rest = chars.as_str();
-    if span.contains('İ') {
+    if !ascii && span.contains('İ') {
         if is_upper(head) && head != 'İ' && !rest.chars().any(|c| c != 'İ' && is_upper(c)) {
             let mut out = String::with_capacity(span.len());
             lower_char(head, &mut out);
@@ -730,7 +765,7 @@ fn syriac_vowel(c: char) -> bool {
 }
 
 fn stray_mark(c: char) -> bool {
-    if syriac_vowel(c) {
+    if c.is_ascii() || syriac_vowel(c) {
         return false;
     }
     canonical_combining_class(c) != 0 && !is_separator(c)
@@ -975,14 +1010,16 @@ fn stream_norm(norm: &str, model: &Model, raw_head_space: bool) -> String {
 /// `x⟨eow⟩ [case markers]⟨bow⟩` -> `x⟨eow⟩[case markers]⟨bow⟩`: a single space between two
 /// marked spans is the seam, not a character (one left-to-right pass, as a regex substitution).
 fn seam(stream: &str) -> String {
-    const EOW_SPACE: &str = "\u{FDD1} ";
     let mut out = String::with_capacity(stream.len());
     // `stream` up to `copied` is in `out`, and no match starts before it.
     let (mut copied, mut from) = (0, 0);
-    while let Some(found) = stream[from..].find(EOW_SPACE) {
+    while let Some(found) = stream[from..].find(EOW) {
         let eow = from + found;
-        let after = eow + EOW_SPACE.len();
         from = eow + EOW.len_utf8();
+        let Some(after) = stream[from..].strip_prefix(' ') else {
+            continue;
+        };
+        let after = stream.len() - after.len();
         // `(.)` of the pattern: any character but a line break, none an earlier match took.
         match stream[copied..eow].chars().next_back() {
             Some(c) if c != '\n' => {}
