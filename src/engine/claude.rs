@@ -409,11 +409,45 @@ thread_local! {
 fn tile_stream(stream: &str, model: &Model) -> u64 {
     SEGMENT_COSTS.with(|costs| {
         let costs = &mut costs.borrow_mut()[model.slot];
-        stream
-            .split_inclusive(EOW)
+        seamed_segments(stream)
             .map(|segment| costs.cost(segment, model))
             .sum()
     })
+}
+
+/// The seams of a marked stream, `x⟨eow⟩ [case markers]⟨bow⟩` -> `x⟨eow⟩[case markers]⟨bow⟩`
+/// (a single space between two marked spans is the seam, not a character; one left-to-right
+/// pass, as a regex substitution, where `x` is any character but a line break), made while
+/// the stream is cut into segments after each ⟨eow⟩: a seam only drops the space that opens
+/// a segment.
+fn seamed_segments(stream: &str) -> impl Iterator<Item = &str> {
+    // The character before the last ⟨eow⟩ so far, when there is one no seam has taken.
+    let mut before_eow: Option<char> = None;
+    let mut first = true;
+    stream.split_inclusive(EOW).map(move |segment| {
+        let seamed = segment.strip_prefix(' ').filter(|rest| {
+            before_eow.is_some_and(|c| c != '\n')
+                && rest.trim_start_matches(is_case_marker).starts_with(BOW)
+        });
+        let kept = seamed.unwrap_or(segment);
+        let body = kept.strip_suffix(EOW).unwrap_or(kept);
+        before_eow =
+            if seamed.is_some() && body.trim_start_matches(is_case_marker).chars().eq([BOW]) {
+                // The seam took the text up to that ⟨bow⟩: it cannot start the next.
+                None
+            } else if first && body.is_empty() {
+                None
+            } else {
+                // An ⟨eow⟩ alone follows the ⟨eow⟩ that ended the segment before.
+                body.chars().next_back().or(Some(EOW))
+            };
+        first = false;
+        kept
+    })
+}
+
+fn is_case_marker(c: char) -> bool {
+    c == SHIFT || c == CAPS
 }
 
 /// The fewest tiles of one stretch of a marked stream.
@@ -912,7 +946,8 @@ fn contraction_seam(runs: &[(Class, &str)], i: usize) -> bool {
     i < 2 || !takes_right_border(runs[i - 2].0, runs[i - 2].1)
 }
 
-/// Normalised text as the marked stream the tiler reads.
+/// Normalised text as the marked stream the tiler reads, before its seams
+/// ([`seamed_segments`]).
 fn stream_norm(norm: &str, model: &Model, raw_head_space: bool) -> String {
     let escaped: Cow<str> = if norm.chars().any(|c| escape_literal_marker(c) != c) {
         Cow::Owned(norm.chars().map(escape_literal_marker).collect())
@@ -1004,37 +1039,6 @@ fn stream_norm(norm: &str, model: &Model, raw_head_space: bool) -> String {
             _ => out.push_str(body),
         }
     }
-    seam(&out)
-}
-
-/// `x⟨eow⟩ [case markers]⟨bow⟩` -> `x⟨eow⟩[case markers]⟨bow⟩`: a single space between two
-/// marked spans is the seam, not a character (one left-to-right pass, as a regex substitution).
-fn seam(stream: &str) -> String {
-    let mut out = String::with_capacity(stream.len());
-    // `stream` up to `copied` is in `out`, and no match starts before it.
-    let (mut copied, mut from) = (0, 0);
-    while let Some(found) = stream[from..].find(EOW) {
-        let eow = from + found;
-        from = eow + EOW.len_utf8();
-        let Some(after) = stream[from..].strip_prefix(' ') else {
-            continue;
-        };
-        let after = stream.len() - after.len();
-        // `(.)` of the pattern: any character but a line break, none an earlier match took.
-        match stream[copied..eow].chars().next_back() {
-            Some(c) if c != '\n' => {}
-            _ => continue,
-        }
-        let markers = stream[after..].trim_start_matches(|c| c == SHIFT || c == CAPS);
-        if !markers.starts_with(BOW) {
-            continue;
-        }
-        let end = stream.len() - markers.len() + BOW.len_utf8();
-        out.push_str(&stream[copied..from]);
-        out.push_str(&stream[after..end]);
-        (copied, from) = (end, end);
-    }
-    out.push_str(&stream[copied..]);
     out
 }
 
@@ -1076,7 +1080,7 @@ mod tests {
         for generation in ClaudeTokenizer::ALL {
             let model = generation.model();
             let stream = stream_norm(&nfc(text, model.fold_quotes), model, false);
-            let whole = tile_segment(&stream, model);
+            let whole = tile_segment(&seam_by_chars(&stream), model);
             // Twice: the second time from the thread's cache.
             assert_eq!(tile_stream(&stream, model), whole);
             assert_eq!(tile_stream(&stream, model), whole);
@@ -1110,25 +1114,38 @@ mod tests {
     }
 
     #[test]
-    fn the_seam_is_its_pattern_on_every_short_stream() {
-        let alphabet = ['a', '\n', ' ', EOW, BOW, SHIFT, CAPS];
+    fn seamed_segments_follow_the_pattern_on_every_short_stream() {
+        // Seven characters: long enough for a seam whose ⟨bow⟩ a second one would need.
+        let alphabet = ['a', '\n', ' ', EOW, BOW, SHIFT];
         let mut streams = vec![String::new()];
-        for _ in 0..6 {
+        for _ in 0..7 {
             streams = streams
                 .iter()
                 .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
                 .collect();
             for stream in &streams {
-                assert_eq!(seam(stream), seam_by_chars(stream), "{stream:?}");
+                let seamed = seam_by_chars(stream);
+                let segments: Vec<&str> = seamed_segments(stream).collect();
+                assert_eq!(
+                    segments,
+                    seamed.split_inclusive(EOW).collect::<Vec<_>>(),
+                    "{stream:?}"
+                );
             }
         }
     }
 
     #[test]
     fn the_seam_joins_two_words() {
+        let seam = |s: &str| seamed_segments(s).collect::<String>();
         let s = format!("a{EOW} {SHIFT}{BOW}b{EOW}");
         assert_eq!(seam(&s), format!("a{EOW}{SHIFT}{BOW}b{EOW}"));
         let kept = format!("a{EOW}  {BOW}b");
         assert_eq!(seam(&kept), kept);
+        let caps = format!("a{EOW} {CAPS}{SHIFT}{BOW}b");
+        assert_eq!(seam(&caps), format!("a{EOW}{CAPS}{SHIFT}{BOW}b"));
+        // The first seam takes the ⟨bow⟩ the second would start from.
+        let taken = format!("a{EOW} {BOW}{EOW} {BOW}b");
+        assert_eq!(seam(&taken), format!("a{EOW}{BOW}{EOW} {BOW}b"));
     }
 }
