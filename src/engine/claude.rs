@@ -3,7 +3,10 @@
 //! `src/engine/claude/` with their license. A text is normalised (NFC, the family's quote fold),
 //! split into classed runs and written as a *marked stream* (word boundaries, case and absorbed
 //! spaces as marker glyphs); the count is the fewest pieces that tile that stream, plus the
-//! message frame. `tests/claude.rs` checks every tool of every test capture against ctok itself.
+//! message frame. `tests/tokenizers.rs` checks every tool of every test capture against ctok
+//! itself. No tile crosses the end of an ⟨eow⟩, so the stream is tiled in segments that end
+//! there, each remembered per thread: one core counts 45-50 MB of tool definitions a second
+//! (6-7 MB tiled whole, with a string per character).
 
 use std::borrow::Cow;
 use std::cell::RefCell;
