@@ -3,8 +3,13 @@
 //! `src/engine/claude/` with their license. A text is normalised (NFC, the family's quote fold),
 //! split into classed runs and written as a *marked stream* (word boundaries, case and absorbed
 //! spaces as marker glyphs); the count is the fewest pieces that tile that stream, plus the
-//! message frame. `tests/claude.rs` checks every tool of every test capture against ctok itself.
+//! message frame. `tests/tokenizers.rs` checks every tool of every test capture against ctok
+//! itself. No tile crosses the end of an ⟨eow⟩, so the stream is tiled in segments that end
+//! there, each remembered per thread: one core counts 45-50 MB of tool definitions a second
+//! (6-7 MB tiled whole, with a string per character).
 
+use std::borrow::Cow;
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::sync::OnceLock;
 
@@ -12,7 +17,7 @@ use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use unicode_general_category::{get_general_category, GeneralCategory};
 use unicode_normalization::char::canonical_combining_class;
-use unicode_normalization::UnicodeNormalization;
+use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
 
 /// A Claude tokenizer generation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -79,9 +84,9 @@ impl ClaudeTokenizer {
         const V3_DATA: &str = include_str!("claude/v3.json");
         const V4_7_DATA: &str = include_str!("claude/v4_7.json");
         match self {
-            ClaudeTokenizer::V3 => V3.get_or_init(|| Model::load(V3_DATA, None)),
-            ClaudeTokenizer::V4_7 => V4_7.get_or_init(|| Model::load(V4_7_DATA, None)),
-            ClaudeTokenizer::V4_8 => V4_8.get_or_init(|| Model::load(V4_7_DATA, Some(6))),
+            ClaudeTokenizer::V3 => V3.get_or_init(|| Model::load(0, V3_DATA, None)),
+            ClaudeTokenizer::V4_7 => V4_7.get_or_init(|| Model::load(1, V4_7_DATA, None)),
+            ClaudeTokenizer::V4_8 => V4_8.get_or_init(|| Model::load(2, V4_7_DATA, Some(6))),
         }
     }
 }
@@ -206,6 +211,8 @@ impl ReverseTrie {
 }
 
 struct Model {
+    /// Its generation's place in [`ClaudeTokenizer::ALL`] (which of a thread's caches is its).
+    slot: usize,
     message_overhead: u64,
     fold_quotes: bool,
     allcaps_min: Option<usize>,
@@ -221,7 +228,7 @@ struct Model {
 }
 
 impl Model {
-    fn load(data: &str, frame_overhead: Option<u64>) -> Model {
+    fn load(slot: usize, data: &str, frame_overhead: Option<u64>) -> Model {
         let data: Data = serde_json::from_str(data).expect("the shipped Claude pieces parse");
         let unit_pieces: HashSet<char> = data
             .pieces
@@ -254,6 +261,7 @@ impl Model {
                 .chain(glued.iter().map(String::as_str)),
         );
         Model {
+            slot,
             message_overhead: frame_overhead.unwrap_or(data.message_overhead),
             fold_quotes: data.fold_quotes,
             allcaps_min: data.allcaps_min,
@@ -340,37 +348,143 @@ fn frame_tail(n: usize, model: &Model) -> u64 {
 fn tile(text: &str, model: &Model) -> u64 {
     let norm = nfc(text, model.fold_quotes);
     let tail_newlines = norm.len() - norm.trim_end_matches('\n').len();
-    let stream: Vec<char> = stream_norm(&norm, model, text.starts_with(' '))
-        .chars()
-        .collect();
-    let tail = frame_tail(tail_newlines, model);
-    if stream.is_empty() {
-        return tail;
+    let stream = stream_norm(&norm, model, text.starts_with(' '));
+    tile_stream(&stream, model) + frame_tail(tail_newlines, model)
+}
+
+/// The most segments a thread remembers the cost of, of each length class and generation,
+/// before it forgets them all (a few megabytes).
+const SEGMENT_CACHE_ENTRIES: usize = 1 << 17;
+
+/// The longest segment, in bytes, kept in place as a cache key.
+const SHORT_SEGMENT: usize = 31;
+
+/// A segment of at most [`SHORT_SEGMENT`] bytes as a key: its bytes, zero-padded, and its
+/// length (one flat key: no pointer to follow when it is compared).
+type ShortSegment = ([u8; SHORT_SEGMENT], u8);
+
+/// What a thread remembers of one generation's segments: their fewest tiles.
+#[derive(Default)]
+struct SegmentCosts {
+    /// Segments of at most [`SHORT_SEGMENT`] bytes (nearly all).
+    short: FxHashMap<ShortSegment, u64>,
+    /// The longer ones.
+    long: FxHashMap<Box<str>, u64>,
+}
+
+impl SegmentCosts {
+    /// The fewest tiles of `segment`, remembered or tiled now (and remembered).
+    fn cost(&mut self, segment: &str, model: &Model) -> u64 {
+        if segment.len() <= SHORT_SEGMENT {
+            let mut key = ([0u8; SHORT_SEGMENT], segment.len() as u8);
+            key.0[..segment.len()].copy_from_slice(segment.as_bytes());
+            if let Some(&cost) = self.short.get(&key) {
+                return cost;
+            }
+            let cost = tile_segment(segment, model);
+            if self.short.len() >= SEGMENT_CACHE_ENTRIES {
+                self.short.clear();
+            }
+            self.short.insert(key, cost);
+            return cost;
+        }
+        if let Some(&cost) = self.long.get(segment) {
+            return cost;
+        }
+        let cost = tile_segment(segment, model);
+        if self.long.len() >= SEGMENT_CACHE_ENTRIES {
+            self.long.clear();
+        }
+        self.long.insert(segment.into(), cost);
+        cost
     }
+}
+
+thread_local! {
+    /// Each generation's remembered segments (by [`Model::slot`]), on this thread.
+    static SEGMENT_COSTS: RefCell<[SegmentCosts; 3]> = RefCell::default();
+}
+
+/// The fewest tiles of a marked stream: the sum over its segments, each ending after an
+/// ⟨eow⟩. No piece holds ⟨eow⟩ but as its last character (a test holds the shipped lists to
+/// it), so no tile crosses the end of a segment, and a segment costs the same wherever it
+/// stands: each is tiled once per thread and remembered (tool texts repeat their words).
+fn tile_stream(stream: &str, model: &Model) -> u64 {
+    SEGMENT_COSTS.with(|costs| {
+        let costs = &mut costs.borrow_mut()[model.slot];
+        seamed_segments(stream)
+            .map(|segment| costs.cost(segment, model))
+            .sum()
+    })
+}
+
+/// The seams of a marked stream, `x⟨eow⟩ [case markers]⟨bow⟩` -> `x⟨eow⟩[case markers]⟨bow⟩`
+/// (a single space between two marked spans is the seam, not a character; one left-to-right
+/// pass, as a regex substitution, where `x` is any character but a line break), made while
+/// the stream is cut into segments after each ⟨eow⟩: a seam only drops the space that opens
+/// a segment.
+fn seamed_segments(stream: &str) -> impl Iterator<Item = &str> {
+    // The character before the last ⟨eow⟩ so far, when there is one no seam has taken.
+    let mut before_eow: Option<char> = None;
+    let mut first = true;
+    stream.split_inclusive(EOW).map(move |segment| {
+        let seamed = segment.strip_prefix(' ').filter(|rest| {
+            before_eow.is_some_and(|c| c != '\n')
+                && rest.trim_start_matches(is_case_marker).starts_with(BOW)
+        });
+        let kept = seamed.unwrap_or(segment);
+        let body = kept.strip_suffix(EOW).unwrap_or(kept);
+        before_eow =
+            if seamed.is_some() && body.trim_start_matches(is_case_marker).chars().eq([BOW]) {
+                // The seam took the text up to that ⟨bow⟩: it cannot start the next.
+                None
+            } else if first && body.is_empty() {
+                None
+            } else {
+                // An ⟨eow⟩ alone follows the ⟨eow⟩ that ended the segment before.
+                body.chars().next_back().or(Some(EOW))
+            };
+        first = false;
+        kept
+    })
+}
+
+fn is_case_marker(c: char) -> bool {
+    c == SHIFT || c == CAPS
+}
+
+/// The fewest tiles of one stretch of a marked stream.
+fn tile_segment(segment: &str, model: &Model) -> u64 {
+    let chars: Vec<char> = segment.chars().collect();
     let unit = |at: usize| {
-        let c = stream[at];
+        let c = chars[at];
         if MARKERS.contains(&c) {
             1
         } else {
             model.char_cost(c)
         }
     };
-    min_vocab_tile(&stream, &model.trie, unit) + tail
+    min_vocab_tile(&chars, &model.trie, unit)
 }
 
 // ---- normalisation -------------------------------------------------------------------------
 
 /// NFC, the control characters the API strips, the folds and the spaces it treats as U+0020,
-/// in ctok's order.
-fn nfc(text: &str, fold_quotes: bool) -> String {
-    // C0/C1 controls but TAB, LF and NUL are stripped; NUL reads as a space.
-    let stripped: String = text
-        .nfc()
-        .filter(|&c| !matches!(c as u32, 0x01..=0x08 | 0x0B..=0x1F | 0x7F | 0x80..=0x9F))
-        .map(|c| if c == '\u{0}' { ' ' } else { c })
-        .collect();
+/// in ctok's order. Printable ASCII, tabs and line feeds (most tool text) pass as they are.
+fn nfc(text: &str, fold_quotes: bool) -> Cow<'_, str> {
+    if text
+        .bytes()
+        .all(|b| matches!(b, b'\t' | b'\n' | 0x20..=0x7E))
+    {
+        return Cow::Borrowed(text);
+    }
+    let stripped = if is_nfc_quick(text.chars()) == IsNormalized::Yes {
+        strip_controls(text.chars())
+    } else {
+        strip_controls(text.nfc())
+    };
     // Decomposed Thai SARA AM composes; then BMP private use is stripped.
-    stripped
+    let folded = stripped
         .replace("\u{0E4D}\u{0E32}", "\u{0E33}")
         .chars()
         .filter(|&c| !('\u{E000}'..='\u{F8FF}').contains(&c))
@@ -386,6 +500,15 @@ fn nfc(text: &str, fold_quotes: bool) -> String {
             | '\u{205F}' => ' ',
             other => other,
         })
+        .collect();
+    Cow::Owned(folded)
+}
+
+/// C0/C1 controls but TAB, LF and NUL are stripped; NUL reads as a space.
+fn strip_controls(chars: impl Iterator<Item = char>) -> String {
+    chars
+        .filter(|&c| !matches!(c as u32, 0x01..=0x08 | 0x0B..=0x1F | 0x7F | 0x80..=0x9F))
+        .map(|c| if c == '\u{0}' { ' ' } else { c })
         .collect()
 }
 
@@ -423,8 +546,19 @@ fn major(c: char) -> char {
     category(c).chars().next().unwrap_or('C')
 }
 
-/// The two-letter general category, as Python's `unicodedata.category` names it.
+/// The two-letter general category, as Python's `unicodedata.category` names it (ASCII's from
+/// a table made of [`category_of`] once).
 fn category(c: char) -> &'static str {
+    static ASCII: OnceLock<[&str; 128]> = OnceLock::new();
+    if c.is_ascii() {
+        let table = ASCII.get_or_init(|| std::array::from_fn(|b| category_of(char::from(b as u8))));
+        return table[c as usize];
+    }
+    category_of(c)
+}
+
+/// The two-letter general category of any character, from the Unicode tables.
+fn category_of(c: char) -> &'static str {
     use GeneralCategory as G;
     match get_general_category(c) {
         G::UppercaseLetter => "Lu",
@@ -482,6 +616,9 @@ fn lower_char(c: char, out: &mut String) {
 }
 
 fn lower(text: &str) -> String {
+    if text.is_ascii() {
+        return text.to_ascii_lowercase();
+    }
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         lower_char(c, &mut out);
@@ -489,12 +626,30 @@ fn lower(text: &str) -> String {
     out
 }
 
+/// Whether [`lower_char`] leaves `c` as it is.
+fn lowers_to_itself(c: char) -> bool {
+    if c.is_ascii() {
+        return !c.is_ascii_uppercase();
+    }
+    if c == '\u{03F4}' {
+        return true;
+    }
+    if NEW_CASE_PAIRS.iter().any(|(upper, _)| *upper == c) {
+        return false;
+    }
+    let mut lowered = c.to_lowercase();
+    lowered.next() == Some(c) && lowered.next().is_none()
+}
+
 fn is_upper(c: char) -> bool {
+    if c.is_ascii() {
+        return c.is_ascii_uppercase();
+    }
     if c == '\u{03F4}' {
         return false;
     }
     NEW_CASE_PAIRS.iter().any(|(upper, _)| *upper == c)
-        || (c.is_uppercase() && lower(&c.to_string()) != c.to_string())
+        || (c.is_uppercase() && !lowers_to_itself(c))
 }
 
 fn is_lower(c: char) -> bool {
@@ -528,7 +683,19 @@ fn is_selector(c: char) -> bool {
     (0xFE00..=0xFE0F).contains(&(c as u32))
 }
 
+/// The class of a character (ASCII's from a table made of [`classify_any`] once).
 fn classify(c: char) -> Class {
+    static ASCII: OnceLock<[Class; 128]> = OnceLock::new();
+    if c.is_ascii() {
+        let table =
+            ASCII.get_or_init(|| std::array::from_fn(|b| classify_any(char::from(b as u8))));
+        return table[c as usize];
+    }
+    classify_any(c)
+}
+
+/// The class of any character, from its category and the measured exceptions.
+fn classify_any(c: char) -> Class {
     if is_new_cased(c) {
         return Class::Wordy;
     }
@@ -570,19 +737,25 @@ fn classify(c: char) -> Class {
     Class::Hard
 }
 
-/// A cased span as the tiler reads it: ⟨caps⟩ or ⟨shift⟩ and the lowered text, or the span.
-fn mark_case(span: &str, allcaps_min: Option<usize>, head_mark: bool) -> String {
-    if head_mark || span.contains('ẞ') {
-        return span.to_string();
+/// A cased span as the tiler reads it: ⟨caps⟩ or ⟨shift⟩ and the lowered text, or the span
+/// with no marker.
+fn mark_case(
+    span: &str,
+    allcaps_min: Option<usize>,
+    head_mark: bool,
+) -> (Option<char>, Cow<'_, str>) {
+    let unmarked = (None, Cow::Borrowed(span));
+    let ascii = span.is_ascii();
+    if head_mark || (!ascii && span.contains('ẞ')) {
+        return unmarked;
     }
-    let first: String = span.chars().take(1).collect();
-    let rest: String = span.chars().skip(1).collect();
-    if span.contains('İ') {
-        let head = first.chars().next().unwrap_or(' ');
+    let mut chars = span.chars();
+    let head = chars.next().unwrap_or(' ');
+    let rest = chars.as_str();
+    if !ascii && span.contains('İ') {
         if is_upper(head) && head != 'İ' && !rest.chars().any(|c| c != 'İ' && is_upper(c)) {
-            let mut out = String::new();
-            out.push(SHIFT);
-            out.push_str(&lower(&first));
+            let mut out = String::with_capacity(span.len());
+            lower_char(head, &mut out);
             for c in rest.chars() {
                 if c == 'İ' {
                     out.push(c);
@@ -590,35 +763,31 @@ fn mark_case(span: &str, allcaps_min: Option<usize>, head_mark: bool) -> String 
                     lower_char(c, &mut out);
                 }
             }
-            return out;
+            return (Some(SHIFT), Cow::Owned(out));
         }
-        return span.to_string();
+        return unmarked;
     }
-    let unlowerable = span.chars().any(|c| {
+    if let Some(min) = allcaps_min {
+        if span_is_upper(span) && span.chars().count() >= min && !unlowerable(span) {
+            return (Some(CAPS), Cow::Owned(lower(span).replace('ς', "σ")));
+        }
+    }
+    if lowers_to_itself(head) {
+        return unmarked;
+    }
+    if is_upper(head) && !rest.chars().any(is_upper) {
+        return (Some(SHIFT), Cow::Owned(lower(span)));
+    }
+    unmarked
+}
+
+/// Whether a span holds a letter or mark that is neither lower case nor lowers.
+fn unlowerable(span: &str) -> bool {
+    span.chars().any(|c| {
         (is_new_cased(c) || matches!(major(c), 'L' | 'M'))
             && !is_lower(c)
-            && (!is_upper(c) || lower(&c.to_string()) == c.to_string())
-    });
-    let length = span.chars().count();
-    if let Some(min) = allcaps_min {
-        if span_is_upper(span) && length >= min && !unlowerable {
-            let mut out = String::new();
-            out.push(CAPS);
-            out.push_str(&lower(span).replace('ς', "σ"));
-            return out;
-        }
-    }
-    if lower(&first) == first {
-        return span.to_string();
-    }
-    let head = first.chars().next().unwrap_or(' ');
-    if is_upper(head) && !rest.chars().any(is_upper) {
-        let mut out = String::new();
-        out.push(SHIFT);
-        out.push_str(&lower(span));
-        return out;
-    }
-    span.to_string()
+            && (!is_upper(c) || lowers_to_itself(c))
+    })
 }
 
 // ---- the marked stream ---------------------------------------------------------------------
@@ -633,7 +802,7 @@ fn syriac_vowel(c: char) -> bool {
 }
 
 fn stray_mark(c: char) -> bool {
-    if syriac_vowel(c) {
+    if c.is_ascii() || syriac_vowel(c) {
         return false;
     }
     canonical_combining_class(c) != 0 && !is_separator(c)
@@ -706,58 +875,57 @@ fn hard_kind(c: char) -> HardKind {
 }
 
 /// Maximal runs of one class, HARD runs split where the kind of character changes.
-fn runs(norm: &str) -> Vec<(Class, String)> {
-    let mut chars = norm.chars();
-    let Some(first) = chars.next() else {
+fn runs(norm: &str) -> Vec<(Class, &str)> {
+    let mut chars = norm.char_indices();
+    let Some((_, first)) = chars.next() else {
         return Vec::new();
     };
-    let mut out: Vec<(Class, String)> = Vec::new();
-    let mut current = first.to_string();
+    let mut out: Vec<(Class, &str)> = Vec::new();
+    let mut start = 0;
     let mut class = classify(first);
     if class == Class::Wordy && stray_mark(first) {
         class = Class::StrayMark;
     }
-    for c in chars {
+    for (at, c) in chars {
         let next = classify(c);
         // Consecutive unattached marks are one run, like any run of one class.
         if next == class || (class == Class::StrayMark && next == Class::Wordy && stray_mark(c)) {
-            current.push(c);
-        } else if next == Class::Wordy && stray_mark(c) && class != Class::Wordy {
-            out.push((class, std::mem::take(&mut current)));
-            current.push(c);
-            class = Class::StrayMark;
-        } else {
-            out.push((class, std::mem::take(&mut current)));
-            current.push(c);
-            class = next;
+            continue;
         }
+        out.push((class, &norm[start..at]));
+        start = at;
+        class = if next == Class::Wordy && stray_mark(c) && class != Class::Wordy {
+            Class::StrayMark
+        } else {
+            next
+        };
     }
-    out.push((class, current));
+    out.push((class, &norm[start..]));
     let mut split = Vec::with_capacity(out.len());
     for (class, body) in out {
         if class != Class::Hard || body.chars().count() == 1 {
             split.push((class, body));
             continue;
         }
-        let mut chars = body.chars();
-        let first = chars.next().unwrap_or(' ');
-        let mut current = first.to_string();
+        let mut chars = body.char_indices();
+        let Some((_, first)) = chars.next() else {
+            continue;
+        };
+        let mut start = 0;
         let mut kind = hard_kind(first);
-        for c in chars {
-            if is_selector(c) || hard_kind(c) == kind {
-                current.push(c);
-            } else {
-                split.push((class, std::mem::take(&mut current)));
-                current.push(c);
+        for (at, c) in chars {
+            if !(is_selector(c) || hard_kind(c) == kind) {
+                split.push((class, &body[start..at]));
+                start = at;
                 kind = hard_kind(c);
             }
         }
-        split.push((class, current));
+        split.push((class, &body[start..]));
     }
     split
 }
 
-fn opens_word(runs: &[(Class, String)], i: usize) -> bool {
+fn opens_word(runs: &[(Class, &str)], i: usize) -> bool {
     runs[i].1 == "'"
         && runs
             .get(i + 1)
@@ -770,20 +938,25 @@ fn takes_right_border(class: Class, body: &str) -> bool {
         || (matches!(class, Class::Digit | Class::Hard) && digit_run(body) && digit_eow(body))
 }
 
-fn contraction_seam(runs: &[(Class, String)], i: usize) -> bool {
-    if !CONTRACTION_SUFFIXES.contains(&runs[i].1.as_str()) || i == 0 {
+fn contraction_seam(runs: &[(Class, &str)], i: usize) -> bool {
+    if !CONTRACTION_SUFFIXES.contains(&runs[i].1) || i == 0 {
         return false;
     }
-    let (class, body) = &runs[i - 1];
-    if *class != Class::Punct || body != "'" {
+    let (class, body) = runs[i - 1];
+    if class != Class::Punct || body != "'" {
         return false;
     }
-    i < 2 || !takes_right_border(runs[i - 2].0, &runs[i - 2].1)
+    i < 2 || !takes_right_border(runs[i - 2].0, runs[i - 2].1)
 }
 
-/// Normalised text as the marked stream the tiler reads.
+/// Normalised text as the marked stream the tiler reads, before its seams
+/// ([`seamed_segments`]).
 fn stream_norm(norm: &str, model: &Model, raw_head_space: bool) -> String {
-    let escaped: String = norm.chars().map(escape_literal_marker).collect();
+    let escaped: Cow<str> = if norm.chars().any(|c| escape_literal_marker(c) != c) {
+        Cow::Owned(norm.chars().map(escape_literal_marker).collect())
+    } else {
+        Cow::Borrowed(norm)
+    };
     let mut norm = escaped.trim_end_matches('\n');
     if model.frame_bow && raw_head_space && norm.starts_with(' ') && !norm.starts_with("  ") {
         norm = &norm[1..];
@@ -814,14 +987,14 @@ fn stream_norm(norm: &str, model: &Model, raw_head_space: bool) -> String {
             body.starts_with(' ') && !body.starts_with("  ")
         }
     };
-    let (first_class, first_body) = (&runs[0].0, &runs[0].1);
+    let (first_class, first_body) = (&runs[0].0, runs[0].1);
     let head_quote = opens_word(&runs, 0);
     let has_own_bow = !head_quote
         && (matches!(first_class, Class::Wordy | Class::Punct | Class::StrayMark)
             || hard_bow(first_body)
             || (matches!(first_class, Class::Digit | Class::Hard) && digit_bow(first_body))
             || (*first_class == Class::Space && first_body.starts_with(' ')));
-    let mut out = String::new();
+    let mut out = String::with_capacity(norm.len() * 2);
     if !has_own_bow && model.frame_bow {
         out.push(if head_quote { ' ' } else { BOW });
     }
@@ -829,16 +1002,12 @@ fn stream_norm(norm: &str, model: &Model, raw_head_space: bool) -> String {
         match class {
             Class::Wordy => {
                 let fused = i > 0 && runs[i - 1].0 == Class::StrayMark;
-                let marked = mark_case(body, model.allcaps_min, fused);
-                let mut rest = marked.as_str();
-                while let Some(marker) = rest.chars().next().filter(|c| *c == SHIFT || *c == CAPS) {
-                    out.push(marker);
-                    rest = &rest[marker.len_utf8()..];
-                }
+                let (marker, rest) = mark_case(body, model.allcaps_min, fused);
+                out.extend(marker);
                 if !(fused || contraction_seam(&runs, i)) {
                     out.push(BOW);
                 }
-                out.push_str(rest);
+                out.push_str(&rest);
                 out.push(EOW);
             }
             Class::StrayMark => {
@@ -873,34 +1042,6 @@ fn stream_norm(norm: &str, model: &Model, raw_head_space: bool) -> String {
             _ => out.push_str(body),
         }
     }
-    seam(&out)
-}
-
-/// `x⟨eow⟩ [case markers]⟨bow⟩` -> `x⟨eow⟩[case markers]⟨bow⟩`: a single space between two
-/// marked spans is the seam, not a character (one left-to-right pass, as a regex substitution).
-fn seam(stream: &str) -> String {
-    let chars: Vec<char> = stream.chars().collect();
-    let mut out = String::with_capacity(stream.len());
-    let mut i = 0;
-    while i < chars.len() {
-        // A match needs a character before ⟨eow⟩, so it starts at i with chars[i+1] == EOW.
-        // `(.)` of the pattern: any character but a line break.
-        if i + 2 < chars.len() && chars[i] != '\n' && chars[i + 1] == EOW && chars[i + 2] == ' ' {
-            let mut j = i + 3;
-            while j < chars.len() && (chars[j] == SHIFT || chars[j] == CAPS) {
-                j += 1;
-            }
-            if j < chars.len() && chars[j] == BOW {
-                out.push(chars[i]);
-                out.push(EOW);
-                out.extend(&chars[i + 3..=j]);
-                i = j + 1;
-                continue;
-            }
-        }
-        out.push(chars[i]);
-        i += 1;
-    }
     out
 }
 
@@ -918,10 +1059,96 @@ mod tests {
     }
 
     #[test]
+    fn no_piece_holds_eow_but_at_its_end() {
+        // `tile_stream` tiles the stretches between ⟨eow⟩s apart: a piece with ⟨eow⟩ inside
+        // would cross from one into the next, and the counts would be wrong.
+        for data in [
+            include_str!("claude/v3.json"),
+            include_str!("claude/v4_7.json"),
+        ] {
+            let data: Data = serde_json::from_str(data).unwrap();
+            for piece in &data.pieces {
+                let body = piece.strip_suffix(EOW).unwrap_or(piece);
+                assert!(!body.contains(EOW), "{piece:?}");
+            }
+            for contraction in &data.contractions {
+                assert!(!contraction.contains(EOW), "{contraction:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn segments_cost_what_the_whole_stream_costs() {
+        let text = "Take a screenshot of the page, or the ELEMENT's \"box\"  (2 times).\n";
+        for generation in ClaudeTokenizer::ALL {
+            let model = generation.model();
+            let stream = stream_norm(&nfc(text, model.fold_quotes), model, false);
+            let whole = tile_segment(&seam_by_chars(&stream), model);
+            // Twice: the second time from the thread's cache.
+            assert_eq!(tile_stream(&stream, model), whole);
+            assert_eq!(tile_stream(&stream, model), whole);
+        }
+    }
+
+    /// The seam as its pattern reads, character by character.
+    fn seam_by_chars(stream: &str) -> String {
+        let chars: Vec<char> = stream.chars().collect();
+        let mut out = String::new();
+        let mut i = 0;
+        while i < chars.len() {
+            if i + 2 < chars.len() && chars[i] != '\n' && chars[i + 1] == EOW && chars[i + 2] == ' '
+            {
+                let mut j = i + 3;
+                while j < chars.len() && (chars[j] == SHIFT || chars[j] == CAPS) {
+                    j += 1;
+                }
+                if j < chars.len() && chars[j] == BOW {
+                    out.push(chars[i]);
+                    out.push(EOW);
+                    out.extend(&chars[i + 3..=j]);
+                    i = j + 1;
+                    continue;
+                }
+            }
+            out.push(chars[i]);
+            i += 1;
+        }
+        out
+    }
+
+    #[test]
+    fn seamed_segments_follow_the_pattern_on_every_short_stream() {
+        // Seven characters: long enough for a seam whose ⟨bow⟩ a second one would need.
+        let alphabet = ['a', '\n', ' ', EOW, BOW, SHIFT];
+        let mut streams = vec![String::new()];
+        for _ in 0..7 {
+            streams = streams
+                .iter()
+                .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                .collect();
+            for stream in &streams {
+                let seamed = seam_by_chars(stream);
+                let segments: Vec<&str> = seamed_segments(stream).collect();
+                assert_eq!(
+                    segments,
+                    seamed.split_inclusive(EOW).collect::<Vec<_>>(),
+                    "{stream:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn the_seam_joins_two_words() {
+        let seam = |s: &str| seamed_segments(s).collect::<String>();
         let s = format!("a{EOW} {SHIFT}{BOW}b{EOW}");
         assert_eq!(seam(&s), format!("a{EOW}{SHIFT}{BOW}b{EOW}"));
         let kept = format!("a{EOW}  {BOW}b");
         assert_eq!(seam(&kept), kept);
+        let caps = format!("a{EOW} {CAPS}{SHIFT}{BOW}b");
+        assert_eq!(seam(&caps), format!("a{EOW}{CAPS}{SHIFT}{BOW}b"));
+        // The first seam takes the ⟨bow⟩ the second would start from.
+        let taken = format!("a{EOW} {BOW}{EOW} {BOW}b");
+        assert_eq!(seam(&taken), format!("a{EOW}{BOW}{EOW} {BOW}b"));
     }
 }
