@@ -352,9 +352,13 @@ fn tile(text: &str, model: &Model) -> u64 {
     tile_stream(&stream, model) + frame_tail(tail_newlines, model)
 }
 
-/// The most segments a thread remembers the cost of, of each length class and generation,
-/// before it forgets them all (a few megabytes).
+/// The most short segments a thread remembers the cost of, per generation, before it forgets
+/// them all (a few megabytes).
 const SEGMENT_CACHE_ENTRIES: usize = 1 << 17;
+
+/// The most longer segments a thread remembers, per generation: they are few and seldom
+/// repeat, so a small table keeps the memory of many threads low.
+const LONG_SEGMENT_CACHE_ENTRIES: usize = 1 << 14;
 
 /// The longest segment, in bytes, kept in place as a cache key.
 const SHORT_SEGMENT: usize = 31;
@@ -392,7 +396,7 @@ impl SegmentCosts {
             return cost;
         }
         let cost = tile_segment(segment, model);
-        if self.long.len() >= SEGMENT_CACHE_ENTRIES {
+        if self.long.len() >= LONG_SEGMENT_CACHE_ENTRIES {
             self.long.clear();
         }
         self.long.insert(segment.into(), cost);
