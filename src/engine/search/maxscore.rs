@@ -751,6 +751,45 @@ mod tests {
     }
 
     #[test]
+    fn pruned_search_equals_a_full_sort_on_distinct_tools() {
+        use crate::engine::capture_file::load_paths;
+        use crate::engine::synthetic::{distinct_catalog, queries, Pools, QueryStyle};
+        let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/captures");
+        let pools = Pools::from_captures(&load_paths(&[dir]).unwrap().captures).unwrap();
+        // Real lengths, from a few words to hundreds, and queries drawn from the tools.
+        let catalog = distinct_catalog(&pools, 400, 11);
+        for rules in [seed_rules(), HERMES_2026_09.search] {
+            let mut vocabulary = Vocabulary::new(rules);
+            let (mut names, mut counts) = (Vec::new(), Vec::new());
+            for capture in &catalog {
+                for tool in &capture.tools {
+                    let schema = tool.input_schema.as_ref().unwrap().parse();
+                    let parameters = crate::engine::catalog::parameter_names(&schema);
+                    let text = search_text(
+                        &rules,
+                        &tool.name,
+                        &capture.server,
+                        tool.description.as_deref().unwrap_or(""),
+                        parameters,
+                    );
+                    counts.push(vocabulary.count_terms(&tool.name, text));
+                    names.push(tool.name.clone());
+                }
+            }
+            let index = SearchIndex::build(&vocabulary, &counts);
+            for style in [QueryStyle::Keyword, QueryStyle::Sentence] {
+                for query in queries(&pools, &catalog, 60, style, 5) {
+                    let expected = full_sort(&vocabulary, &counts, &names, &rules, &query.text, 5);
+                    let got = index.search(&vocabulary, &query.text, 5);
+                    let got: Vec<(usize, f64)> =
+                        got.hits.iter().map(|h| (h.doc, h.score)).collect();
+                    assert_eq!(got, expected, "{:?}", query.text);
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_repeated_term_keeps_ties_in_catalog_order() {
         // Six times 0.x added up: the two x documents' weights differ by an ulp and their
         // sums are equal, so the earlier one must come first at any limit.
