@@ -53,6 +53,8 @@ pub struct SearchIndex {
     pub(super) weights: Vec<f64>,
     /// Per term, its largest weight: the most it adds to any document's score.
     pub(super) max_weights: Vec<f64>,
+    /// Per term, its largest term frequency in a document.
+    max_tfs: Vec<u32>,
     /// Per term, its inverse document frequency.
     idfs: Vec<f64>,
     /// Per doc, its `(term, tf)` pairs sorted by term: a document's weight for a term is
@@ -108,6 +110,7 @@ impl SearchIndex {
         let mut docs = vec![0u32; total];
         let mut weights = vec![0.0f64; total];
         let mut max_weights = vec![0.0f64; idfs.len()];
+        let mut max_tfs = vec![0u32; idfs.len()];
         for (doc, counts) in documents.iter().enumerate() {
             let dl = f64::from(counts.length);
             for &(term, tf) in counts.terms.iter() {
@@ -118,6 +121,7 @@ impl SearchIndex {
                 docs[slot] = doc as u32;
                 weights[slot] = weight;
                 max_weights[term] = max_weights[term].max(weight);
+                max_tfs[term] = max_tfs[term].max(tf);
             }
         }
         let lowercase_names: Vec<Arc<str>> = documents
@@ -133,6 +137,7 @@ impl SearchIndex {
             weights,
             by_weight: (0..max_weights.len()).map(|_| OnceLock::new()).collect(),
             max_weights,
+            max_tfs,
             idfs,
             forward,
             lengths,
@@ -178,6 +183,43 @@ impl SearchIndex {
         let terms = &self.forward[doc as usize];
         let at = terms.binary_search_by_key(&term, |&(t, _)| t).ok()?;
         Some(self.weight_of(term, doc, terms[at].1))
+    }
+
+    /// Sets `found[place]` to the weight of each `(term, place)` of `by_term` (sorted by term)
+    /// in `doc`, None where absent: one pass over the document's terms, in order, so their
+    /// reads follow one another; the same weights as [`SearchIndex::weight`].
+    pub(super) fn weights_in(&self, doc: u32, by_term: &[(u32, usize)], found: &mut [Option<f64>]) {
+        found.fill(None);
+        let mut terms = &self.forward[doc as usize][..];
+        for &(term, place) in by_term {
+            terms = &terms[terms.partition_point(|&(held, _)| held < term)..];
+            match terms.first() {
+                Some(&(held, tf)) if held == term => {
+                    found[place] = Some(self.weight_of(term, doc, tf))
+                }
+                Some(_) => {}
+                None => break,
+            }
+        }
+    }
+
+    /// Reads the first term of each of `docs`: independent reads the processor makes side by
+    /// side, so that the documents' terms, far apart in memory, arrive together rather than
+    /// one miss after another when each is then read.
+    pub(super) fn warm(&self, docs: impl Iterator<Item = u32>) {
+        let first_terms = docs.fold(0u32, |acc, doc| {
+            acc ^ self.forward[doc as usize]
+                .first()
+                .map_or(0, |&(term, _)| term)
+        });
+        std::hint::black_box(first_terms);
+    }
+
+    /// The most `term` can weigh in `doc` before its terms are read: its weight at its largest
+    /// term frequency in any document, at `doc`'s length (a weight grows with the frequency and
+    /// shrinks with the length).
+    pub(super) fn length_bound(&self, term: u32, doc: u32) -> f64 {
+        self.weight_of(term, doc, self.max_tfs[term as usize])
     }
 
     /// The weight of `term`, found `tf` times in `doc`.

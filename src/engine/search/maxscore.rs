@@ -68,6 +68,43 @@ struct Candidate {
     held: u32,
 }
 
+/// How many candidates a pruned search takes at a time, their terms read side by side.
+const WARM_BATCH: usize = 8;
+
+/// The light terms a candidate's own terms are read for (those not added up over their
+/// postings), lightest first, and the scratch of reading them.
+struct LookedUp<'a> {
+    terms: &'a [WalkedTerm],
+    /// The terms by id, with their places: a candidate's weights for all of them are found in
+    /// one pass over its terms, which reads them in order.
+    by_term: Vec<(u32, usize)>,
+    /// Per place, the term's weight in the candidate read last (None: it lacks the term).
+    found: Vec<Option<f64>>,
+    /// `within[i]`: the most the terms before `i` can add to the candidate read last.
+    within: Vec<f64>,
+    /// The most the terms can add to any document.
+    unknown: f64,
+}
+
+impl<'a> LookedUp<'a> {
+    /// Ready to read `terms` (lightest first) in candidates.
+    fn new(terms: &'a [WalkedTerm]) -> LookedUp<'a> {
+        let mut by_term: Vec<(u32, usize)> = terms
+            .iter()
+            .enumerate()
+            .map(|(place, term)| (term.term, place))
+            .collect();
+        by_term.sort_unstable();
+        LookedUp {
+            terms,
+            by_term,
+            found: vec![None; terms.len()],
+            within: vec![0.0; terms.len() + 1],
+            unknown: terms.iter().map(|term| term.bound).sum(),
+        }
+    }
+}
+
 impl SearchIndex {
     /// Seed's best `limit` documents for a query of several terms (MaxScore-style, exact).
     /// The heaviest documents of the heaviest terms, and the documents holding most of the
@@ -220,11 +257,13 @@ impl SearchIndex {
     /// The weights of the essential terms are added up over their postings; the documents
     /// holding one are the candidates. The heaviest light terms are then added up too, for
     /// the candidates only, while that is cheaper than looking them up (see
-    /// [`ADD_UP_FACTOR`]). Each candidate gets a bound: its sum plus the bounds of the light
-    /// terms not added up. Documents are
-    /// then taken highest bound first, their remaining light terms looked up one by one,
-    /// heaviest first, while they can still get in, and scored in full, until no bound left
-    /// can beat the worst kept.
+    /// [`ADD_UP_FACTOR`]). Each candidate gets a bound: its sum plus what the light terms not
+    /// added up can weigh in a document of its length ([`SearchIndex::length_bound`]; the
+    /// few best by the terms' bounds over all documents are taken first, to raise the bar).
+    /// Documents are then taken highest bound first, a few at a time ([`SearchIndex::sift`]),
+    /// their remaining light terms read in one pass, and scored in full while they can still
+    /// get in, until no bound left can beat the worst kept; or, once the candidates tie so
+    /// that this costs more than adding up every term's postings, by adding them up.
     pub(super) fn rank_candidates(
         &self,
         tokens: &[QueryToken],
@@ -237,40 +276,9 @@ impl SearchIndex {
         let mut essential_terms: Vec<u32> = essential.iter().map(|t| t.term).collect();
         essential_terms.sort_unstable();
         let (pool, added) = self.candidate_pool(tokens, best, &essential_terms, light, &admits);
-        let looked_up = &light[..light.len() - added];
-        // `below[i]`: the most the looked-up terms before `i` can add.
-        let mut below = vec![0.0f64; looked_up.len() + 1];
-        for (i, term) in looked_up.iter().enumerate() {
-            below[i + 1] = below[i] + term.bound;
-        }
-        let unknown = below[looked_up.len()];
-        // Looks up the light terms of a candidate while it can still get in, then admits and
-        // scores it; gives the number of terms it looked up.
-        let consider = |best: &mut TopK, candidate: Candidate| {
-            let partial = candidate.bound.score - unknown;
-            let doc = candidate.bound.doc;
-            let mut added_weight = 0.0;
-            let mut held = candidate.held as usize;
-            let mut lookups = 0;
-            for i in (0..looked_up.len()).rev() {
-                let term = &looked_up[i];
-                lookups += 1;
-                if let Some(weight) = self.weight(Some(term.term), doc) {
-                    added_weight += weight * term.count;
-                    held += 1;
-                }
-                if best.shuts_out(partial + added_weight + below[i]) {
-                    tally(0, lookups);
-                    return lookups;
-                }
-            }
-            tally(0, lookups);
-            if admits(doc, held) {
-                self.offer_scored(best, doc, tokens);
-                lookups += tokens.len();
-            }
-            lookups
-        };
+        let light_terms = &light[..light.len() - added];
+        let mut looked_up = LookedUp::new(light_terms);
+        let unknown = looked_up.unknown;
         let bounds = pool
             .iter()
             .map(|&(doc, partial, held)| Candidate {
@@ -280,7 +288,35 @@ impl SearchIndex {
                 },
                 held,
             })
-            .filter(|c| admits(c.bound.doc, c.held as usize + looked_up.len()));
+            .filter(|c| admits(c.bound.doc, c.held as usize + light_terms.len()));
+        let mut consider = |best: &mut TopK, candidate: Candidate, counted: f64| {
+            self.consider(tokens, best, &mut looked_up, candidate, counted, &admits)
+        };
+        let mut lookups = 0;
+        // The best bounds, taken first, raise the bar before the rest is sifted.
+        for candidate in top_k(bounds.clone(), best.limit) {
+            if seen.first_time(candidate.bound.doc) {
+                lookups += consider(best, candidate, unknown);
+            }
+        }
+        // The others that can still get in, bounded by their own lengths.
+        let light_in = |doc: u32| -> f64 {
+            light_terms
+                .iter()
+                .map(|term| self.term_bound(term, doc))
+                .sum()
+        };
+        let candidates: Vec<Candidate> = bounds
+            .filter(|c| !best.shuts_out(c.bound.score))
+            .map(|c| Candidate {
+                bound: Ranked {
+                    score: c.bound.score - unknown + light_in(c.bound.doc),
+                    doc: c.bound.doc,
+                },
+                held: c.held,
+            })
+            .filter(|c| !best.shuts_out(c.bound.score))
+            .collect();
         // What adding up every term's postings costs, in lookups: more than the candidates
         // sifted one by one, unless they tie (tools sharing a description tie on every query,
         // and no bound tells them apart).
@@ -290,27 +326,111 @@ impl SearchIndex {
             .map(|t| self.postings(Some(t.term)).0.len())
             .sum::<usize>()
             / ADD_UP_FACTOR;
-        let mut lookups = 0;
-        // The best bounds, taken first, raise the bar before the rest is sifted.
-        for candidate in top_k(bounds.clone(), best.limit) {
-            if seen.first_time(candidate.bound.doc) {
-                lookups += consider(best, candidate);
+        let sifted = self.sift(candidates, best, seen, (lookups, add_up_all), |best, c| {
+            consider(best, c, light_in(c.bound.doc))
+        });
+        if !sifted {
+            self.offer_summed(tokens, best, seen, &essential_terms, &admits);
+        }
+    }
+
+    /// What `term` can add to `doc`'s score before its terms are read: its weight at its
+    /// largest frequency at `doc`'s length, times its count in the query, and never more than
+    /// its bound over all documents.
+    fn term_bound(&self, term: &WalkedTerm, doc: u32) -> f64 {
+        (self.length_bound(term.term, doc) * term.count).min(term.bound)
+    }
+
+    /// Bounds the `looked_up` light terms by `candidate`'s own length; while it can still get
+    /// in, reads them in one pass and adds them up, heaviest first; then admits and scores it.
+    /// `counted` is what its bound counted for those terms. Gives the number of terms looked
+    /// up.
+    fn consider(
+        &self,
+        tokens: &[QueryToken],
+        best: &mut TopK,
+        looked_up: &mut LookedUp,
+        candidate: Candidate,
+        counted: f64,
+        admits: &impl Fn(u32, usize) -> bool,
+    ) -> usize {
+        let partial = candidate.bound.score - counted;
+        let doc = candidate.bound.doc;
+        let LookedUp {
+            terms,
+            by_term,
+            found,
+            within,
+            ..
+        } = looked_up;
+        for (i, term) in terms.iter().enumerate() {
+            within[i + 1] = within[i] + self.term_bound(term, doc);
+        }
+        if best.shuts_out(partial + within[terms.len()]) {
+            return 0;
+        }
+        self.weights_in(doc, by_term, found);
+        let mut lookups = terms.len();
+        tally(0, lookups);
+        let mut added_weight = 0.0;
+        let mut held = candidate.held as usize;
+        for i in (0..terms.len()).rev() {
+            if let Some(weight) = found[i] {
+                added_weight += weight * terms[i].count;
+                held += 1;
+            }
+            if best.shuts_out(partial + added_weight + within[i]) {
+                return lookups;
             }
         }
-        let candidates: Vec<Candidate> =
-            bounds.filter(|c| !best.shuts_out(c.bound.score)).collect();
-        // Highest bound first; a heap, as only the first few are usually taken.
+        if admits(doc, held) {
+            self.offer_scored(best, doc, tokens);
+            lookups += tokens.len();
+        }
+        lookups
+    }
+
+    /// Offers `candidates` to `consider` highest bound first, until no bound left can beat the
+    /// worst kept; documents `seen` already are passed over. A heap, as only the first few are
+    /// usually taken. They are taken a few at a time, and the terms of those few asked from
+    /// memory at once (see [`SearchIndex::warm`]): bounds only fall and the bar only rises, so
+    /// the first one shut out ends the sifting. Gives false, with candidates left, once more
+    /// than `budget.1` terms are looked up, counting `budget.0` looked up before.
+    fn sift(
+        &self,
+        candidates: Vec<Candidate>,
+        best: &mut TopK,
+        seen: &mut Seen,
+        budget: (usize, usize),
+        mut consider: impl FnMut(&mut TopK, Candidate) -> usize,
+    ) -> bool {
+        let (mut lookups, budget) = budget;
         let mut candidates = BinaryHeap::from(candidates);
-        while let Some(candidate) = candidates.pop() {
-            if best.shuts_out(candidate.bound.score) {
-                break;
+        let mut batch: Vec<Candidate> = Vec::with_capacity(WARM_BATCH);
+        loop {
+            batch.clear();
+            while batch.len() < WARM_BATCH {
+                match candidates.pop() {
+                    Some(candidate) if !best.shuts_out(candidate.bound.score) => {
+                        batch.push(candidate)
+                    }
+                    _ => break,
+                }
             }
-            if lookups > add_up_all {
-                self.offer_summed(tokens, best, seen, &essential_terms, &admits);
-                return;
+            self.warm(batch.iter().map(|c| c.bound.doc));
+            for &candidate in &batch {
+                if best.shuts_out(candidate.bound.score) {
+                    return true;
+                }
+                if lookups > budget {
+                    return false;
+                }
+                if seen.first_time(candidate.bound.doc) {
+                    lookups += consider(best, candidate);
+                }
             }
-            if seen.first_time(candidate.bound.doc) {
-                lookups += consider(best, candidate);
+            if batch.len() < WARM_BATCH {
+                return true;
             }
         }
     }
