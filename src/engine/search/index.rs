@@ -185,24 +185,6 @@ impl SearchIndex {
         Some(self.weight_of(term, doc, terms[at].1))
     }
 
-    /// Sets `found[place]` to the weight of each `(term, place)` of `by_term` (sorted by term)
-    /// in `doc`, None where absent: one pass over the document's terms, in order, so their
-    /// reads follow one another; the same weights as [`SearchIndex::weight`].
-    pub(super) fn weights_in(&self, doc: u32, by_term: &[(u32, usize)], found: &mut [Option<f64>]) {
-        found.fill(None);
-        let mut terms = &self.forward[doc as usize][..];
-        for &(term, place) in by_term {
-            terms = &terms[terms.partition_point(|&(held, _)| held < term)..];
-            match terms.first() {
-                Some(&(held, tf)) if held == term => {
-                    found[place] = Some(self.weight_of(term, doc, tf))
-                }
-                Some(_) => {}
-                None => break,
-            }
-        }
-    }
-
     /// Reads the first term of each of `docs`: independent reads the processor makes side by
     /// side, so that the documents' terms, far apart in memory, arrive together rather than
     /// one miss after another when each is then read.

@@ -71,15 +71,10 @@ struct Candidate {
 /// How many candidates a pruned search takes at a time, their terms read side by side.
 const WARM_BATCH: usize = 8;
 
-/// The light terms a candidate's own terms are read for (those not added up over their
-/// postings), lightest first, and the scratch of reading them.
+/// The light terms looked up in a candidate's own terms (those not added up over their
+/// postings), lightest first, and the scratch of bounding them.
 struct LookedUp<'a> {
     terms: &'a [WalkedTerm],
-    /// The terms by id, with their places: a candidate's weights for all of them are found in
-    /// one pass over its terms, which reads them in order.
-    by_term: Vec<(u32, usize)>,
-    /// Per place, the term's weight in the candidate read last (None: it lacks the term).
-    found: Vec<Option<f64>>,
     /// `within[i]`: the most the terms before `i` can add to the candidate read last.
     within: Vec<f64>,
     /// The most the terms can add to any document.
@@ -87,18 +82,10 @@ struct LookedUp<'a> {
 }
 
 impl<'a> LookedUp<'a> {
-    /// Ready to read `terms` (lightest first) in candidates.
+    /// Ready to look `terms` (lightest first) up in candidates.
     fn new(terms: &'a [WalkedTerm]) -> LookedUp<'a> {
-        let mut by_term: Vec<(u32, usize)> = terms
-            .iter()
-            .enumerate()
-            .map(|(place, term)| (term.term, place))
-            .collect();
-        by_term.sort_unstable();
         LookedUp {
             terms,
-            by_term,
-            found: vec![None; terms.len()],
             within: vec![0.0; terms.len() + 1],
             unknown: terms.iter().map(|term| term.bound).sum(),
         }
@@ -261,8 +248,8 @@ impl SearchIndex {
     /// added up can weigh in a document of its length ([`SearchIndex::length_bound`]; the
     /// few best by the terms' bounds over all documents are taken first, to raise the bar).
     /// Documents are then taken highest bound first, a few at a time ([`SearchIndex::sift`]),
-    /// their remaining light terms read in one pass, and scored in full while they can still
-    /// get in, until no bound left can beat the worst kept; or, once the candidates tie so
+    /// their remaining light terms looked up one by one, heaviest first, and scored in full
+    /// while they can still get in, until no bound left can beat the worst kept; or, once the candidates tie so
     /// that this costs more than adding up every term's postings, by adding them up.
     pub(super) fn rank_candidates(
         &self,
@@ -342,7 +329,9 @@ impl SearchIndex {
     }
 
     /// Bounds the `looked_up` light terms by `candidate`'s own length; while it can still get
-    /// in, reads them in one pass and adds them up, heaviest first; then admits and scores it.
+    /// in, looks them up and adds them up, heaviest first; then admits and scores it. (Reading
+    /// them all in one pass over its terms instead cost more than it saved: most candidates
+    /// drop out after the first term or two.)
     /// `counted` is what its bound counted for those terms. Gives the number of terms looked
     /// up.
     fn consider(
@@ -356,33 +345,28 @@ impl SearchIndex {
     ) -> usize {
         let partial = candidate.bound.score - counted;
         let doc = candidate.bound.doc;
-        let LookedUp {
-            terms,
-            by_term,
-            found,
-            within,
-            ..
-        } = looked_up;
+        let LookedUp { terms, within, .. } = looked_up;
         for (i, term) in terms.iter().enumerate() {
             within[i + 1] = within[i] + self.term_bound(term, doc);
         }
         if best.shuts_out(partial + within[terms.len()]) {
             return 0;
         }
-        self.weights_in(doc, by_term, found);
-        let mut lookups = terms.len();
-        tally(0, lookups);
+        let mut lookups = 0;
         let mut added_weight = 0.0;
         let mut held = candidate.held as usize;
         for i in (0..terms.len()).rev() {
-            if let Some(weight) = found[i] {
+            lookups += 1;
+            if let Some(weight) = self.weight(Some(terms[i].term), doc) {
                 added_weight += weight * terms[i].count;
                 held += 1;
             }
             if best.shuts_out(partial + added_weight + within[i]) {
+                tally(0, lookups);
                 return lookups;
             }
         }
+        tally(0, lookups);
         if admits(doc, held) {
             self.offer_scored(best, doc, tokens);
             lookups += tokens.len();
