@@ -249,8 +249,9 @@ impl SearchIndex {
     /// few best by the terms' bounds over all documents are taken first, to raise the bar).
     /// Documents are then taken highest bound first, a few at a time ([`SearchIndex::sift`]),
     /// their remaining light terms looked up one by one, heaviest first, and scored in full
-    /// while they can still get in, until no bound left can beat the worst kept; or, once the candidates tie so
-    /// that this costs more than adding up every term's postings, by adding them up.
+    /// while they can still get in, until no bound left can beat the worst kept; or, once the
+    /// candidates tie so that this costs more than adding up every term's postings, by adding
+    /// them up.
     pub(super) fn rank_candidates(
         &self,
         tokens: &[QueryToken],
@@ -329,11 +330,10 @@ impl SearchIndex {
     }
 
     /// Bounds the `looked_up` light terms by `candidate`'s own length; while it can still get
-    /// in, looks them up and adds them up, heaviest first; then admits and scores it. (Reading
-    /// them all in one pass over its terms instead cost more than it saved: most candidates
-    /// drop out after the first term or two.)
+    /// in, looks them up and adds them up, heaviest first; then admits and scores it.
     /// `counted` is what its bound counted for those terms. Gives the number of terms looked
-    /// up.
+    /// up. (Reading them all in one pass over its terms instead cost more than it saved: most
+    /// candidates drop out after the first term or two.)
     fn consider(
         &self,
         tokens: &[QueryToken],

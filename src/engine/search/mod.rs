@@ -29,7 +29,7 @@
 //! | `topk` | the best `limit` kept, the worst on top, and the bar a bound must beat |
 //! | `maxscore` | the pruned ranking: term bounds, the bar's seeds, light terms, candidates |
 //! | `admission` | the rarest-word gate ([`Gate`]), its search, and why a tool is not admitted |
-//! | `mod` (here) | [`SearchIndex::search`], its result ([`SearchResult`], [`Hit`], [`Via`]), its work |
+//! | `mod` | [`SearchIndex::search`], its result ([`SearchResult`], [`Hit`], [`Via`]), its work |
 
 mod admission;
 mod index;
