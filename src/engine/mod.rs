@@ -14,7 +14,7 @@
 //! | §3 chars and the chars/4 estimate | [`tokens`] |
 //! | §4 activation, context length; newer §2 budget, forms, tiers | [`activation`], [`listing`] |
 //! | §5 `tools.tool_search` parsing (newer §3) | [`config`], read by [`yaml`] |
-//! | §6 search tokens, BM25, admission, limit (newer §4) | [`search`] |
+//! | §6 search tokens, BM25, admission, limit (newer §4) | [`search`]: its layers `terms`, `index`, `topk`, `maxscore`, `admission` |
 //! | §7 bridge definitions and payloads (newer §5); each release's texts | [`bridge`], [`bridge_texts`] |
 //!
 //! On top of the engine: [`lint`] (tool description quality and findability), [`eval`]

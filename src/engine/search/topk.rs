@@ -1,0 +1,103 @@
+//! Top-k selection: documents ranked by score then catalog order, the best `limit` kept in a
+//! heap with the worst on top, and the bar a pruned search must beat.
+
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
+
+/// Slack on the pruning bounds, so that a bound summed in another order than the score can
+/// never prune a document that would tie or win.
+const BOUND_SLACK: f64 = 1e-9;
+
+/// A candidate in the top-k heap: the worst on top (lower score, then later in the catalog).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub(super) struct Ranked {
+    pub(super) score: f64,
+    pub(super) doc: u32,
+}
+
+impl Eq for Ranked {}
+
+impl Ord for Ranked {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // "Greater" = better: higher score, then earlier in the catalog.
+        self.score
+            .total_cmp(&other.score)
+            .then(other.doc.cmp(&self.doc))
+    }
+}
+
+impl PartialOrd for Ranked {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// The best `limit` candidates offered so far ("greater" is better), the worst on top.
+pub(super) struct TopK<T = Ranked> {
+    heap: BinaryHeap<std::cmp::Reverse<T>>,
+    pub(super) limit: usize,
+}
+
+impl<T: Ord> TopK<T> {
+    /// An empty selection of at most `limit`.
+    pub(super) fn new(limit: usize) -> TopK<T> {
+        TopK {
+            heap: BinaryHeap::with_capacity(limit + 1),
+            limit,
+        }
+    }
+
+    /// Keeps `candidate` if it is among the best `limit` so far.
+    pub(super) fn offer(&mut self, candidate: T) {
+        if self.heap.len() < self.limit {
+            self.heap.push(std::cmp::Reverse(candidate));
+        } else if self.heap.peek().is_some_and(|worst| candidate > worst.0) {
+            self.heap.pop();
+            self.heap.push(std::cmp::Reverse(candidate));
+        }
+    }
+
+    /// The selection, best first.
+    pub(super) fn into_sorted(self) -> Vec<T> {
+        let mut best: Vec<T> = self.heap.into_iter().map(|r| r.0).collect();
+        best.sort_by(|a, b| b.cmp(a));
+        best
+    }
+}
+
+impl TopK {
+    /// The score a new candidate must beat, once the selection is full.
+    fn bar(&self) -> Option<f64> {
+        self.worst().map(|worst| worst.score)
+    }
+
+    /// The worst kept, once the selection is full.
+    pub(super) fn worst(&self) -> Option<Ranked> {
+        if self.heap.len() < self.limit {
+            return None;
+        }
+        self.heap.peek().map(|worst| worst.0)
+    }
+
+    /// Whether nothing scoring at most `bound` can get in.
+    pub(super) fn shuts_out(&self, bound: f64) -> bool {
+        self.bar()
+            .is_some_and(|bar| bound + BOUND_SLACK * bound.abs().max(1.0) < bar)
+    }
+
+    /// Whether a candidate scoring exactly `score` at `doc` would lose to the worst kept.
+    pub(super) fn loses_tie(&self, score: f64, doc: u32) -> bool {
+        self.heap.len() >= self.limit
+            && self
+                .heap
+                .peek()
+                .is_some_and(|worst| Ranked { score, doc } < worst.0)
+    }
+}
+
+/// The best `limit` of `candidates`, best first (for documents, ties keep catalog order).
+pub(super) fn top_k<T: Ord>(candidates: impl Iterator<Item = T>, limit: usize) -> Vec<T> {
+    let mut best = TopK::new(limit);
+    candidates.for_each(|c| best.offer(c));
+    best.into_sorted()
+}
