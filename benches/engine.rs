@@ -17,17 +17,17 @@ mod support;
 
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
 use rayon::prelude::*;
-use schematax::engine::capture_file::ServerCapture;
-use schematax::engine::catalog::definition_chars;
-use schematax::engine::claude::ClaudeTokenizer;
-use schematax::engine::config::Config;
-use schematax::engine::eval::{evaluate, EvalQuery, QuerySet};
-use schematax::engine::lint::lint;
-use schematax::engine::profile::Profile;
-use schematax::engine::session::{count_tools, tools_in_order, Overrides, Session};
-use schematax::engine::synthetic::QueryStyle;
-use schematax::engine::tokenizer::{LoadedTokenizer, Tokenizer};
-use schematax::engine::tokens::{estimate_tokens, Encoding};
+use schematax::engine::analyses::eval::{evaluate, EvalQuery, QuerySet};
+use schematax::engine::analyses::lint::lint;
+use schematax::engine::inputs::capture_file::ServerCapture;
+use schematax::engine::inputs::config::Config;
+use schematax::engine::inputs::synthetic::QueryStyle;
+use schematax::engine::replay::catalog::definition_chars;
+use schematax::engine::replay::claude::ClaudeTokenizer;
+use schematax::engine::replay::profile::Profile;
+use schematax::engine::replay::session::{count_tools, tools_in_order, Overrides, Session};
+use schematax::engine::replay::tokenizer::{LoadedTokenizer, Tokenizer};
+use schematax::engine::replay::tokens::{estimate_tokens, Encoding};
 use schematax::text::first_sentence;
 use std::hint::black_box;
 
@@ -192,7 +192,7 @@ fn tokenizers(c: &mut Criterion) {
 }
 
 /// An eval query expecting the tool `e`.
-fn query_of(e: &schematax::engine::catalog::ToolEntry, text: String) -> EvalQuery {
+fn query_of(e: &schematax::engine::replay::catalog::ToolEntry, text: String) -> EvalQuery {
     EvalQuery {
         id: e.name.clone(),
         query: text,

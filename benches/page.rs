@@ -12,11 +12,11 @@ mod chromium;
 mod support;
 
 use criterion::Criterion;
-use schematax::engine::activation::Traffic;
-use schematax::engine::config::Config;
+use schematax::engine::inputs::config::Config;
 use schematax::engine::inputs::Inputs;
-use schematax::engine::profile::Profile;
-use schematax::engine::session::{Overrides, Session};
+use schematax::engine::replay::activation::Traffic;
+use schematax::engine::replay::profile::Profile;
+use schematax::engine::replay::session::{Overrides, Session};
 use schematax::report::cost::CostReport;
 use schematax::report::html::{OtherProfile, PageParts, PageReport};
 use schematax::report::markup::Theme;

@@ -92,3 +92,28 @@ fn the_check_sees_an_arrow_up() {
     );
     assert!(level("engine") < level("report") && level("capture") == level("report"));
 }
+
+/// The engine's groups (docs/ARCHITECTURE.md): `analyses` sit on top of `replay` and
+/// `inputs`, which never use them. (`replay` and `inputs` use each other: the config is read
+/// as each release's profile says, and the session is built from what was read.)
+#[test]
+fn no_engine_group_uses_the_analyses_above_it() {
+    let engine = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("src/engine");
+    let mut wrong = Vec::new();
+    for group in ["replay", "inputs"] {
+        let mut files = Vec::new();
+        sources(&engine.join(group), &mut files);
+        assert!(!files.is_empty(), "src/engine/{group} has no sources");
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            if text.contains("engine::analyses") || text.contains("super::analyses") {
+                wrong.push(file.strip_prefix(&engine).unwrap().display().to_string());
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "the replay or the inputs use an analysis:\n{}",
+        wrong.join("\n")
+    );
+}

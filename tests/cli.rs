@@ -1639,13 +1639,13 @@ fn the_ci_example_runs_as_written_on_the_sample() {
                 .strip_prefix("schematax report")
         })
         .expect("the workflow says how to make the baseline");
-    let parsed = schematax::engine::yaml::parse(&workflow).unwrap();
+    let parsed = schematax::engine::inputs::yaml::parse(&workflow).unwrap();
     let steps = parsed
         .get("jobs")
         .and_then(|j| j.get("schema-budget"))
         .and_then(|j| j.get("steps"))
         .unwrap();
-    let schematax::engine::yaml::Yaml::Seq(steps) = steps else {
+    let schematax::engine::inputs::yaml::Yaml::Seq(steps) = steps else {
         panic!("steps is a list")
     };
     let mut commands = vec![format!("report{baseline_line}")];

@@ -333,7 +333,7 @@ fn profile_switch_and_config_warnings_in_a_real_terminal() {
     assert!(
         screen.contains(&format!(
             "│ {} │",
-            schematax::engine::profile::Profile::newest()
+            schematax::engine::replay::profile::Profile::newest()
         )),
         "{screen}"
     );
@@ -350,7 +350,7 @@ fn profile_switch_and_config_warnings_in_a_real_terminal() {
     tmux.keys(&["O"]);
     tmux.wait_for(&format!(
         "│ {} │",
-        schematax::engine::profile::Profile::newest()
+        schematax::engine::replay::profile::Profile::newest()
     ));
     tmux.keys(&["q"]);
     tmux.wait_for("EXIT=0");
@@ -385,11 +385,13 @@ fn recapture_in_a_real_terminal() {
 /// Writes `copies` renamed copies of the repository's captures into `dir`, one file each: a
 /// catalog big enough that the debug binary takes a while to load it.
 fn write_big_catalog(dir: &std::path::Path, copies: usize) {
-    let captures = schematax::engine::capture_file::load_paths(&[std::path::PathBuf::from(
-        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/captures"),
-    )])
-    .unwrap()
-    .captures;
+    let captures =
+        schematax::engine::inputs::capture_file::load_paths(&[std::path::PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/tests/data/captures"
+        ))])
+        .unwrap()
+        .captures;
     for copy in 0..copies {
         for capture in &captures {
             let tools: Vec<serde_json::Value> = capture

@@ -8,12 +8,12 @@
 
 use proptest::prelude::*;
 use schematax::capture::client_config;
-use schematax::engine::capture_file::parse_capture;
-use schematax::engine::config::Config;
-use schematax::engine::eval::QuerySet;
-use schematax::engine::lint::lint;
-use schematax::engine::profile::Profile;
-use schematax::engine::session::{Overrides, Session};
+use schematax::engine::analyses::eval::QuerySet;
+use schematax::engine::analyses::lint::lint;
+use schematax::engine::inputs::capture_file::parse_capture;
+use schematax::engine::inputs::config::Config;
+use schematax::engine::replay::profile::Profile;
+use schematax::engine::replay::session::{Overrides, Session};
 
 const CAPTURE: &[u8] = include_bytes!("../samples/tools/perplexity.json");
 const CONFIG: &[u8] = include_bytes!("../samples/hermes.yaml");

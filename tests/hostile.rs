@@ -2,11 +2,11 @@
 //! refuse with a one-line error promptly, never hang, abort or eat the machine. The deadline
 //! below only catches a hang; how fast the answers are is measured by the benchmarks.
 
-use schematax::engine::capture_file::{parse_capture, ServerCapture};
-use schematax::engine::config::Config;
-use schematax::engine::lint::lint;
-use schematax::engine::profile::Profile;
-use schematax::engine::session::{Overrides, Session};
+use schematax::engine::analyses::lint::lint;
+use schematax::engine::inputs::capture_file::{parse_capture, ServerCapture};
+use schematax::engine::inputs::config::Config;
+use schematax::engine::replay::profile::Profile;
+use schematax::engine::replay::session::{Overrides, Session};
 use serde_json::{json, Value};
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

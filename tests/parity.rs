@@ -3,14 +3,14 @@
 //! shared folder. Scores agree to 1e-6; names, characters, definitions, listings and payloads
 //! byte for byte.
 
-use schematax::engine::activation::{is_active, ContextLength, ContextSource};
-use schematax::engine::capture_file::{load_file, parse_capture, ServerCapture};
-use schematax::engine::config::{Config, Mode, Scalar, ToolSearchSettings};
-use schematax::engine::listing::short_description;
-use schematax::engine::profile::{Profile, SentenceEnd};
-use schematax::engine::search::{resolve_limit, stem_word};
-use schematax::engine::session::{Overrides, Session};
-use schematax::engine::tokens::{write_compact_json, CharCounter};
+use schematax::engine::inputs::capture_file::{load_file, parse_capture, ServerCapture};
+use schematax::engine::inputs::config::{Config, Mode, Scalar, ToolSearchSettings};
+use schematax::engine::replay::activation::{is_active, ContextLength, ContextSource};
+use schematax::engine::replay::listing::short_description;
+use schematax::engine::replay::profile::{Profile, SentenceEnd};
+use schematax::engine::replay::search::{resolve_limit, stem_word};
+use schematax::engine::replay::session::{Overrides, Session};
+use schematax::engine::replay::tokens::{write_compact_json, CharCounter};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -401,7 +401,7 @@ fn current_small_catalog() {
     assert_eq!(serde_json::json!(chars), golden["chars"]);
     for (name, tokens) in golden["search_tokens"].as_object().unwrap() {
         let doc = session.lookup(name);
-        let schematax::engine::session::Lookup::Found(doc) = doc else {
+        let schematax::engine::replay::session::Lookup::Found(doc) = doc else {
             panic!("{name}: {doc:?}")
         };
         assert_eq!(

@@ -2,10 +2,10 @@
 
 use proptest::prelude::*;
 use schematax::engine::inputs::Inputs;
-use schematax::engine::profile::Profile;
-use schematax::engine::search::Via;
-use schematax::engine::session::{Overrides, Session};
-use schematax::engine::tokens::{write_json_string, CharCounter};
+use schematax::engine::replay::profile::Profile;
+use schematax::engine::replay::search::Via;
+use schematax::engine::replay::session::{Overrides, Session};
+use schematax::engine::replay::tokens::{write_json_string, CharCounter};
 use schematax::text::{clip, sanitize, width};
 use std::sync::OnceLock;
 

@@ -17,14 +17,14 @@
 #[path = "oracle/jobs.rs"]
 mod jobs;
 
-use schematax::engine::activation::{threshold_tokens, ContextLength, ContextSource};
-use schematax::engine::capture_file::{parse_capture, ServerCapture};
-use schematax::engine::catalog::Scope;
-use schematax::engine::config::{Config, Mode, ToolSearchSettings};
-use schematax::engine::profile::Profile;
-use schematax::engine::search::Via;
-use schematax::engine::session::{Overrides, Session};
-use schematax::engine::tokens::write_compact_json;
+use schematax::engine::inputs::capture_file::{parse_capture, ServerCapture};
+use schematax::engine::inputs::config::{Config, Mode, ToolSearchSettings};
+use schematax::engine::replay::activation::{threshold_tokens, ContextLength, ContextSource};
+use schematax::engine::replay::catalog::Scope;
+use schematax::engine::replay::profile::Profile;
+use schematax::engine::replay::search::Via;
+use schematax::engine::replay::session::{Overrides, Session};
+use schematax::engine::replay::tokens::write_compact_json;
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
 use std::process::Command;

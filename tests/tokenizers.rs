@@ -9,12 +9,12 @@
 //! Without an installed reference its test fails when `SCHEMATAX_REQUIRE_ORACLE` is set (as
 //! `scripts/test` sets it) and is skipped with a message otherwise.
 
-use schematax::engine::capture_file::load_paths;
-use schematax::engine::catalog::ToolEntry;
-use schematax::engine::claude::ClaudeTokenizer;
-use schematax::engine::profile::Profile;
-use schematax::engine::tokenizer::{LoadedTokenizer, Tokenizer};
-use schematax::engine::tokens::Encoding;
+use schematax::engine::inputs::capture_file::load_paths;
+use schematax::engine::replay::catalog::ToolEntry;
+use schematax::engine::replay::claude::ClaudeTokenizer;
+use schematax::engine::replay::profile::Profile;
+use schematax::engine::replay::tokenizer::{LoadedTokenizer, Tokenizer};
+use schematax::engine::replay::tokens::Encoding;
 use serde_json::Value;
 use std::path::PathBuf;
 use std::process::Command;

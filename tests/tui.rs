@@ -4,13 +4,13 @@
 use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::Terminal;
-use schematax::engine::activation::{is_active, Traffic};
-use schematax::engine::capture_file::{parse_capture, ServerCapture};
-use schematax::engine::config::{Config, Mode};
-use schematax::engine::eval::QuerySet;
+use schematax::engine::analyses::eval::QuerySet;
+use schematax::engine::inputs::capture_file::{parse_capture, ServerCapture};
+use schematax::engine::inputs::config::{Config, Mode};
 use schematax::engine::inputs::Inputs;
-use schematax::engine::profile::Profile;
-use schematax::engine::session::Overrides;
+use schematax::engine::replay::activation::{is_active, Traffic};
+use schematax::engine::replay::profile::Profile;
+use schematax::engine::replay::session::Overrides;
 use schematax::signals::Signal;
 use schematax::tui::app::App;
 use schematax::tui::msg::{Effect, Msg};
@@ -130,7 +130,10 @@ fn with_counts(mut app: App) -> App {
         .flat_map(|(s, server)| (0..server.tools.len()).map(move |t| (s, t)))
         .map(|(server, tool)| {
             let count = counted.token_count(server, tool).unwrap();
-            (schematax::engine::catalog::ToolRef { server, tool }, count)
+            (
+                schematax::engine::replay::catalog::ToolRef { server, tool },
+                count,
+            )
         })
         .collect();
     app.update(Msg::Counted {
@@ -314,7 +317,8 @@ fn a_large_server_shows_its_numbers_in_full() {
     )
     .unwrap();
     let app = app_of(inputs_of("{}", vec![capture]), Overrides::default(), None);
-    let estimate = schematax::engine::tokens::estimate_tokens(app.session.servers()[0].chars);
+    let estimate =
+        schematax::engine::replay::tokens::estimate_tokens(app.session.servers()[0].chars);
     assert!(estimate >= 1_000_000, "{estimate}");
     let text = screen(&app, 120, 40);
     let row = text.lines().find(|l| l.contains("● big")).unwrap();
@@ -1051,7 +1055,7 @@ fn p_and_o_step_through_the_releases() {
 
 /// The repository's captures of real servers.
 fn load_captures() -> Vec<ServerCapture> {
-    schematax::engine::capture_file::load_paths(&[std::path::PathBuf::from(concat!(
+    schematax::engine::inputs::capture_file::load_paths(&[std::path::PathBuf::from(concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/tests/data/captures"
     ))])

@@ -6,8 +6,8 @@ use serde_json::Value;
 use std::path::Path;
 
 use super::ServerSpec;
-use crate::engine::config::Transport;
-use crate::engine::error::{read_limited, InputError};
+use crate::engine::inputs::config::Transport;
+use crate::engine::inputs::error::{read_limited, InputError};
 
 /// Why a client config cannot be used, one line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -176,7 +176,7 @@ pub enum CaptureError {
     #[error("the server's tools are unusable: {reason}")]
     Unusable {
         /// Why.
-        reason: crate::engine::capture_file::CaptureFileError,
+        reason: crate::engine::inputs::capture_file::CaptureFileError,
     },
     /// The capture file could not be written.
     #[error("cannot write {}: {reason}", .path.display())]

@@ -22,11 +22,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use crate::engine::capture_file::{parse_capture, McpTool};
-use crate::engine::catalog::definition_chars;
-use crate::engine::config::{Config, Transport};
-use crate::engine::profile::Profile;
-use crate::engine::tokens::estimate_tokens;
+use crate::engine::inputs::capture_file::{parse_capture, McpTool};
+use crate::engine::inputs::config::{Config, Transport};
+use crate::engine::replay::catalog::definition_chars;
+use crate::engine::replay::profile::Profile;
+use crate::engine::replay::tokens::estimate_tokens;
 use protocol::{list_tools, Listing};
 
 /// One server to capture.
@@ -389,7 +389,7 @@ fn save(
     // The folder is made only when there is a capture to put in it.
     std::fs::create_dir_all(out_dir).map_err(|e| CaptureError::Write {
         path: out_dir.to_path_buf(),
-        reason: crate::engine::error::one_line(&e.to_string()),
+        reason: crate::engine::inputs::error::one_line(&e.to_string()),
     })?;
     cleanup::registry().write_atomically(&path, text.as_bytes())?;
     let chars: u64 = new
@@ -417,7 +417,7 @@ pub fn compare(server: &str, old: &[McpTool], new: &[McpTool]) -> Change {
             .map(|t| {
                 (
                     t.name.clone(),
-                    crate::engine::catalog::ToolEntry::new(Profile::default(), server, t)
+                    crate::engine::replay::catalog::ToolEntry::new(Profile::default(), server, t)
                         .definition(),
                 )
             })

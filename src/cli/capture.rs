@@ -7,8 +7,8 @@ use std::process::ExitCode;
 use super::args::CaptureArgs;
 use super::{emit, CliError, EXIT_FAILURE};
 use crate::capture::{client_config, specs_from_config, CaptureError, ServerSpec};
-use crate::engine::config::{Config, Transport};
-use crate::engine::error::InputError;
+use crate::engine::inputs::config::{Config, Transport};
+use crate::engine::inputs::error::InputError;
 use crate::signals::Signal;
 
 /// `schematax capture`: 0 when every server was captured, 1 when some failed; SIGINT, SIGTERM

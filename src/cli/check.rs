@@ -4,8 +4,8 @@ use std::process::ExitCode;
 
 use super::args::CheckArgs;
 use super::{count_tokens, emit, CliError, EXIT_FAILURE};
-use crate::engine::activation::Traffic;
-use crate::engine::session::Session;
+use crate::engine::replay::activation::Traffic;
+use crate::engine::replay::session::Session;
 use crate::report::check::{Baseline, Budget, CheckReport};
 use crate::report::cost::CostReport;
 

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use super::args::CompareArgs;
 use super::{emit, load_queries, CliError};
-use crate::engine::compare::ProfileComparison;
+use crate::engine::analyses::compare::ProfileComparison;
 use crate::report::compare::CompareReport;
 
 /// Runs the command.

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use super::args::CountArgs;
 use super::{emit, CliError};
-use crate::engine::tokenizer::{LoadedTokenizer, Tokenizer};
+use crate::engine::replay::tokenizer::{LoadedTokenizer, Tokenizer};
 use crate::report::count::CountReport;
 
 /// Runs the command.
@@ -43,7 +43,7 @@ fn read_stdin() -> Result<String, CliError> {
             "count: give the text as an argument, or pipe it in (`-` reads standard input)".into(),
         ));
     }
-    let limit = crate::engine::capture_file::MAX_CAPTURE_BYTES;
+    let limit = crate::engine::inputs::capture_file::MAX_CAPTURE_BYTES;
     let mut bytes = Vec::new();
     stdin
         .lock()

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use super::args::EvalArgs;
 use super::{emit_with, CliError, EXIT_FAILURE};
-use crate::engine::eval::{evaluate, QuerySet};
+use crate::engine::analyses::eval::{evaluate, QuerySet};
 use crate::report::eval::EvalReport;
 
 /// Runs the command.

@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use super::args::{FailOn, LintArgs};
 use super::{emit_with, load_queries, CliError, EXIT_FAILURE};
-use crate::engine::lint::Severity;
+use crate::engine::analyses::lint::Severity;
 use crate::report::lint::LintReport;
 
 /// Runs the command.
@@ -27,7 +27,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode, CliError> {
     // The session holds all the rules read: the captures' parsed JSON is given back
     // before the lint starts.
     drop(inputs);
-    let mut findings = crate::engine::lint::lint(&session);
+    let mut findings = crate::engine::analyses::lint::lint(&session);
     if let Some(set) = set {
         let k = limit.unwrap_or(session.settings().search_default_limit as usize);
         findings.add_queries(&set, k);

@@ -25,10 +25,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::engine::error::InputError;
-use crate::engine::eval::QuerySet;
-use crate::engine::session::Session;
-use crate::engine::tokenizer::{LoadedTokenizer, TokenizerError};
+use crate::engine::analyses::eval::QuerySet;
+use crate::engine::inputs::error::InputError;
+use crate::engine::replay::session::Session;
+use crate::engine::replay::tokenizer::{LoadedTokenizer, TokenizerError};
 use std::sync::Arc;
 
 /// Exit code of bad usage or unreadable input.
@@ -143,7 +143,7 @@ pub fn emit_with(
 ) -> Result<ExitCode, CliError> {
     let failed = |target: &Path, e: std::io::Error| CliError::Output {
         target: target.display().to_string(),
-        reason: crate::engine::error::one_line(&e.to_string()),
+        reason: crate::engine::inputs::error::one_line(&e.to_string()),
     };
     if let Some(path) = output {
         let dir = match path.parent() {

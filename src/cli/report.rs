@@ -4,7 +4,7 @@ use std::process::ExitCode;
 
 use super::args::ReportArgs;
 use super::{count_tokens, emit, emit_with, load_queries, CliError};
-use crate::engine::session::{Overrides, Session};
+use crate::engine::replay::session::{Overrides, Session};
 use crate::report::cost::CostReport;
 use crate::report::html::{OtherProfile, PageParts, PageReport};
 

@@ -5,8 +5,8 @@ use std::process::ExitCode;
 
 use super::args::SearchArgs;
 use super::{emit, CliError};
-use crate::engine::config::Scalar;
-use crate::engine::search::resolve_limit;
+use crate::engine::inputs::config::Scalar;
+use crate::engine::replay::search::resolve_limit;
 use crate::report::search::SearchReport;
 
 /// Runs the command.

@@ -5,7 +5,7 @@ use std::process::ExitCode;
 
 use super::args::{TuiArgs, DEFAULT_CAPTURE_TIMEOUT};
 use super::{describe_inputs, emit, load_queries, CliError};
-use crate::engine::tokenizer::{LoadedTokenizer, Tokenizer};
+use crate::engine::replay::tokenizer::{LoadedTokenizer, Tokenizer};
 use crate::signals::Signal;
 use crate::tui::Outcome;
 use std::sync::Arc;

@@ -11,11 +11,11 @@ use super::cost::{CostReport, ToolRow, REPORT_VERSION};
 use super::table::{escape_markdown, Align, Table};
 use super::thousands;
 use super::tokenizer::TokenizerSummary;
-use crate::engine::error::{read_limited, InputError};
-use crate::engine::tokenizer::LoadedTokenizer;
+use crate::engine::inputs::error::{read_limited, InputError};
+use crate::engine::replay::tokenizer::LoadedTokenizer;
 
 /// Largest baseline file read.
-const MAX_BASELINE_BYTES: u64 = crate::engine::capture_file::MAX_CAPTURE_BYTES * 2;
+const MAX_BASELINE_BYTES: u64 = crate::engine::inputs::capture_file::MAX_CAPTURE_BYTES * 2;
 /// Tools listed as grown, shrunk, added or removed, at most.
 const TOOLS_LISTED: usize = 20;
 

@@ -8,8 +8,8 @@ use std::collections::BTreeMap;
 use super::cost::signed_thousands;
 use super::table::{escape_markdown, Align, Table};
 use super::{thousands, Format};
-use crate::engine::compare::ProfileComparison;
-use crate::engine::eval::Metrics;
+use crate::engine::analyses::compare::ProfileComparison;
+use crate::engine::analyses::eval::Metrics;
 use crate::engine::inputs::Inputs;
 
 /// One profile's figures.
@@ -131,21 +131,22 @@ impl CompareReport {
                 ranks: ids.iter().cloned().zip(q.ranks.iter().copied()).collect(),
             })
             .collect();
-        let by_side = |test: &dyn Fn(&crate::engine::compare::QueryComparison, usize) -> bool| {
-            ids.iter()
-                .enumerate()
-                .skip(1)
-                .map(|(side, id)| {
-                    let matching: Vec<String> = comparison
-                        .queries
-                        .iter()
-                        .filter(|q| test(q, side))
-                        .map(|q| q.id.clone())
-                        .collect();
-                    (id.clone(), matching)
-                })
-                .collect()
-        };
+        let by_side =
+            |test: &dyn Fn(&crate::engine::analyses::compare::QueryComparison, usize) -> bool| {
+                ids.iter()
+                    .enumerate()
+                    .skip(1)
+                    .map(|(side, id)| {
+                        let matching: Vec<String> = comparison
+                            .queries
+                            .iter()
+                            .filter(|q| test(q, side))
+                            .map(|q| q.id.clone())
+                            .collect();
+                        (id.clone(), matching)
+                    })
+                    .collect()
+            };
         let k = comparison.k;
         CompareReport {
             config_path: inputs.config_source(),

@@ -7,11 +7,11 @@ use std::sync::Arc;
 use super::table::{Align, Table};
 use super::tokenizer::TokenizerSummary;
 use super::{dollars, pct_label, thousands, Format};
-use crate::engine::activation::{Activation, Cost, Traffic, TURNS_PER_SESSION};
-use crate::engine::catalog::{CollisionKind, Server, ToolRef};
 use crate::engine::inputs::Inputs;
-use crate::engine::session::{Note, Session};
-use crate::engine::tokens::{estimate_tokens, write_compact_json};
+use crate::engine::replay::activation::{Activation, Cost, Traffic, TURNS_PER_SESSION};
+use crate::engine::replay::catalog::{CollisionKind, Server, ToolRef};
+use crate::engine::replay::session::{Note, Session};
+use crate::engine::replay::tokens::{estimate_tokens, write_compact_json};
 
 /// The resolved `tools.tool_search` settings.
 #[derive(Debug, Clone, Serialize, PartialEq)]

@@ -5,9 +5,9 @@ use serde::Serialize;
 
 use super::table::{Align, Table};
 use super::{thousands, Format};
-use crate::engine::claude::ClaudeTokenizer;
-use crate::engine::tokenizer::{LoadedTokenizer, Tokenizer, TokenizerError};
-use crate::engine::tokens::{char_count, estimate_tokens, Encoding};
+use crate::engine::replay::claude::ClaudeTokenizer;
+use crate::engine::replay::tokenizer::{LoadedTokenizer, Tokenizer, TokenizerError};
+use crate::engine::replay::tokens::{char_count, estimate_tokens, Encoding};
 
 /// A text's counts, keyed by measure: `chars`, `chars/4`, then each tokenizer by name.
 #[derive(Debug, Clone, Serialize, PartialEq)]

@@ -9,8 +9,8 @@ use serde_json::Value;
 use super::cost::signed_thousands;
 use super::tokenizer::TokenizerSummary;
 use super::{thousands, Format};
-use crate::engine::catalog::ToolEntry;
-use crate::engine::session::{Lookup, Session};
+use crate::engine::replay::catalog::ToolEntry;
+use crate::engine::replay::session::{Lookup, Session};
 
 /// What Hermes's schema passes did to the tool's captured `inputSchema`.
 #[derive(Debug, Clone, Serialize, PartialEq)]
@@ -136,7 +136,7 @@ pub fn describe(session: &Session, reference: &str) -> Result<DescribeReport, De
         raw_name: entry.raw_name.clone(),
         server: entry.server.clone(),
         chars: entry.chars,
-        estimate_tokens: crate::engine::tokens::estimate_tokens(entry.chars),
+        estimate_tokens: crate::engine::replay::tokens::estimate_tokens(entry.chars),
         tokenizer: TokenizerSummary::of(session.tokenizer()),
         tokens: counted,
         payload,

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use super::table::{escape_markdown, Align, Table};
 use super::Format;
-use crate::engine::eval::{Evaluation, Metrics};
-use crate::engine::profile::Profile;
+use crate::engine::analyses::eval::{Evaluation, Metrics};
+use crate::engine::replay::profile::Profile;
 
 /// One query's outcome.
 #[derive(Debug, Clone, Serialize, PartialEq)]

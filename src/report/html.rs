@@ -13,13 +13,13 @@ use super::lint::LintReport;
 use super::markup::{compact, escape, escape_clipped, json_number, share, Theme};
 use super::sweep::SweepReport;
 use super::{context_label, dollars, pct_label, thousands};
-use crate::engine::activation::{Cost, Traffic};
-use crate::engine::eval::{evaluate, QuerySet};
+use crate::engine::analyses::eval::{evaluate, QuerySet};
+use crate::engine::analyses::lint::{lint, Severity, RULES};
 use crate::engine::inputs::Inputs;
-use crate::engine::lint::{lint, Severity, RULES};
-use crate::engine::profile::Profile;
-use crate::engine::session::Session;
-use crate::engine::tokens::estimate_tokens;
+use crate::engine::replay::activation::{Cost, Traffic};
+use crate::engine::replay::profile::Profile;
+use crate::engine::replay::session::Session;
+use crate::engine::replay::tokens::estimate_tokens;
 use crate::text::count;
 
 /// Tools listed under each server, heaviest first.
@@ -890,7 +890,7 @@ fn top_tools(session: &Session) -> Vec<ServerTools> {
         .collect()
 }
 
-fn capture_row(capture: &crate::engine::capture_file::ServerCapture) -> CaptureRow {
+fn capture_row(capture: &crate::engine::inputs::capture_file::ServerCapture) -> CaptureRow {
     let date = match &capture.captured_at {
         Some(at) => CaptureDate::Recorded(at.clone()),
         None => std::fs::metadata(&capture.source)
@@ -1029,7 +1029,7 @@ footer { padding-top: 24px; padding-bottom: 40px; }
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::session::Overrides;
+    use crate::engine::replay::session::Overrides;
 
     fn sample_page(theme: Theme) -> PageReport {
         let inputs = Inputs::sample();
@@ -1038,7 +1038,7 @@ mod tests {
             &inputs.config,
             &inputs.captures,
             &Overrides {
-                profile: Some(crate::engine::profile::Profile::seed()),
+                profile: Some(crate::engine::replay::profile::Profile::seed()),
                 ..Overrides::default()
             },
         );

@@ -6,7 +6,7 @@ use serde_json::{json, Value};
 use std::collections::BTreeMap;
 
 use super::table::{escape_markdown, Align, Table};
-use crate::engine::lint::{FindingDetails, Findings, Severity, RULES};
+use crate::engine::analyses::lint::{FindingDetails, Findings, Severity, RULES};
 use crate::text::{sanitize, width};
 
 /// `--format` of `lint`: the report formats plus SARIF.
@@ -297,10 +297,10 @@ impl Serialize for SarifResults<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::capture_file::parse_capture;
-    use crate::engine::config::Config;
-    use crate::engine::lint::lint;
-    use crate::engine::session::{Overrides, Session};
+    use crate::engine::analyses::lint::lint;
+    use crate::engine::inputs::capture_file::parse_capture;
+    use crate::engine::inputs::config::Config;
+    use crate::engine::replay::session::{Overrides, Session};
 
     #[test]
     fn the_table_of_many_findings_is_the_table_written_whole() {

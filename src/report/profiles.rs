@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::table::{escape_markdown, Align, Table};
 use super::Format;
-use crate::engine::profile::Profile;
+use crate::engine::replay::profile::Profile;
 
 /// One published release.
 #[derive(Debug, Clone, Serialize, PartialEq)]

@@ -7,8 +7,8 @@ use serde_json::Value;
 
 use super::table::{Align, Table};
 use super::Format;
-use crate::engine::search::{raw_tokens, Gate, SearchResult};
-use crate::engine::session::Session;
+use crate::engine::replay::search::{raw_tokens, Gate, SearchResult};
+use crate::engine::replay::session::Session;
 use crate::text::{first_sentence, sanitize};
 
 /// One ranked hit.

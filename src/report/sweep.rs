@@ -6,11 +6,11 @@ use serde::Serialize;
 
 use super::table::{Align, Table};
 use super::{context_label, pct_label, thousands, Format};
-use crate::engine::activation::{
+use crate::engine::replay::activation::{
     threshold_tokens, ContextLength, ContextLimit, ContextSource, FlipPoints, CONTEXT_PRESETS,
 };
-use crate::engine::listing::ListingForm;
-use crate::engine::session::Session;
+use crate::engine::replay::listing::ListingForm;
+use crate::engine::replay::session::Session;
 
 /// threshold_pct columns of the grid (the current value is added when missing).
 pub const SWEEP_THRESHOLDS: [f64; 8] = [1.0, 2.0, 5.0, 10.0, 15.0, 20.0, 25.0, 50.0];

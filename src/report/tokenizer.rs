@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use crate::engine::tokenizer::{Tokenizer, TokenizerChoice, TokenizerOrigin};
+use crate::engine::replay::tokenizer::{Tokenizer, TokenizerChoice, TokenizerOrigin};
 
 /// The tokenizer of a report's real counts, as the JSON reports carry it.
 #[derive(Debug, Clone, Serialize, PartialEq, Eq)]
@@ -94,7 +94,7 @@ pub fn short_origin(choice: &TokenizerChoice) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::tokenizer::choose;
+    use crate::engine::replay::tokenizer::choose;
     use std::path::Path;
 
     #[test]

@@ -5,19 +5,19 @@
 
 use std::fmt;
 
-use crate::engine::activation::ContextSource;
-use crate::engine::catalog::{Collision, CollisionKind};
-use crate::engine::compare::ComparedWarning;
-use crate::engine::config::{ConfigProblem, ConfigWarning, Expected, Found, Instead};
-use crate::engine::eval::EvalWarning;
-use crate::engine::inputs::InputWarning;
-use crate::engine::lint::{
+use crate::engine::analyses::compare::ComparedWarning;
+use crate::engine::analyses::eval::EvalWarning;
+use crate::engine::analyses::lint::{
     Problem, Unreached, MAX_DESCRIPTION_BYTES, MAX_NAME_CHARS, MAX_SCHEMA_DEPTH,
     MIN_DESCRIPTION_CHARS,
 };
-use crate::engine::profile::Profile;
-use crate::engine::search::Admitted;
-use crate::engine::session::Note;
+use crate::engine::inputs::config::{ConfigProblem, ConfigWarning, Expected, Found, Instead};
+use crate::engine::inputs::InputWarning;
+use crate::engine::replay::activation::ContextSource;
+use crate::engine::replay::catalog::{Collision, CollisionKind};
+use crate::engine::replay::profile::Profile;
+use crate::engine::replay::search::Admitted;
+use crate::engine::replay::session::Note;
 use crate::text::thousands;
 
 impl fmt::Display for InputWarning {
@@ -476,8 +476,8 @@ fn expected_words(expected: Expected) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::config::Config;
-    use crate::engine::profile::Profile;
+    use crate::engine::inputs::config::Config;
+    use crate::engine::replay::profile::Profile;
 
     fn warnings(yaml: &str) -> Vec<String> {
         let config = Config::parse(yaml.as_bytes()).expect("parses");
@@ -540,7 +540,7 @@ mod tests {
 
     #[test]
     fn lint_problems_read_with_their_figures_and_fix() {
-        use crate::engine::lint::{Problem, Unreached};
+        use crate::engine::analyses::lint::{Problem, Unreached};
         let shadowed = |above: Vec<String>| {
             Problem::Shadowed {
                 query: "get status".into(),

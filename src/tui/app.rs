@@ -1,7 +1,7 @@
 //! The TUI model: [`App`], its `update` (a message in, the work to start out) and `apply` (an
 //! action of the key map). The per-pane state is in [`super::state`], the messages and effects
-//! in [`super::msg`], the overlays' contents in [`super::detail`], the tuned YAML in
-//! [`super::tuned`], and the work itself in [`super::worker`]. Rendering reads this state and
+//! in [`super::msg`], the overlays' contents in `tui::detail`, the tuned YAML in
+//! `tui::tuned`, and the work itself in [`super::worker`]. Rendering reads this state and
 //! never changes it.
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
@@ -14,16 +14,16 @@ use super::state::{
     SearchPane, ServersPane, SortOrder, ToolListView,
 };
 use super::worker::SERVERS_COUNTED_FIRST;
-use crate::engine::activation::{ContextLength, ContextSource, Traffic, CONTEXT_PRESETS};
-use crate::engine::capture_file::LoadedCaptures;
-use crate::engine::catalog::ToolRef;
-use crate::engine::config::Mode;
-use crate::engine::error::InputError;
-use crate::engine::eval::QuerySet;
+use crate::engine::analyses::eval::QuerySet;
+use crate::engine::inputs::capture_file::LoadedCaptures;
+use crate::engine::inputs::config::Mode;
+use crate::engine::inputs::error::InputError;
 use crate::engine::inputs::{InputWarning, Inputs};
-use crate::engine::profile::Profile;
-use crate::engine::search::SearchResult;
-use crate::engine::session::{Lookup, Overrides, Session};
+use crate::engine::replay::activation::{ContextLength, ContextSource, Traffic, CONTEXT_PRESETS};
+use crate::engine::replay::catalog::ToolRef;
+use crate::engine::replay::profile::Profile;
+use crate::engine::replay::search::SearchResult;
+use crate::engine::replay::session::{Lookup, Overrides, Session};
 use crate::signals::Signal;
 
 /// The whole TUI state.
@@ -640,7 +640,7 @@ impl App {
             Action::ShowPayload => self.show_payload(),
             Action::Submit => match self.overlay.take() {
                 Some(Overlay::ContextPrompt(text)) => {
-                    match crate::engine::activation::parse_context_length(&text) {
+                    match crate::engine::replay::activation::parse_context_length(&text) {
                         Ok(tokens) => self.set_context(tokens),
                         Err(reason) => self.status = Some(format!("context length: {reason}")),
                     }
@@ -970,8 +970,8 @@ impl App {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::listing::ListingForm;
-    use crate::engine::tokenizer::TokenizerError;
+    use crate::engine::replay::listing::ListingForm;
+    use crate::engine::replay::tokenizer::TokenizerError;
 
     /// The embedded sample under the seed engine (the tests below name tools `mcp_S_T`).
     fn sample_app() -> App {
@@ -1123,10 +1123,12 @@ mod tests {
         ));
         app.update(Msg::Counted {
             generation: 0,
-            result: Err(TokenizerError(crate::engine::error::InputError::new(
-                std::path::Path::new("tokenizer.json"),
-                "boom",
-            ))),
+            result: Err(TokenizerError(
+                crate::engine::inputs::error::InputError::new(
+                    std::path::Path::new("tokenizer.json"),
+                    "boom",
+                ),
+            )),
         });
         assert_eq!(
             app.counting,

@@ -1,9 +1,9 @@
 //! The overlays' contents: the bridge and listing the model sees, a search's payload, and one
 //! tool's detail.
 
-use crate::engine::catalog::ToolRef;
-use crate::engine::listing::ListingForm;
-use crate::engine::tokens::estimate_tokens;
+use crate::engine::replay::catalog::ToolRef;
+use crate::engine::replay::listing::ListingForm;
+use crate::engine::replay::tokens::estimate_tokens;
 use crate::report::thousands;
 
 use super::app::App;

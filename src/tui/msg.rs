@@ -5,15 +5,15 @@ use ratatui::crossterm::event::KeyEvent;
 use std::sync::Arc;
 
 use crate::capture::CaptureError;
-use crate::engine::capture_file::LoadedCaptures;
-use crate::engine::catalog::{Server, ToolRef};
-use crate::engine::error::InputError;
-use crate::engine::eval::{Evaluation, QuerySet};
+use crate::engine::analyses::eval::{Evaluation, QuerySet};
+use crate::engine::analyses::lint::Findings;
+use crate::engine::inputs::capture_file::LoadedCaptures;
+use crate::engine::inputs::error::InputError;
 use crate::engine::inputs::Inputs;
-use crate::engine::lint::Findings;
-use crate::engine::profile::Profile;
-use crate::engine::session::{BuiltCatalog, CatalogBuild, Overrides, Session};
-use crate::engine::tokenizer::{Tokenizer, TokenizerError};
+use crate::engine::replay::catalog::{Server, ToolRef};
+use crate::engine::replay::profile::Profile;
+use crate::engine::replay::session::{BuiltCatalog, CatalogBuild, Overrides, Session};
+use crate::engine::replay::tokenizer::{Tokenizer, TokenizerError};
 use crate::signals::Signal;
 
 use super::state::RecaptureSource;

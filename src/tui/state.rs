@@ -5,15 +5,15 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use crate::capture::{CaptureError, ServerSpec};
-use crate::engine::activation::{Activation, FlipPoints};
-use crate::engine::config::Config;
-use crate::engine::eval::{Evaluation, QuerySet};
+use crate::engine::analyses::eval::{Evaluation, QuerySet};
+use crate::engine::analyses::lint::Findings;
+use crate::engine::inputs::config::Config;
 use crate::engine::inputs::Inputs;
-use crate::engine::lint::Findings;
-use crate::engine::listing::ListingForm;
-use crate::engine::profile::Profile;
-use crate::engine::search::{Admitted, SearchResult};
-use crate::engine::session::{ServerCost, Session};
+use crate::engine::replay::activation::{Activation, FlipPoints};
+use crate::engine::replay::listing::ListingForm;
+use crate::engine::replay::profile::Profile;
+use crate::engine::replay::search::{Admitted, SearchResult};
+use crate::engine::replay::session::{ServerCost, Session};
 
 /// The focusable panes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

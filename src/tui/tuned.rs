@@ -1,6 +1,6 @@
 //! What the view was tuned to, as YAML to paste into hermes.yaml.
 
-use crate::engine::config::ToolSearchSettings;
+use crate::engine::inputs::config::ToolSearchSettings;
 use crate::report::pct_label;
 
 use super::app::App;

@@ -10,10 +10,10 @@ use std::sync::{Arc, Condvar, Mutex, PoisonError};
 use super::msg::{Effect, Msg};
 
 use crate::capture::CaptureError;
-use crate::engine::catalog::{Server, ToolRef};
-use crate::engine::error::InputError;
-use crate::engine::eval::evaluate;
-use crate::engine::tokenizer::{LoadedTokenizer, Tokenizer, TokenizerError};
+use crate::engine::analyses::eval::evaluate;
+use crate::engine::inputs::error::InputError;
+use crate::engine::replay::catalog::{Server, ToolRef};
+use crate::engine::replay::tokenizer::{LoadedTokenizer, Tokenizer, TokenizerError};
 
 /// The kinds of background work, one worker each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -194,7 +194,7 @@ impl Effect {
                 session,
             } => Some(Msg::Linted {
                 generation,
-                findings: Box::new(crate::engine::lint::lint(&session)),
+                findings: Box::new(crate::engine::analyses::lint::lint(&session)),
             }),
             Effect::Evaluate {
                 generation,
@@ -243,9 +243,9 @@ impl Effect {
                     &source.out_dir,
                     &on_done,
                 );
-                Some(Msg::Recaptured(crate::engine::capture_file::load_paths(
-                    &source.reload,
-                )))
+                Some(Msg::Recaptured(
+                    crate::engine::inputs::capture_file::load_paths(&source.reload),
+                ))
             }
             Effect::Suspend => None,
         }
@@ -264,7 +264,7 @@ pub fn count_on_screen_first(
     early: &dyn Fn(Vec<(ToolRef, u64)>),
 ) -> Result<Vec<(ToolRef, u64)>, TokenizerError> {
     let tokenizer = LoadedTokenizer::shared(tokenizer)?;
-    let order = crate::engine::session::tools_in_order(servers, first);
+    let order = crate::engine::replay::session::tools_in_order(servers, first);
     let mut on_screen_servers: Vec<usize> = first.to_vec();
     on_screen_servers.sort_unstable();
     on_screen_servers.dedup();
@@ -275,14 +275,14 @@ pub fn count_on_screen_first(
         .sum();
     let (on_screen, rest) = order.split_at(early_tools.min(order.len()));
     if !rest.is_empty() {
-        early(crate::engine::session::count_tools(
+        early(crate::engine::replay::session::count_tools(
             servers, on_screen, &tokenizer,
         ));
-        return Ok(crate::engine::session::count_tools(
+        return Ok(crate::engine::replay::session::count_tools(
             servers, rest, &tokenizer,
         ));
     }
-    Ok(crate::engine::session::count_tools(
+    Ok(crate::engine::replay::session::count_tools(
         servers, on_screen, &tokenizer,
     ))
 }
@@ -323,8 +323,8 @@ mod tests {
         let mut workers = Workers::new(sender);
         let app = crate::tui::app::App::new(
             Arc::new(crate::engine::inputs::Inputs::sample()),
-            crate::engine::session::Overrides::default(),
-            crate::engine::activation::Traffic::default(),
+            crate::engine::replay::session::Overrides::default(),
+            crate::engine::replay::activation::Traffic::default(),
             None,
         );
         let mut app = app;
@@ -350,8 +350,8 @@ mod tests {
     fn counting_splits_on_screen_from_the_rest() {
         let app = crate::tui::app::App::new(
             Arc::new(crate::engine::inputs::Inputs::sample()),
-            crate::engine::session::Overrides::default(),
-            crate::engine::activation::Traffic::default(),
+            crate::engine::replay::session::Overrides::default(),
+            crate::engine::replay::activation::Traffic::default(),
             None,
         );
         let servers = app.session.shared_servers();

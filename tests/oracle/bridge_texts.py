@@ -1,6 +1,6 @@
-"""Writes src/engine/bridge_texts.rs: the exact bridge definitions of every Hermes release.
+"""Writes src/engine/replay/bridge_texts.rs: the exact bridge definitions of every Hermes release.
 
-    python3 tests/oracle/bridge_texts.py [RELEASES_DIR] > src/engine/bridge_texts.rs
+    python3 tests/oracle/bridge_texts.py [RELEASES_DIR] > src/engine/replay/bridge_texts.rs
 
 Each release in tests/oracle/releases.txt (installed by scripts/install-hermes-releases) is
 asked for its own `bridge_tool_schemas`: once without a listing, and once per listing form with

@@ -13,11 +13,11 @@ use std::path::Path;
 /// A small deterministic generator: schematax's own SplitMix64, with the draws the jobs were
 /// first made with (a number in `0..n` by remainder), so the same seed gives the same jobs
 /// everywhere.
-pub struct Rng(schematax::engine::synthetic::Rng);
+pub struct Rng(schematax::engine::inputs::synthetic::Rng);
 
 impl Rng {
     pub fn new(seed: u64) -> Rng {
-        Rng(schematax::engine::synthetic::Rng::new(seed))
+        Rng(schematax::engine::inputs::synthetic::Rng::new(seed))
     }
 
     pub fn next(&mut self) -> u64 {

@@ -11,10 +11,10 @@ use ratatui::widgets::Paragraph;
 use ratatui::Frame;
 
 use super::pane_block;
-use crate::engine::activation::{Activation, ContextLimit, Cost, FlipPoints, Traffic};
-use crate::engine::config::Mode;
-use crate::engine::listing::ListingForm;
-use crate::engine::tokenizer::TokenizerChoice;
+use crate::engine::inputs::config::Mode;
+use crate::engine::replay::activation::{Activation, ContextLimit, Cost, FlipPoints, Traffic};
+use crate::engine::replay::listing::ListingForm;
+use crate::engine::replay::tokenizer::TokenizerChoice;
 use crate::report::{context_label, dollars, pct_label, thousands};
 use crate::text::{clip, fit};
 use crate::tui::app::App;

@@ -11,8 +11,8 @@ use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
 use super::{is_focused, lower_block, visible_rows};
-use crate::engine::eval::{Evaluation, Metrics};
-use crate::engine::profile::Profile;
+use crate::engine::analyses::eval::{Evaluation, Metrics};
+use crate::engine::replay::profile::Profile;
 use crate::text::{clip, sanitize, thousands};
 use crate::tui::app::App;
 use crate::tui::state::Pane;

@@ -13,9 +13,9 @@ use ratatui::widgets::{Block, Widget};
 use ratatui::Frame;
 
 use super::{pane_block, theme};
-use crate::engine::activation::{is_active, CONTEXT_PRESETS};
-use crate::engine::config::Mode;
-use crate::engine::listing::{listing_budget, ListingForm};
+use crate::engine::inputs::config::Mode;
+use crate::engine::replay::activation::{is_active, CONTEXT_PRESETS};
+use crate::engine::replay::listing::{listing_budget, ListingForm};
 use crate::report::context_label;
 use crate::tui::app::App;
 

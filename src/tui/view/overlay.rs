@@ -8,7 +8,7 @@ use ratatui::widgets::{Block, Cell, Clear, Paragraph, Row, Table, TableState, Wr
 use ratatui::Frame;
 
 use super::theme;
-use crate::engine::tokens::estimate_tokens;
+use crate::engine::replay::tokens::estimate_tokens;
 use crate::report::thousands;
 use crate::text::{clip, first_sentence};
 use crate::tui::app::App;

@@ -7,7 +7,7 @@ use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
 use super::{is_focused, lower_block, theme};
-use crate::engine::search::{Gate, Via};
+use crate::engine::replay::search::{Gate, Via};
 use crate::text::{clip, first_sentence, sanitize};
 use crate::tui::app::App;
 use crate::tui::state::Pane;

@@ -8,7 +8,7 @@ use ratatui::widgets::{Cell, Paragraph, Row, Table, TableState, Wrap};
 use ratatui::Frame;
 
 use super::{is_focused, pane_block, visible_rows};
-use crate::engine::tokens::estimate_tokens;
+use crate::engine::replay::tokens::estimate_tokens;
 use crate::report::thousands;
 use crate::text::sanitize;
 use crate::tui::app::App;
@@ -216,9 +216,9 @@ fn draw(view: &ServersView, frame: &mut Frame, area: Rect) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::activation::Traffic;
     use crate::engine::inputs::Inputs;
-    use crate::engine::session::Overrides;
+    use crate::engine::replay::activation::Traffic;
+    use crate::engine::replay::session::Overrides;
     use crate::tui::keys::Action;
     use std::sync::Arc;
 

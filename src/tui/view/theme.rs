@@ -4,8 +4,8 @@
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::widgets::BorderType;
 
-use crate::engine::lint::Severity;
-use crate::engine::listing::ListingForm;
+use crate::engine::analyses::lint::Severity;
+use crate::engine::replay::listing::ListingForm;
 
 /// Secondary text: hints, units, a server that is off, axes, empty cells.
 pub const DIM: Style = Style::new().fg(Color::DarkGray);

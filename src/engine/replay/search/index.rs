@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 
 use super::terms::{TermCounts, Vocabulary};
 use super::{tally, QueryToken};
-use crate::engine::profile::Admission;
+use crate::engine::replay::profile::Admission;
 
 /// BM25 term-frequency saturation.
 pub const K1: f64 = 1.5;
@@ -345,7 +345,7 @@ impl SearchIndex {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::search::fixture::index;
+    use crate::engine::replay::search::fixture::index;
 
     #[test]
     fn index_counts_lengths_and_frequencies() {

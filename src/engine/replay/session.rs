@@ -10,12 +10,10 @@ use std::sync::Arc;
 use super::activation::{Activation, ContextLength, ContextSource};
 use super::bridge;
 use super::bridge::Dispatch;
-use super::capture_file::{ServerCapture, SkipReason};
 use super::catalog::{
     entry, hermes_name, Catalog, Collision, NameGroups, Scope, Server, ToolEntry, ToolFilter,
     ToolRef,
 };
-use super::config::{Config, Mode, Scalar, ToolSearchSettings};
 use super::listing::{short_description, CatalogListing, ListingGroup};
 use super::profile::Profile;
 use super::search::{
@@ -24,6 +22,8 @@ use super::search::{
 };
 use super::tokenizer::{choose, LoadedTokenizer, TokenizerChoice, TokenizerError};
 use super::tokens::estimate_tokens;
+use crate::engine::inputs::capture_file::{ServerCapture, SkipReason};
+use crate::engine::inputs::config::{Config, Mode, Scalar, ToolSearchSettings};
 
 /// Values given on the command line (or set in the TUI) that win over the config.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -172,7 +172,8 @@ fn unknown_toolsets(scope: &Scope, servers: &[Server]) -> Vec<Note> {
         .map(|(list, name)| Note::UnknownToolset {
             list,
             name: name.clone(),
-            suggestion: crate::engine::config::did_you_mean(name, &known).map(str::to_string),
+            suggestion: crate::engine::inputs::config::did_you_mean(name, &known)
+                .map(str::to_string),
         })
         .collect()
 }
@@ -1091,11 +1092,11 @@ mod tests {
     /// The seed engine (the tests below name tools `mcp_S_T`).
     fn seed_overrides() -> Overrides {
         Overrides {
-            profile: Some(crate::engine::profile::Profile::seed()),
+            profile: Some(crate::engine::replay::profile::Profile::seed()),
             ..Overrides::default()
         }
     }
-    use crate::engine::capture_file::parse_capture;
+    use crate::engine::inputs::capture_file::parse_capture;
     use serde_json::json;
 
     fn capture(server: &str, tools: &str) -> ServerCapture {

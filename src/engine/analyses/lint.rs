@@ -7,13 +7,13 @@ use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::fmt;
 
-use super::catalog::Collision;
-use super::catalog::ToolEntry;
 use super::eval::{resolve, QuerySet};
-use super::order::permute;
-use super::profile::Profile;
-use super::search::{raw_tokens, Admitted, SearchWork};
-use super::session::{Note, Session};
+use crate::engine::replay::catalog::Collision;
+use crate::engine::replay::catalog::ToolEntry;
+use crate::engine::replay::order::permute;
+use crate::engine::replay::profile::Profile;
+use crate::engine::replay::search::{raw_tokens, Admitted, SearchWork};
+use crate::engine::replay::session::{Note, Session};
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -777,7 +777,7 @@ fn tool_rules(entry: &ToolEntry, costly: bool, report: &mut Reporter) {
 /// The costly-tool rule, for a tool in the catalog's costliest tenth.
 fn costly_rule(entry: &ToolEntry, report: &mut Reporter) {
     report(&COSTLY_TOOL, &|| Problem::Costly {
-        tokens: super::tokens::estimate_tokens(entry.chars),
+        tokens: crate::engine::replay::tokens::estimate_tokens(entry.chars),
     });
 }
 
@@ -861,7 +861,7 @@ fn pass_rules(entry: &ToolEntry, report: &mut Reporter) {
         return;
     };
     let captured = change.captured.parse();
-    let before: Vec<&str> = super::catalog::parameter_names(&captured).collect();
+    let before: Vec<&str> = crate::engine::replay::catalog::parameter_names(&captured).collect();
     let after: Vec<&str> = entry.parameter_names().collect();
     let missing_from = |names: &[&str], others: &[&str]| -> Vec<String> {
         names
@@ -1145,13 +1145,13 @@ mod tests {
     /// The seed engine (the tests below name tools `mcp_S_T`).
     fn seed_overrides() -> Overrides {
         Overrides {
-            profile: Some(crate::engine::profile::Profile::seed()),
+            profile: Some(crate::engine::replay::profile::Profile::seed()),
             ..Overrides::default()
         }
     }
-    use crate::engine::capture_file::{parse_capture, SkipReason};
-    use crate::engine::config::Config;
-    use crate::engine::session::Overrides;
+    use crate::engine::inputs::capture_file::{parse_capture, SkipReason};
+    use crate::engine::inputs::config::Config;
+    use crate::engine::replay::session::Overrides;
 
     /// A session of captures given as (server, tools JSON), with a config's settings; a tool
     /// given without an inputSchema gets an empty object one (the tests of refused servers

@@ -6,12 +6,12 @@ use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::sync::Arc;
 
-use super::config::parse_yaml_document;
-use super::error::{read_limited, InputError};
-use super::order::permute;
-use super::search::{Admitted, SearchResult};
-use super::session::{Lookup, Session};
-use super::yaml::{Yaml, YamlError};
+use crate::engine::inputs::config::parse_yaml_document;
+use crate::engine::inputs::error::{read_limited, InputError};
+use crate::engine::inputs::yaml::{Yaml, YamlError};
+use crate::engine::replay::order::permute;
+use crate::engine::replay::search::{Admitted, SearchResult};
+use crate::engine::replay::session::{Lookup, Session};
 
 /// Distinct query texts searched side by side before their outcomes are laid out.
 const GROUPS_PER_BATCH: usize = 4096;
@@ -521,13 +521,13 @@ mod tests {
     /// The seed engine (the tests below name tools `mcp_S_T`).
     fn seed_overrides() -> Overrides {
         Overrides {
-            profile: Some(crate::engine::profile::Profile::seed()),
+            profile: Some(crate::engine::replay::profile::Profile::seed()),
             ..Overrides::default()
         }
     }
-    use crate::engine::capture_file::parse_capture;
-    use crate::engine::config::Config;
-    use crate::engine::session::Overrides;
+    use crate::engine::inputs::capture_file::parse_capture;
+    use crate::engine::inputs::config::Config;
+    use crate::engine::replay::session::Overrides;
 
     fn session() -> Session {
         // Every tool gets an empty inputSchema (without one, Hermes cannot connect a server).

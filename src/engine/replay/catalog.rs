@@ -6,11 +6,11 @@
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 
-use super::capture_file::McpTool;
 use super::object_text::ObjectText;
 use super::profile::{CollisionPolicy, Profile, RegistrationRules};
 use super::schema::normalise;
 use super::tokens::{write_json_string, CharCounter, JsonSink};
+use crate::engine::inputs::capture_file::McpTool;
 
 /// The names Hermes reserves for its bridge tools: never deferred, never catalog entries.
 pub const BRIDGE_TOOL_NAMES: [&str; 3] = ["tool_search", "tool_describe", "tool_call"];

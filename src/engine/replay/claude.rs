@@ -1,6 +1,6 @@
 //! Claude token counts, offline: the method of ctok 1.3.0 (MIT, Sander Land), whose piece
 //! lists, reconstructed from Anthropic's `count_tokens` answers, are shipped in
-//! `src/engine/claude/` with their license. A text is normalised (NFC, the family's quote fold),
+//! `src/engine/replay/claude/` with their license. A text is normalised (NFC, the family's quote fold),
 //! split into classed runs and written as a *marked stream* (word boundaries, case and absorbed
 //! spaces as marker glyphs); the count is the fewest pieces that tile that stream, plus the
 //! message frame. `tests/tokenizers.rs` checks every tool of every test capture against ctok

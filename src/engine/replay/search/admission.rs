@@ -6,7 +6,7 @@ use super::maxscore::{WalkedTerm, SEEN};
 use super::terms::{stem_word, Vocabulary};
 use super::topk::{top_k, Ranked, TopK};
 use super::{QueryToken, SearchResult, Via};
-use crate::engine::profile::Admission;
+use crate::engine::replay::profile::Admission;
 
 /// The rarest-word gate's admission rule for one query (releases from 0.21.3).
 #[derive(Debug, Clone, PartialEq)]
@@ -233,8 +233,8 @@ impl SearchIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::profile::HERMES_2026_09;
-    use crate::engine::search::fixture::index_with;
+    use crate::engine::replay::profile::HERMES_2026_09;
+    use crate::engine::replay::search::fixture::index_with;
 
     #[test]
     fn rarest_token_gate_coverage_and_exact_names() {

@@ -798,7 +798,7 @@ pub fn normalise(schema: Option<&Map<String, Value>>, rules: &SchemaRules) -> Ma
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::profile::{Profile, HERMES_2026_09};
+    use crate::engine::replay::profile::{Profile, HERMES_2026_09};
     use serde_json::json;
 
     fn rules_of(id: &str) -> SchemaRules {

@@ -13,8 +13,8 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::error::{human_bytes, read_limited, InputError};
-use super::object_text::ObjectText;
-use super::tokens::{write_json_string, CharCounter};
+use crate::engine::replay::object_text::ObjectText;
+use crate::engine::replay::tokens::{write_json_string, CharCounter};
 
 /// Largest capture file read (the same bound `schematax capture` puts on a response).
 pub const MAX_CAPTURE_BYTES: u64 = 64 * 1024 * 1024;

@@ -12,8 +12,8 @@ use std::fmt;
 use std::path::Path;
 
 use super::error::{read_limited, InputError};
-use super::profile::Profile;
 use super::yaml::{self, DuplicateKey, Mapping, Yaml, YamlError};
+use crate::engine::replay::profile::Profile;
 
 /// Largest config file read, so a mistaken path to a huge file fails fast.
 pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
@@ -188,7 +188,7 @@ pub enum ConfigProblem {
     /// `schematax.hermes` names no known release.
     NoSuchRelease {
         /// Why.
-        error: super::profile::VersionError,
+        error: crate::engine::replay::profile::VersionError,
         /// The profile used instead.
         fallback: Profile,
     },

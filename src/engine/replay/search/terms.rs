@@ -5,7 +5,7 @@
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
-use crate::engine::profile::SearchRules;
+use crate::engine::replay::profile::SearchRules;
 
 /// Maximal runs of ASCII `[A-Za-z0-9]` in `text`, as written.
 pub fn raw_tokens(text: &str) -> impl Iterator<Item = &str> + '_ {
@@ -267,8 +267,8 @@ impl TokenisedGroup {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::profile::HERMES_2026_09;
-    use crate::engine::search::fixture::seed_rules;
+    use crate::engine::replay::profile::HERMES_2026_09;
+    use crate::engine::replay::search::fixture::seed_rules;
 
     #[test]
     fn groups_tokenised_apart_get_the_ids_of_one_pass_in_order() {

@@ -45,8 +45,8 @@ pub use terms::{
 
 use std::cell::Cell;
 
-use super::config::{Scalar, ToolSearchSettings};
 use super::profile::Admission;
+use crate::engine::inputs::config::{Scalar, ToolSearchSettings};
 use topk::{Ranked, TopK};
 
 /// The score of every substring-fallback hit (seed).
@@ -322,7 +322,7 @@ mod fixture {
     //! Small indexes for the unit tests of every layer.
 
     use super::*;
-    use crate::engine::profile::{Profile, SearchRules};
+    use crate::engine::replay::profile::{Profile, SearchRules};
 
     pub(super) fn seed_rules() -> SearchRules {
         Profile::seed().spec().search
@@ -366,7 +366,7 @@ mod fixture {
 mod tests {
     use super::fixture::index;
     use super::*;
-    use crate::engine::profile::Profile;
+    use crate::engine::replay::profile::Profile;
 
     #[test]
     fn ties_keep_catalog_order_and_duplicates_count() {

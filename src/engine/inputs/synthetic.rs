@@ -18,8 +18,8 @@ use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
 use super::capture_file::{McpTool, ServerCapture};
-use super::object_text::ObjectText;
-use super::tokens::write_json_string;
+use crate::engine::replay::object_text::ObjectText;
+use crate::engine::replay::tokens::write_json_string;
 use crate::text::first_sentence;
 
 /// A small seeded pseudo-random generator (SplitMix64): the same seed, the same catalog.
@@ -948,8 +948,8 @@ pub fn write_captures(dir: &Path, catalog: &[ServerCapture]) -> std::io::Result<
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::capture_file::load_paths;
-    use crate::engine::catalog::sanitize;
+    use crate::engine::inputs::capture_file::load_paths;
+    use crate::engine::replay::catalog::sanitize;
 
     fn pools() -> Pools {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/captures");

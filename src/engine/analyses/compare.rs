@@ -3,12 +3,12 @@
 //! queries a later release finds or loses against the first. Tools are matched across
 //! profiles by `server/tool` (their Hermes names differ).
 
-use super::activation::Activation;
-use super::capture_file::ServerCapture;
-use super::config::Config;
 use super::eval::{evaluate, EvalWarning, Evaluation, QuerySet};
-use super::profile::Profile;
-use super::session::{Overrides, Session};
+use crate::engine::inputs::capture_file::ServerCapture;
+use crate::engine::inputs::config::Config;
+use crate::engine::replay::activation::Activation;
+use crate::engine::replay::profile::Profile;
+use crate::engine::replay::session::{Overrides, Session};
 
 /// One profile's view of the inputs (its session is given back once read: at 100,000 tools
 /// two sessions at once cost twice as much).

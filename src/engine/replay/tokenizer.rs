@@ -7,8 +7,8 @@
 //! known of, o200k_base stands in, and the choice says so.
 
 use super::claude::ClaudeTokenizer;
-use super::error::{read_limited, InputError};
 use super::tokens::Encoding;
+use crate::engine::inputs::error::{read_limited, InputError};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};

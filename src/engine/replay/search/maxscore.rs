@@ -596,9 +596,9 @@ impl SearchIndex {
 
 #[cfg(test)]
 mod tests {
-    use crate::engine::profile::{Admission, SearchRules, HERMES_2026_09};
-    use crate::engine::search::fixture::seed_rules;
-    use crate::engine::search::{
+    use crate::engine::replay::profile::{Admission, SearchRules, HERMES_2026_09};
+    use crate::engine::replay::search::fixture::seed_rules;
+    use crate::engine::replay::search::{
         idf, raw_tokens, search_text, term_weight, SearchIndex, SearchWork, TermCounts, Via,
         Vocabulary,
     };
@@ -856,8 +856,8 @@ mod tests {
 
     #[test]
     fn pruned_search_equals_a_full_sort_on_distinct_tools() {
-        use crate::engine::capture_file::load_paths;
-        use crate::engine::synthetic::{distinct_catalog, queries, Pools, QueryStyle};
+        use crate::engine::inputs::capture_file::load_paths;
+        use crate::engine::inputs::synthetic::{distinct_catalog, queries, Pools, QueryStyle};
         let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/captures");
         let pools = Pools::from_captures(&load_paths(&[dir]).unwrap().captures).unwrap();
         // Real lengths, from a few words to hundreds, and queries drawn from the tools.
@@ -868,7 +868,7 @@ mod tests {
             for capture in &catalog {
                 for tool in &capture.tools {
                     let schema = tool.input_schema.as_ref().unwrap().parse();
-                    let parameters = crate::engine::catalog::parameter_names(&schema);
+                    let parameters = crate::engine::replay::catalog::parameter_names(&schema);
                     let text = search_text(
                         &rules,
                         &tool.name,

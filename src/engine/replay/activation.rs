@@ -2,10 +2,10 @@
 //! whether Tool Search is active (the threshold gate before 0.20.0, "any deferrable tool"
 //! from it), the listing's budget, form and tier, what the bridge costs, and the savings.
 
-use super::config::{Mode, ModelConfig, ToolSearchSettings};
 use super::listing::{listing_budget, CatalogListing, Listing, ListingForm};
 use super::profile::{GateRule, Profile};
 use super::tokens::estimate_tokens;
+use crate::engine::inputs::config::{Mode, ModelConfig, ToolSearchSettings};
 
 /// Deferrable tokens that activate `auto` mode when the context length is unknown.
 pub const UNKNOWN_CONTEXT_MIN_TOKENS: u64 = 20_000;
@@ -595,9 +595,9 @@ mod tests {
         };
         let mut settings =
             ToolSearchSettings::defaults(Profile::from_id("hermes-2026-09").unwrap());
-        let groups = CatalogListing::new(vec![crate::engine::listing::ListingGroup::new(
+        let groups = CatalogListing::new(vec![crate::engine::replay::listing::ListingGroup::new(
             "s",
-            crate::engine::profile::SentenceEnd::MarkThenSpace,
+            crate::engine::replay::profile::SentenceEnd::MarkThenSpace,
             [("mcp__s__t", "Does it.")],
         )]);
         let a = Activation::evaluate(

@@ -489,9 +489,9 @@ pub fn definitions_chars(definitions: &[Value]) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::bridge_texts;
-    use crate::engine::capture_file::McpTool;
-    use crate::engine::profile::Profile;
+    use crate::engine::inputs::capture_file::McpTool;
+    use crate::engine::replay::bridge_texts;
+    use crate::engine::replay::profile::Profile;
 
     fn entry(description: &str) -> ToolEntry {
         ToolEntry::new(

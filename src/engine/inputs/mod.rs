@@ -1,33 +1,42 @@
-//! Finding and reading the inputs: a config file and capture paths, or the embedded sample.
+//! Reading the inputs: a `hermes.yaml` ([`config`], read by [`yaml`]), capture files of tool
+//! lists ([`capture_file`]), found from the command line's paths or the embedded sample
+//! ([`Inputs`]); the limits and errors of reading a file ([`error`]); and [`synthetic`], seeded
+//! catalogs and queries of any size for the benchmarks.
+
+pub mod capture_file;
+pub mod config;
+pub mod error;
+pub mod synthetic;
+pub mod yaml;
 
 use std::path::{Path, PathBuf};
 
-use super::capture_file::{load_paths, parse_capture, LoadWarning, ServerCapture};
-use super::config::{Config, ConfigWarning};
-use super::error::InputError;
-use super::profile::Profile;
+use crate::engine::replay::profile::Profile;
+use capture_file::{load_paths, parse_capture, LoadWarning, ServerCapture};
+use config::{Config, ConfigWarning};
+use error::InputError;
 
 /// The embedded default sample: `samples/hermes.yaml`.
-pub const SAMPLE_CONFIG: &str = include_str!("../../samples/hermes.yaml");
+pub const SAMPLE_CONFIG: &str = include_str!("../../../samples/hermes.yaml");
 
 /// The embedded default sample: `samples/tools/*.json`, as (file stem, contents).
 pub const SAMPLE_TOOLS: &[(&str, &str)] = &[
     (
         "brave-search",
-        include_str!("../../samples/tools/brave-search.json"),
+        include_str!("../../../samples/tools/brave-search.json"),
     ),
     (
         "context7",
-        include_str!("../../samples/tools/context7.json"),
+        include_str!("../../../samples/tools/context7.json"),
     ),
-    ("fetch", include_str!("../../samples/tools/fetch.json")),
+    ("fetch", include_str!("../../../samples/tools/fetch.json")),
     (
         "firecrawl",
-        include_str!("../../samples/tools/firecrawl.json"),
+        include_str!("../../../samples/tools/firecrawl.json"),
     ),
     (
         "perplexity",
-        include_str!("../../samples/tools/perplexity.json"),
+        include_str!("../../../samples/tools/perplexity.json"),
     ),
 ];
 
@@ -44,7 +53,7 @@ pub enum InputWarning {
     Load(LoadWarning),
 }
 
-/// A config and its captures, read and ready for a [`super::session::Session`].
+/// A config and its captures, read and ready for a [`crate::engine::replay::session::Session`].
 #[derive(Debug, Clone)]
 pub struct Inputs {
     /// The parsed config (defaults when none was given with explicit `--tools`).
@@ -186,7 +195,7 @@ mod tests {
 
     #[test]
     fn the_sample_config_states_its_own_figures() {
-        use crate::engine::session::{Overrides, Session};
+        use crate::engine::replay::session::{Overrides, Session};
         let inputs = Inputs::sample();
         let tokens = |profile: Profile| {
             let overrides = Overrides {
