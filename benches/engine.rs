@@ -87,7 +87,7 @@ fn search_each(
             let query = &queries[next % queries.len()];
             next += 1;
             session.search(black_box(query), 5)
-        })
+        });
     });
 }
 
@@ -100,7 +100,7 @@ fn catalogs(c: &mut Criterion) {
                 group.sample_size(10);
             }
             group.bench_function("session_from_captures", |b| {
-                b.iter(|| session_of(&captures, Profile::newest()))
+                b.iter(|| session_of(&captures, Profile::newest()));
             });
             let styles: Vec<(&str, Vec<String>)> = if kind != "copies" {
                 [QueryStyle::Keyword, QueryStyle::Sentence]
@@ -127,7 +127,7 @@ fn catalogs(c: &mut Criterion) {
                 assert_eq!(session.total_available(), size);
                 let name = profile.id();
                 group.bench_function(BenchmarkId::new("index_build", name), |b| {
-                    b.iter(|| session.rebuild())
+                    b.iter(|| session.rebuild());
                 });
                 for (label, queries) in &styles {
                     let id = if kind != "copies" {
@@ -140,7 +140,7 @@ fn catalogs(c: &mut Criterion) {
                 // What the gate recomputes on every change: the estimate, verdict and assembly
                 // (from 0.20.0, the listing in the tool_search description).
                 group.bench_function(BenchmarkId::new("activation", name), |b| {
-                    b.iter(|| session.activation())
+                    b.iter(|| session.activation());
                 });
             }
             // Done once at load: serialising and measuring every definition from the captures.
@@ -155,7 +155,7 @@ fn catalogs(c: &mut Criterion) {
                         })
                         .sum();
                     estimate_tokens(chars)
-                })
+                });
             });
             group.finish();
         }
@@ -181,12 +181,12 @@ fn tokenizers(c: &mut Criterion) {
         ] {
             let loaded = LoadedTokenizer::load(&tokenizer).expect("the tokenizer loads");
             group.bench_function(format!("count_{label}/{}", tokenizer.name()), |b| {
-                b.iter(|| count_tools(&servers, &places, &loaded))
+                b.iter(|| count_tools(&servers, &places, &loaded));
             });
         }
     }
     group.bench_function("load/o200k_base", |b| {
-        b.iter(|| LoadedTokenizer::load(&Tokenizer::Tiktoken(Encoding::O200k)))
+        b.iter(|| LoadedTokenizer::load(&Tokenizer::Tiktoken(Encoding::O200k)));
     });
     group.finish();
 }
@@ -230,12 +230,12 @@ fn lint_and_eval(c: &mut Criterion) {
                 // process only (`benches/process.rs`).
                 if kind == "copies" || size <= 10_000 {
                     group.bench_function(BenchmarkId::new("lint", name), |b| {
-                        b.iter(|| lint(&session).all_details().count())
+                        b.iter(|| lint(&session).all_details().count());
                     });
                 }
                 if kind != "copies" {
                     group.bench_function(BenchmarkId::new("eval_2k_drawn_queries", name), |b| {
-                        b.iter(|| evaluate(&session, &distinct_set, 5, false))
+                        b.iter(|| evaluate(&session, &distinct_set, 5, false));
                     });
                     continue;
                 }
@@ -262,10 +262,10 @@ fn lint_and_eval(c: &mut Criterion) {
                     warnings: Vec::new(),
                 };
                 group.bench_function(BenchmarkId::new("eval_one_query_per_tool", name), |b| {
-                    b.iter(|| evaluate(&session, &queries, 5, false))
+                    b.iter(|| evaluate(&session, &queries, 5, false));
                 });
                 group.bench_function(BenchmarkId::new("eval_10k_distinct_queries", name), |b| {
-                    b.iter(|| evaluate(&session, &distinct, 5, false))
+                    b.iter(|| evaluate(&session, &distinct, 5, false));
                 });
             }
             group.finish();

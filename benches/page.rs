@@ -166,7 +166,7 @@ fn main() {
     let mut group = criterion.benchmark_group("report_10k");
     group.sample_size(10);
     group.bench_function("report_html_10k", |b| {
-        b.iter(|| black_box(catalog.page()).len())
+        b.iter(|| black_box(catalog.page()).len());
     });
     group.finish();
     criterion.final_summary();

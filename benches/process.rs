@@ -333,7 +333,7 @@ fn measure(kind: Kind, size: usize, commands: &[(&str, &[&str])], view: bool) {
             view.peak_bytes as f64 / bytes as f64,
             view.loading
                 .map_or("- (not shown)".to_string(), |t| format!("{:.2} s", t.as_secs_f64()))
-        )
+        );
         }
         None => println!("  the view in tmux: not measured (no tmux)"),
     }

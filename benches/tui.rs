@@ -89,7 +89,7 @@ fn keystrokes_on(c: &mut Criterion, size: usize, (kind, make): Kind) {
             }));
             typed = !typed;
             terminal.draw(|frame| view::render(&app, frame)).unwrap();
-        })
+        });
     });
     app.update(key(KeyCode::Enter));
     while app.focus != Pane::Servers {
@@ -110,7 +110,7 @@ fn keystrokes_on(c: &mut Criterion, size: usize, (kind, make): Kind) {
                 black_box(effect);
             }
             terminal.draw(|frame| view::render(&app, frame)).unwrap();
-        })
+        });
     });
     // The whole way to the new figures: the rebuild the worker runs (catalog, index,
     // listing), its result installed, the frame drawn.
@@ -118,7 +118,7 @@ fn keystrokes_on(c: &mut Criterion, size: usize, (kind, make): Kind) {
         b.iter(|| {
             toggle_and_rebuild(&mut app);
             terminal.draw(|frame| view::render(&app, frame)).unwrap();
-        })
+        });
     });
     group.bench_function("threshold_step_and_render", |b| {
         let mut up = false;
@@ -126,7 +126,7 @@ fn keystrokes_on(c: &mut Criterion, size: usize, (kind, make): Kind) {
             app.update(key(KeyCode::Char(if up { '+' } else { '-' })));
             up = !up;
             terminal.draw(|frame| view::render(&app, frame)).unwrap();
-        })
+        });
     });
     group.finish();
 }
@@ -160,7 +160,7 @@ fn first_frame(c: &mut Criterion) {
                 );
                 let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
                 terminal.draw(|frame| view::render(&app, frame)).unwrap();
-            })
+            });
         });
     }
     group.finish();
@@ -174,7 +174,7 @@ fn first_frame(c: &mut Criterion) {
             );
             let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
             terminal.draw(|frame| view::render(&app, frame)).unwrap();
-        })
+        });
     });
 }
 

@@ -173,7 +173,7 @@ fn every_fault_gets_one_line_and_the_others_are_captured() {
     assert!(log < 1_100_000, "log of {log} bytes");
     let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("tools"))
         .unwrap()
-        .filter_map(|e| e.ok())
+        .filter_map(std::result::Result::ok)
         .filter(|e| e.file_name().to_string_lossy().contains(".tmp"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");

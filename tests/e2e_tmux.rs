@@ -401,7 +401,7 @@ fn write_big_catalog(dir: &std::path::Path, copies: usize) {
                     serde_json::json!({
                         "name": t.name,
                         "description": t.description,
-                        "inputSchema": t.input_schema.as_ref().map(|s| s.parse()),
+                        "inputSchema": t.input_schema.as_ref().map(schematax::engine::replay::object_text::ObjectText::parse),
                     })
                 })
                 .collect();

@@ -385,7 +385,7 @@ fn current_small_catalog() {
                 .iter()
                 .any(|c| c.server == t.server && c.tool == t.raw_name)
         })
-        .map(|t| t.definition())
+        .map(schematax::engine::replay::catalog::ToolEntry::definition)
         .collect();
     let want: Vec<String> = golden["definitions"]
         .as_array()

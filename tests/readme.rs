@@ -55,7 +55,10 @@ fn examples(readme: &str) -> Vec<Example> {
         if let Some(command) = command.filter(|c| !c.starts_with("capture")) {
             examples.push(Example {
                 args: words(command),
-                shown: block[1..].iter().map(|l| l.to_string()).collect(),
+                shown: block[1..]
+                    .iter()
+                    .map(std::string::ToString::to_string)
+                    .collect(),
             });
         }
     }

@@ -130,7 +130,10 @@ fn schematax(job: &Value, profile: Profile) -> Value {
         .into_iter()
         .map(|(name, toolset)| json!({"name": name, "toolset": toolset}))
         .collect();
-    let definitions: Vec<String> = session.catalog().map(|e| e.definition()).collect();
+    let definitions: Vec<String> = session
+        .catalog()
+        .map(schematax::engine::replay::catalog::ToolEntry::definition)
+        .collect();
     let settings = *session.settings();
     let assemblies: Vec<Value> = job["grid"]
         .as_array()

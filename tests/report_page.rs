@@ -30,7 +30,7 @@ fn parse(markup: &str) -> roxmltree::Document<'_> {
 /// event-handler attribute and no reference to anything outside the file.
 fn assert_inert(markup: &str, allowed: &[&str]) {
     let document = parse(markup);
-    for node in document.descendants().filter(|n| n.is_element()) {
+    for node in document.descendants().filter(roxmltree::Node::is_element) {
         let name = node.tag_name().name();
         assert!(allowed.contains(&name), "unexpected element <{name}>");
         for attribute in node.attributes() {

@@ -48,7 +48,10 @@ fn tokenizer_texts() -> Vec<String> {
     let captures = load_paths(&[root().join("tests/data/captures")])
         .unwrap()
         .captures;
-    let mut texts: Vec<String> = EDGE_TEXTS.iter().map(|t| t.to_string()).collect();
+    let mut texts: Vec<String> = EDGE_TEXTS
+        .iter()
+        .map(std::string::ToString::to_string)
+        .collect();
     for capture in &captures {
         for tool in &capture.tools {
             let entry = ToolEntry::new(Profile::newest(), &capture.server, tool);

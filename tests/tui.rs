@@ -567,7 +567,10 @@ fn a_stale_lint_is_dropped_and_a_toggle_relints() {
     // The lint of the catalog without firecrawl (switched off): all 49 findings of the sample
     // are firecrawl's, so none is left, and the stale answer's 49 were never adopted.
     assert!(
-        app.lint.findings.as_ref().is_some_and(|f| f.is_empty()),
+        app.lint
+            .findings
+            .as_ref()
+            .is_some_and(schematax::engine::analyses::lint::Findings::is_empty),
         "{:?}",
         app.lint.findings
     );

@@ -522,7 +522,9 @@ fn parse_hermes(text: &str) -> Result<VersionMatch, String> {
 /// `--profile ID`: a profile id or alias.
 fn parse_profile_id(text: &str) -> Result<Profile, String> {
     Profile::from_id(text).ok_or_else(|| {
-        let ids: Vec<&str> = Profile::all().map(|p| p.id()).collect();
+        let ids: Vec<&str> = Profile::all()
+            .map(super::super::engine::replay::profile::Profile::id)
+            .collect();
         format!("{text:?} is not a profile ({})", ids.join(", "))
     })
 }

@@ -159,7 +159,9 @@ pub fn emit_with(
         let written = std::fs::File::create(&temp).and_then(|file| {
             let mut out = std::io::BufWriter::new(file);
             write(&mut out)?;
-            out.into_inner().map_err(|e| e.into_error())?.sync_all()
+            out.into_inner()
+                .map_err(std::io::IntoInnerError::into_error)?
+                .sync_all()
         });
         return written
             .and_then(|_| std::fs::rename(&temp, path))

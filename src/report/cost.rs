@@ -307,9 +307,10 @@ fn not_connected_rows(session: &Session) -> Vec<NotConnectedRow> {
         .notes()
         .iter()
         .filter_map(|note| {
-            let name = match note {
-                Note::NoInputSchema { server, .. } | Note::Refused { server, .. } => server,
-                _ => return None,
+            let (Note::NoInputSchema { server: name, .. } | Note::Refused { server: name, .. }) =
+                note
+            else {
+                return None;
             };
             let server = session.servers().iter().find(|s| &s.name == name)?;
             Some(NotConnectedRow {

@@ -58,7 +58,11 @@ impl EvalReport {
                 style: q.query.style.clone(),
                 expected: q.query.expected.clone(),
                 rank: q.rank,
-                hits: q.hits.iter().map(|h| h.to_string()).collect(),
+                hits: q
+                    .hits
+                    .iter()
+                    .map(std::string::ToString::to_string)
+                    .collect(),
             })
             .collect();
         EvalReport {

@@ -49,7 +49,11 @@ impl ProfilesReport {
                 let spec = profile.spec();
                 ProfileRow {
                     id: spec.id.to_string(),
-                    aliases: spec.aliases.iter().map(|a| a.to_string()).collect(),
+                    aliases: spec
+                        .aliases
+                        .iter()
+                        .map(std::string::ToString::to_string)
+                        .collect(),
                     releases: spec
                         .releases
                         .iter()

@@ -123,7 +123,10 @@ impl SweepReport {
                     } else {
                         Vec::new()
                     },
-                    tokens_after: cells.iter().map(|a| a.tokens_after()).collect(),
+                    tokens_after: cells
+                        .iter()
+                        .map(super::super::engine::replay::activation::Activation::tokens_after)
+                        .collect(),
                 }
             })
             .collect();

@@ -71,7 +71,7 @@ impl fmt::Display for ConfigWarning {
                 write!(f, "{key}: {error}; using {fallback}")
             }
             ConfigProblem::NoSuchProfile { id, fallback } => {
-                let ids: Vec<&str> = Profile::all().map(|p| p.id()).collect();
+                let ids: Vec<&str> = Profile::all().map(super::super::engine::replay::profile::Profile::id).collect();
                 write!(
                     f,
                     "{key}: {id:?} is not a profile ({}); using {fallback}",

@@ -493,7 +493,7 @@ impl App {
                     ));
                     return;
                 }
-                text.push(c)
+                text.push(c);
             }
             KeyCode::Backspace => {
                 text.pop();
@@ -820,17 +820,18 @@ impl App {
             }
             Some(Overlay::ToolList(list)) => list.selected = step(list.selected, list.tools.len()),
             Some(Overlay::Help(scroll)) => {
-                *scroll = step(*scroll, crate::tui::keys::help_lines().len())
+                *scroll = step(*scroll, crate::tui::keys::help_lines().len());
             }
             Some(Overlay::Warnings(scroll)) => *scroll = step(*scroll, warnings),
             Some(Overlay::ContextPrompt(_)) => {}
             None => match self.focus {
                 Pane::Servers => {
                     self.servers.selected =
-                        step(self.servers.selected, self.session.servers().len())
+                        step(self.servers.selected, self.session.servers().len());
                 }
                 Pane::Search => {
-                    self.search.selected = step(self.search.selected, self.search.result.hits.len())
+                    self.search.selected =
+                        step(self.search.selected, self.search.result.hits.len());
                 }
                 Pane::Lint => self.lint.selected = step(self.lint.selected, self.lint.count()),
                 Pane::Eval => {

@@ -677,7 +677,7 @@ pub fn help_lines() -> Vec<(Option<String>, &'static str)> {
             let keys = binding
                 .keys
                 .iter()
-                .map(|k| k.label())
+                .map(Key::label)
                 .collect::<Vec<_>>()
                 .join(" ");
             lines.push((Some(keys), binding.hint));

@@ -227,9 +227,9 @@ impl Effect {
                             server: server.to_string(),
                             result: result
                                 .as_ref()
-                                .map(|saved| saved.summary())
+                                .map(super::super::capture::Saved::summary)
                                 .map_err(Clone::clone),
-                        })
+                        });
                     };
                 let created = std::fs::create_dir_all(&source.out_dir).map_err(|e| {
                     InputError::new(&source.out_dir, format!("cannot create the folder: {e}"))
@@ -358,7 +358,7 @@ mod tests {
         let tokenizer = app.session.tokenizer().tokenizer.clone();
         let early = std::sync::Mutex::new(Vec::new());
         let rest = count_on_screen_first(&servers, &tokenizer, &[2, 0, 2], &|counts| {
-            early.lock().unwrap().push(counts)
+            early.lock().unwrap().push(counts);
         })
         .unwrap();
         let early = early.into_inner().unwrap();

@@ -128,7 +128,12 @@ impl ProfileComparison {
                     let expected = outcomes
                         .iter()
                         .find(|o| !o.expected_tools.is_empty())
-                        .map(|o| o.expected_tools.iter().map(|t| t.to_string()).collect())
+                        .map(|o| {
+                            o.expected_tools
+                                .iter()
+                                .map(std::string::ToString::to_string)
+                                .collect()
+                        })
                         .unwrap_or_else(|| first.query.expected.clone());
                     out.push(QueryComparison {
                         id: first.query.id.clone(),

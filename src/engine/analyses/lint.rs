@@ -579,7 +579,7 @@ pub fn lint(session: &Session) -> Findings {
             let mut found = Vec::new();
             let costly = costly_from.is_some_and(|edge| entry.chars > edge);
             tool_rules(entry, costly, &mut |rule, _| {
-                found.push(Finding::about_tool(rule, doc, Detail::Tool))
+                found.push(Finding::about_tool(rule, doc, Detail::Tool));
             });
             findability_findings(session, &searches, doc, &mut found);
             found
@@ -824,7 +824,11 @@ fn text_rules(entry: &ToolEntry, report: &mut Reporter) {
     if !odd.is_empty() {
         report(&NON_ASCII, &|| Problem::NonAscii {
             count: odd.len(),
-            first: odd.iter().take(3).map(|w| w.to_string()).collect(),
+            first: odd
+                .iter()
+                .take(3)
+                .map(std::string::ToString::to_string)
+                .collect(),
         });
     }
     let hermes_chars = entry.name.chars().count();
@@ -867,7 +871,7 @@ fn pass_rules(entry: &ToolEntry, report: &mut Reporter) {
         names
             .iter()
             .filter(|p| !others.contains(p))
-            .map(|p| p.to_string())
+            .map(std::string::ToString::to_string)
             .collect()
     };
     let added = missing_from(&after, &before);
@@ -929,7 +933,7 @@ fn schema_rules(entry: &ToolEntry, report: &mut Reporter) {
             no_type.push(name.as_str());
         }
     }
-    let owned = |names: &[&str]| names.iter().map(|n| n.to_string()).collect();
+    let owned = |names: &[&str]| names.iter().map(std::string::ToString::to_string).collect();
     if !no_description.is_empty() {
         report(&PARAM_NO_DESCRIPTION, &|| Problem::ParamNoDescription {
             params: owned(&no_description),

@@ -240,7 +240,7 @@ pub fn load_paths(paths: &[PathBuf]) -> Result<LoadedCaptures, InputError> {
             files.sort();
             if files.is_empty() {
                 loaded.warnings.push(LoadWarning::NoCaptureFiles {
-                    folder: path.to_path_buf(),
+                    folder: path.clone(),
                 });
             }
             // Read and parsed on every core; added in file-name order.
@@ -370,7 +370,7 @@ pub fn parse_capture(
                         cut,
                     });
                 }
-                capture.tools.push(tool)
+                capture.tools.push(tool);
             }
             Err(reason) => {
                 if reason.refused_by_client() && capture.client_refusal.is_none() {
@@ -605,7 +605,11 @@ mod tests {
         let servers: Vec<_> = loaded.captures.iter().map(|c| c.server.as_str()).collect();
         assert_eq!(servers, ["github", "slack"]);
         assert_eq!(loaded.captures[0].source, dir.path().join("a.json"));
-        let skipped: Vec<_> = loaded.warnings.iter().map(|w| w.to_string()).collect();
+        let skipped: Vec<_> = loaded
+            .warnings
+            .iter()
+            .map(std::string::ToString::to_string)
+            .collect();
         let first = |file: &str| dir.path().join(file).display().to_string();
         assert_eq!(
             skipped,

@@ -360,8 +360,8 @@ impl<'a> Scalar<'a> {
             None | Some(Json::Null) => Scalar::Null,
             Some(Json::Bool(b)) => Scalar::Bool(*b),
             Some(Json::Number(n)) => match (n.as_i64(), n.as_u64()) {
-                (Some(i), _) => Scalar::Int(i as i128),
-                (_, Some(u)) => Scalar::Int(u as i128),
+                (Some(i), _) => Scalar::Int(i128::from(i)),
+                (_, Some(u)) => Scalar::Int(i128::from(u)),
                 _ => Scalar::Float(n.as_f64().unwrap_or(f64::NAN)),
             },
             Some(Json::String(s)) => Scalar::Text(s),
@@ -923,8 +923,8 @@ fn integer_key(
             Some(used)
         }
         Ok(parsed) => {
-            let used = parsed.clamp(low as i128, high as i128) as i64;
-            if used as i128 != parsed {
+            let used = parsed.clamp(i128::from(low), i128::from(high)) as i64;
+            if i128::from(used) != parsed {
                 warnings.push(ConfigWarning::new(
                     format!("tools.tool_search.{key}"),
                     ConfigProblem::Clamped {
@@ -1274,7 +1274,7 @@ fn parse_model(value: Option<&Yaml>, warnings: &mut Vec<ConfigWarning>) -> Model
             let context_length = match raw {
                 Scalar::Null => None,
                 _ => match raw.to_integer() {
-                    Ok(n) if n > 0 && n <= u64::MAX as i128 => Some(n as u64),
+                    Ok(n) if n > 0 && n <= i128::from(u64::MAX) => Some(n as u64),
                     _ => {
                         warnings.push(ConfigWarning::invalid(
                             "model.context_length",

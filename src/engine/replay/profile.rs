@@ -843,7 +843,7 @@ mod tests {
             assert_eq!(Profile::from_id(profile.id()), Some(profile));
         }
         assert_eq!(
-            Profile::from_id(" HERMES-0.17 ").map(|p| p.id()),
+            Profile::from_id(" HERMES-0.17 ").map(super::Profile::id),
             Some("seed")
         );
         assert_eq!(Profile::from_id("current"), Some(Profile::newest()));

@@ -71,7 +71,7 @@ impl Overrides {
             self.listing_max_tokens,
             profile.spec().config.listing_max_tokens,
         ) {
-            settings.listing_max_tokens = (max as i64).clamp(low, high) as u32;
+            settings.listing_max_tokens = i64::from(max).clamp(low, high) as u32;
         }
         settings
     }
@@ -381,7 +381,7 @@ impl Session {
     /// Sets `listing_max_tokens` (releases from 0.20.0; clamped to its bounds).
     pub fn set_listing_max_tokens(&mut self, tokens: u32) {
         if let Some((_, low, high)) = self.profile.spec().config.listing_max_tokens {
-            self.settings.listing_max_tokens = (tokens as i64).clamp(low, high) as u32;
+            self.settings.listing_max_tokens = i64::from(tokens).clamp(low, high) as u32;
         }
     }
 

@@ -180,7 +180,10 @@ fn draw_queries(
             let instead = match (q.not_admitted, q.rank) {
                 (_, Some(r)) if r <= k => String::new(),
                 (Some(why), _) if q.hits.is_empty() => format!("expected tool {why}"),
-                _ => q.hits.first().map_or_else(String::new, |h| h.to_string()),
+                _ => q
+                    .hits
+                    .first()
+                    .map_or_else(String::new, std::string::ToString::to_string),
             };
             (
                 rank_cell(q.rank, k),

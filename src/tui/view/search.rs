@@ -329,7 +329,7 @@ mod tests {
             .spans
             .iter()
             .map(|s| (s.content.as_ref(), s.style == theme::MATCHED))
-            .filter(|(t, _)| t.chars().any(|c| c.is_alphanumeric()))
+            .filter(|(t, _)| t.chars().any(char::is_alphanumeric))
             .collect();
         assert_eq!(
             styled,

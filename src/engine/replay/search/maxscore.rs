@@ -396,7 +396,7 @@ impl SearchIndex {
             while batch.len() < WARM_BATCH {
                 match candidates.pop() {
                     Some(candidate) if !best.shuts_out(candidate.bound.score) => {
-                        batch.push(candidate)
+                        batch.push(candidate);
                     }
                     _ => break,
                 }
