@@ -87,7 +87,7 @@ def engine_rows():
     row("measuring every definition from scratch",
         lambda k, s: human(median(g(k, s), "definition_chars_from_scratch")))
     q = lambda k, s: f"quality_{k}_{s}k"
-    row("lint, in process (*re-measure after the lint-linear merge*)",
+    row("lint, in process",
         lambda k, s: pair(median(q(k, s), "lint", "seed"), median(q(k, s), "lint", new)))
     row("eval, 2,000 drawn queries (copies: one query per tool)",
         lambda k, s: pair(median(q(k, s), "eval_2k_drawn_queries", "seed"),
@@ -95,11 +95,15 @@ def engine_rows():
         pair(median(q(k, s), "eval_one_query_per_tool", "seed"),
              median(q(k, s), "eval_one_query_per_tool", new)))
     lines.append("")
-    lines.append("| tokenizers (both, encoders loaded each time; *re-measure after the tokenizer merge*) | |")
-    lines.append("|---|---:|")
-    for bench, label in (("load_and_count_all_captures", "the 406 real tools"),
-                         ("load_and_count_10k_distinct", "10,000 distinct tools")):
-        lines.append(f"| {label} | {human(median('tokenizers', bench))} |")
+    tokenizers = ("o200k_base", "claude-v3", "claude-v4.7")
+    lines.append("| counting every tool (criterion medians, tokenizer loaded once) | "
+                 + " | ".join(tokenizers) + " |")
+    lines.append("|---|" + "---:|" * len(tokenizers))
+    for bench, label in (("all_captures", "the 406 real tools"),
+                         ("10k_distinct", "10,000 distinct tools")):
+        lines.append(f"| {label} | " + " | ".join(
+            human(median("tokenizers", f"count_{bench}_{t}")) for t in tokenizers) + " |")
+    lines.append(f"| loading o200k_base again (the process keeps it) | {human(median('tokenizers', 'load_o200k_base'))} | | |")
     return lines
 
 
@@ -148,12 +152,7 @@ def process_rows():
         f"{k} {s:,} ({catalogs[(k, s)]['_size']} MiB) {catalogs[(k, s)]['_load']}" for k, s in order) + " |",
              "|---|" + "---:|" * len(order)]
     for label in labels:
-        mark = ""
-        if label.startswith("lint"):
-            mark = " (*re-measure after the lint-linear merge*)"
-        if "tokenizers" in label:
-            mark = " (*re-measure after the tokenizer merge*)"
-        lines.append(f"| {label}{mark} | " + " | ".join(catalogs[c].get(label, "-") for c in order) + " |")
+        lines.append(f"| {label} | " + " | ".join(catalogs[c].get(label, "-") for c in order) + " |")
     for c in million:
         lines.append("")
         lines.append(f"| {c[1]:,} {c[0]} tools ({catalogs[c]['_size']} MiB of captures) "
