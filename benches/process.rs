@@ -235,7 +235,11 @@ fn view_in_tmux(folder: &str) -> Option<ViewCost> {
     loop {
         let shown = tmux.screen();
         // The header says "TOKENIZER counted" once every tool is counted.
-        if shown.lines().next().is_some_and(|header| header.contains(" counted")) {
+        if shown
+            .lines()
+            .next()
+            .is_some_and(|header| header.contains(" counted"))
+        {
             break;
         }
         still_waiting(&shown, 100);
