@@ -518,13 +518,6 @@ fn metrics<'a>(outcomes: impl Iterator<Item = &'a Outcome>, k: usize) -> Metrics
 mod tests {
     use super::*;
 
-    /// The seed engine (the tests below name tools `mcp_S_T`).
-    fn seed_overrides() -> Overrides {
-        Overrides {
-            profile: Some(crate::engine::replay::profile::Profile::seed()),
-            ..Overrides::default()
-        }
-    }
     use crate::engine::inputs::capture_file::parse_capture;
     use crate::engine::inputs::config::Config;
     use crate::engine::replay::session::Overrides;
@@ -553,7 +546,7 @@ mod tests {
                 r#"[{"name":"post_message","description":"Post a message to a Slack channel"}]"#,
             ),
         ];
-        Session::new(&Config::default(), &captures, &seed_overrides())
+        Session::new(&Config::default(), &captures, &Overrides::seed_for_tests())
     }
 
     fn set(yaml: &str) -> QuerySet {

@@ -1146,13 +1146,6 @@ fn outranked(rule: &Rule, entry: &ToolEntry, limit: u32, above: Vec<String>) -> 
 mod tests {
     use super::*;
 
-    /// The seed engine (the tests below name tools `mcp_S_T`).
-    fn seed_overrides() -> Overrides {
-        Overrides {
-            profile: Some(crate::engine::replay::profile::Profile::seed()),
-            ..Overrides::default()
-        }
-    }
     use crate::engine::inputs::capture_file::{parse_capture, SkipReason};
     use crate::engine::inputs::config::Config;
     use crate::engine::replay::session::Overrides;
@@ -1192,7 +1185,7 @@ mod tests {
             .collect();
         let overrides = match config.profile {
             Some(_) => Overrides::default(),
-            None => seed_overrides(),
+            None => Overrides::seed_for_tests(),
         };
         Session::new(config, &captures, &overrides)
     }

@@ -1085,17 +1085,21 @@ pub fn count_tools(
     places.iter().copied().zip(counts).collect()
 }
 
+/// The seed engine's overrides, for the engine's tests (whose tools are named `mcp_S_T`).
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The seed engine (the tests below name tools `mcp_S_T`).
-    fn seed_overrides() -> Overrides {
+impl Overrides {
+    pub(crate) fn seed_for_tests() -> Overrides {
         Overrides {
             profile: Some(crate::engine::replay::profile::Profile::seed()),
             ..Overrides::default()
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
     use crate::engine::inputs::capture_file::parse_capture;
     use serde_json::json;
 
@@ -1126,7 +1130,11 @@ mod tests {
 
     #[test]
     fn without_mcp_servers_every_capture_counts_in_name_order() {
-        let s = Session::new(&Config::default(), &captures(), &seed_overrides());
+        let s = Session::new(
+            &Config::default(),
+            &captures(),
+            &Overrides::seed_for_tests(),
+        );
         let names: Vec<_> = s.servers().iter().map(|s| s.name.as_str()).collect();
         assert_eq!(names, ["git", "zed"]);
         assert_eq!(s.total_available(), 3);
@@ -1139,7 +1147,7 @@ mod tests {
         let config = config("mcp_servers:\n  zed: {command: z, tools: {exclude: [x]}}\n  ghost: {command: g}\n  idle: {command: o, enabled: false}\n  gone: {command: o, enabled: false}");
         let mut all = captures();
         all.push(capture("idle", r#"[{"name":"t","inputSchema":{}}]"#));
-        let s = Session::new(&config, &all, &seed_overrides());
+        let s = Session::new(&config, &all, &Overrides::seed_for_tests());
         let names: Vec<_> = s
             .servers()
             .iter()
@@ -1180,7 +1188,7 @@ mod tests {
                     r#"[{"name":"a","inputSchema":{}},{"name":"b"},{"name":"c"},{"name":"d"}]"#,
                 ),
             ],
-            &seed_overrides(),
+            &Overrides::seed_for_tests(),
         );
         assert_eq!(
             s.notes(),
@@ -1234,7 +1242,7 @@ mod tests {
             &captures(),
             &Overrides {
                 mode: Some(Mode::On),
-                ..seed_overrides()
+                ..Overrides::seed_for_tests()
             },
         );
         let before = s.activation();
@@ -1254,7 +1262,7 @@ mod tests {
                 enabled_toolsets: Some(vec!["git".into()]),
                 disabled_toolsets: vec![],
             },
-            ..seed_overrides()
+            ..Overrides::seed_for_tests()
         };
         let s = Session::new(&Config::default(), &captures(), &scoped);
         assert_eq!(s.describe("mcp_git_push").unwrap()["name"], "mcp_git_push");
@@ -1281,7 +1289,11 @@ mod tests {
 
     #[test]
     fn tool_search_calls_by_profile() {
-        let s = Session::new(&Config::default(), &captures(), &seed_overrides());
+        let s = Session::new(
+            &Config::default(),
+            &captures(),
+            &Overrides::seed_for_tests(),
+        );
         let (payload, results) = s.tool_search(&json!({"query": "commit", "limit": 9}));
         assert_eq!(payload["matches"][0]["name"], "mcp_git_commit");
         assert_eq!(results.len(), 1);
@@ -1312,7 +1324,7 @@ mod tests {
             "hg",
             r#"[{"name":"commit","inputSchema":{"type":"object"}}]"#,
         ));
-        let s = Session::new(&Config::default(), &all, &seed_overrides());
+        let s = Session::new(&Config::default(), &all, &Overrides::seed_for_tests());
         let name_of = |l: Lookup| match l {
             Lookup::Found(p) => s.catalog_entry(p).0.name.clone(),
             other => panic!("{other:?}"),
@@ -1326,7 +1338,11 @@ mod tests {
 
     #[test]
     fn server_costs_sum_counts_only_when_all_are_known() {
-        let mut s = Session::new(&Config::default(), &captures(), &seed_overrides());
+        let mut s = Session::new(
+            &Config::default(),
+            &captures(),
+            &Overrides::seed_for_tests(),
+        );
         assert_eq!(s.server_costs()[0].counted, None);
         s.set_token_counts([
             (ToolRef { server: 0, tool: 0 }, 3),
@@ -1338,7 +1354,11 @@ mod tests {
 
     #[test]
     fn tools_in_order_puts_the_servers_on_screen_first() {
-        let s = Session::new(&Config::default(), &captures(), &seed_overrides());
+        let s = Session::new(
+            &Config::default(),
+            &captures(),
+            &Overrides::seed_for_tests(),
+        );
         let servers = s.shared_servers();
         let all = tools_in_order(&servers, &[]);
         let total: usize = servers.iter().map(|s| s.tools.len()).sum();
@@ -1355,9 +1375,13 @@ mod tests {
     #[test]
     fn the_tokenizer_follows_the_configured_model() {
         let config = Config::parse(b"model: claude-opus-4-7\n").unwrap();
-        let s = Session::new(&config, &captures(), &seed_overrides());
+        let s = Session::new(&config, &captures(), &Overrides::seed_for_tests());
         assert_eq!(s.tokenizer().tokenizer.name(), "claude-v4.7");
-        let mut s = Session::new(&Config::default(), &captures(), &seed_overrides());
+        let mut s = Session::new(
+            &Config::default(),
+            &captures(),
+            &Overrides::seed_for_tests(),
+        );
         assert!(s.tokenizer().is_stand_in());
         s.count_tokens().unwrap();
         assert!(s.tokens_counted());
