@@ -17,18 +17,19 @@ mod support;
 
 use criterion::{criterion_group, criterion_main, BenchmarkGroup, BenchmarkId, Criterion};
 use rayon::prelude::*;
-use schematax::engine::analyses::eval::{evaluate, EvalQuery, QuerySet};
-use schematax::engine::analyses::lint::lint;
-use schematax::engine::inputs::capture_file::ServerCapture;
-use schematax::engine::inputs::config::Config;
-use schematax::engine::inputs::synthetic::QueryStyle;
-use schematax::engine::replay::catalog::definition_chars;
-use schematax::engine::replay::claude::ClaudeTokenizer;
-use schematax::engine::replay::profile::Profile;
-use schematax::engine::replay::session::{count_tools, tools_in_order, Overrides, Session};
-use schematax::engine::replay::tokenizer::{LoadedTokenizer, Tokenizer};
-use schematax::engine::replay::tokens::{estimate_tokens, Encoding};
-use schematax::text::first_sentence;
+use schematax_engine::analyses::eval::{evaluate, EvalQuery, QuerySet};
+use schematax_engine::analyses::lint::lint;
+use schematax_engine::nouns::config::Config;
+use schematax_engine::nouns::json_text::estimate_tokens;
+use schematax_engine::nouns::tools::ServerCapture;
+use schematax_engine::replay::catalog::definition_chars;
+use schematax_engine::replay::session::{count_tools, tools_in_order, Overrides, Session};
+use schematax_engine::text::first_sentence;
+use schematax_engine::tokenizers::claude::ClaudeTokenizer;
+use schematax_engine::tokenizers::Encoding;
+use schematax_engine::tokenizers::{LoadedTokenizer, Tokenizer};
+use schematax_releases::Profile;
+use schematax_synthetic::QueryStyle;
 use std::hint::black_box;
 
 /// The catalog sizes measured: both in a bench run, the smaller one alone when `cargo test`
@@ -192,7 +193,7 @@ fn tokenizers(c: &mut Criterion) {
 }
 
 /// An eval query expecting the tool `e`.
-fn query_of(e: &schematax::engine::replay::catalog::ToolEntry, text: String) -> EvalQuery {
+fn query_of(e: &schematax_engine::replay::catalog::ToolEntry, text: String) -> EvalQuery {
     EvalQuery {
         id: e.name.clone(),
         query: text,

@@ -7,19 +7,19 @@
 //! Under `cargo test` (no `--bench`) each part runs once, without the real token counts, which
 //! the debug build would take long to make, and the render time is printed, not asserted.
 
-#[path = "../tests/chromium/mod.rs"]
+#[path = "../tests/it/chromium.rs"]
 mod chromium;
 mod support;
 
 use criterion::Criterion;
-use schematax::engine::inputs::config::Config;
-use schematax::engine::inputs::Inputs;
-use schematax::engine::replay::activation::Traffic;
-use schematax::engine::replay::profile::Profile;
-use schematax::engine::replay::session::{Overrides, Session};
-use schematax::report::cost::CostReport;
-use schematax::report::html::{OtherProfile, PageParts, PageReport};
-use schematax::report::markup::Theme;
+use schematax_engine::inputs::Inputs;
+use schematax_engine::nouns::config::Config;
+use schematax_engine::replay::activation::Traffic;
+use schematax_engine::replay::session::{Overrides, Session};
+use schematax_releases::Profile;
+use schematax_report::cost::CostReport;
+use schematax_report::html::{OtherProfile, PageParts, PageReport};
+use schematax_report::markup::Theme;
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::Stdio;

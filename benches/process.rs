@@ -1,5 +1,5 @@
 //! Whole-process figures: the release binary run on catalogs of 10,000 and 100,000 tools
-//! written to disk, distinct (seeded synthetic tools, `schematax::engine::inputs::synthetic`, with 1,000
+//! written to disk, distinct (seeded synthetic tools, `schematax_synthetic`, with 1,000
 //! keyword and 1,000 sentence queries drawn from them), OpenAPI-like (hundreds of templated
 //! tools per server) and renamed copies of the real captures (one query per tool, its own first
 //! sentence); each command timed from start to exit with its peak resident memory (from
@@ -13,9 +13,9 @@
 
 mod support;
 
-use schematax::engine::inputs::capture_file::ServerCapture;
-use schematax::engine::inputs::synthetic::{queries_yaml, write_captures, QueryStyle};
-use schematax::text::first_sentence;
+use schematax_engine::nouns::tools::ServerCapture;
+use schematax_engine::text::first_sentence;
+use schematax_synthetic::{queries_yaml, write_captures, QueryStyle};
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

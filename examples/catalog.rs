@@ -7,13 +7,13 @@
 //! ```
 //!
 //! The catalog is drawn from the words and shapes of `tests/data/captures`
-//! (`schematax::engine::inputs::synthetic`): `TOOLS` tools with distinct names, descriptions and
+//! (`schematax_synthetic`): `TOOLS` tools with distinct names, descriptions and
 //! parameters, or with `--openapi` an OpenAPI-like catalog. With `--queries N` (default 1000),
 //! `DIR.keyword.yaml` and `DIR.natural.yaml` beside the folder hold N distinct keyword and
 //! sentence queries drawn from it, each expecting the tool it was drawn from.
 
-use schematax::engine::inputs::capture_file::load_paths;
-use schematax::engine::inputs::synthetic::{
+use schematax_engine::inputs::capture_file::load_paths;
+use schematax_synthetic::{
     distinct_catalog, openapi_catalog, queries, queries_yaml, write_captures, Pools, QueryStyle,
 };
 use std::path::PathBuf;

@@ -1,5 +1,5 @@
 //! The schematax half of `scripts/bench-search-vs-bm25s`: on a seeded catalog of distinct
-//! tools (`schematax::engine::inputs::synthetic`) and its distinct keyword and sentence queries,
+//! tools (`schematax_synthetic`) and its distinct keyword and sentence queries,
 //!
 //! - `search_bench export TOOLS DIR` writes what bm25s indexes: `DIR/docs.jsonl`, each tool's
 //!   search tokens (the text schematax indexes for it, tokenised as the profile does), and
@@ -12,12 +12,12 @@
 //! Both take `--profile seed|hermes-2026-09|...` (default: the newest release) and
 //! `--queries N` (default 1000).
 
-use schematax::engine::inputs::capture_file::load_paths;
-use schematax::engine::inputs::config::Config;
-use schematax::engine::inputs::synthetic::{distinct_catalog, queries, Pools, Query, QueryStyle};
-use schematax::engine::replay::profile::Profile;
-use schematax::engine::replay::search::{raw_tokens, tokens};
-use schematax::engine::replay::session::{Overrides, Session};
+use schematax_engine::inputs::capture_file::load_paths;
+use schematax_engine::nouns::config::Config;
+use schematax_engine::replay::search::{raw_tokens, tokens};
+use schematax_engine::replay::session::{Overrides, Session};
+use schematax_releases::Profile;
+use schematax_synthetic::{distinct_catalog, queries, Pools, Query, QueryStyle};
 use serde_json::json;
 use std::hint::black_box;
 use std::io::Write;

@@ -1,21 +1,16 @@
 //! schematax: the schema tax of MCP tool definitions, and how Hermes Agent's Tool Search
-//! removes it.
+//! removes it. This crate is the binary's command line ([`cli`]): every command's options, and
+//! one module per command over the layers below it:
 //!
-//! - [`engine`]: the pure replay of Hermes's catalog, BM25 search and activation gate.
-//! - [`text`]: making untrusted tool text safe for a terminal.
-//! - [`capture`]: capturing tool lists from live MCP servers (stdio, Streamable HTTP).
-//! - [`report`]: table, JSON and Markdown output of the non-interactive commands.
-//! - [`tui`]: the interactive terminal UI over the engine.
-//! - [`cli`]: argument parsing and dispatch.
+//! - `schematax-releases`: the Hermes release table, as data;
+//! - `schematax-engine`: the pure replay of Hermes's catalog, search and activation, its
+//!   inputs, tokenizers and analyses;
+//! - `schematax-report`: the words and output formats of the commands;
+//! - `schematax-capture`: capturing tool lists from live MCP servers, and signals;
+//! - `schematax-tui`: the interactive terminal view.
 
 #![warn(missing_docs)]
 // A failure is an error value with a message, never a panic (unit tests may unwrap).
 #![deny(clippy::unwrap_used)]
 
-pub mod capture;
 pub mod cli;
-pub mod engine;
-pub mod report;
-pub mod signals;
-pub mod text;
-pub mod tui;

@@ -34,7 +34,7 @@ fn main() -> ExitCode {
         Err(error) => {
             eprintln!(
                 "schematax: error: {}",
-                schematax::text::sanitize(&error.to_string())
+                schematax_engine::text::sanitize(&error.to_string())
             );
             ExitCode::from(error.exit_code())
         }

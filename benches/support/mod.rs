@@ -1,14 +1,15 @@
 //! Shared inputs of the benchmarks: the real captures of tests/data/captures; a catalog of
 //! exactly N tools made of renamed copies of them (every tool has hundreds of identical twins);
 //! and seeded synthetic catalogs of N distinct tools, or OpenAPI-like ones, with distinct
-//! queries drawn from them (`schematax::engine::inputs::synthetic`).
+//! queries drawn from them (`schematax_synthetic`).
 
 // Each bench uses its own part of this module.
 #![allow(dead_code)]
 
-use schematax::engine::analyses::eval::{EvalQuery, QuerySet};
-use schematax::engine::inputs::capture_file::{load_paths, ServerCapture};
-use schematax::engine::inputs::synthetic::{self, Pools, Query, QueryStyle};
+use schematax_engine::analyses::eval::{EvalQuery, QuerySet};
+use schematax_engine::inputs::capture_file::load_paths;
+use schematax_engine::nouns::tools::ServerCapture;
+use schematax_synthetic::{self as synthetic, Pools, Query, QueryStyle};
 use std::path::PathBuf;
 
 /// The seed of every synthetic catalog and query set of the benchmarks.

@@ -3,21 +3,16 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 
-use super::CliError;
-use crate::engine::inputs::config::{ConfigProblem, ConfigWarning, Mode};
-use crate::engine::inputs::error::InputError;
-use crate::engine::inputs::{InputWarning, Inputs};
-use crate::engine::replay::activation::{parse_context_length, Traffic, DEFAULT_TURNS_PER_DAY};
-use crate::engine::replay::catalog::Scope;
-use crate::engine::replay::profile::{Profile, VersionMatch};
-use crate::engine::replay::session::{Overrides, Session};
-use crate::engine::replay::tokenizer::{choose, hub_cache, TokenizerChoice, TokenizerOrigin};
-use crate::report::card::CardFormat;
-use crate::report::check::CheckFormat;
-use crate::report::lint::LintFormat;
-use crate::report::markup::Theme;
-use crate::report::Format;
-use crate::report::ReportFormat;
+use crate::cli::choices::{CardFormat, CheckFormat, Format, LintFormat, ReportFormat, Theme};
+use crate::cli::CliError;
+use schematax_engine::inputs::error::InputError;
+use schematax_engine::inputs::{InputWarning, Inputs};
+use schematax_engine::nouns::config::{ConfigProblem, ConfigWarning, Mode};
+use schematax_engine::replay::activation::{parse_context_length, Traffic, DEFAULT_TURNS_PER_DAY};
+use schematax_engine::replay::catalog::Scope;
+use schematax_engine::replay::session::{Overrides, Session};
+use schematax_engine::tokenizers::{choose, hub_cache, TokenizerChoice, TokenizerOrigin};
+use schematax_releases::{Profile, VersionMatch};
 
 /// Measure the schema tax of MCP tool definitions and replay Hermes Agent's Tool Search.
 ///
@@ -400,7 +395,7 @@ impl TokenizerArgs {
         match (&self.model, &choice.origin) {
             (Some(model), TokenizerOrigin::UnknownModel { .. }) => Err(CliError::Usage(format!(
                 "--model {}: no tokenizer is known for it (not a Claude or OpenAI model, and no tokenizer.json for it in the Hugging Face cache{}); give --tokenizer PATH",
-                crate::text::sanitize(model),
+                schematax_engine::text::sanitize(model),
                 hub.map(|h| format!(" at {}", h.display())).unwrap_or_default()
             ))),
             _ => Ok(choice),
@@ -522,9 +517,7 @@ fn parse_hermes(text: &str) -> Result<VersionMatch, String> {
 /// `--profile ID`: a profile id or alias.
 fn parse_profile_id(text: &str) -> Result<Profile, String> {
     Profile::from_id(text).ok_or_else(|| {
-        let ids: Vec<&str> = Profile::all()
-            .map(super::super::engine::replay::profile::Profile::id)
-            .collect();
+        let ids: Vec<&str> = Profile::all().map(Profile::id).collect();
         format!("{text:?} is not a profile ({})", ids.join(", "))
     })
 }

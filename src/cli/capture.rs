@@ -1,20 +1,21 @@
 //! `schematax capture`: tool lists from live MCP servers.
 
+use schematax_report::words::Words;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use super::args::CaptureArgs;
-use super::{emit, CliError, EXIT_FAILURE};
-use crate::capture::{client_config, specs_from_config, CaptureError, ServerSpec};
-use crate::engine::inputs::config::{Config, Transport};
-use crate::engine::inputs::error::InputError;
-use crate::signals::Signal;
+use crate::cli::args::CaptureArgs;
+use crate::cli::{emit, CliError, EXIT_FAILURE};
+use schematax_capture::signals::Signal;
+use schematax_capture::{client_config, specs_from_config, CaptureError, ServerSpec};
+use schematax_engine::inputs::error::InputError;
+use schematax_engine::nouns::config::{Config, Transport};
 
 /// `schematax capture`: 0 when every server was captured, 1 when some failed; SIGINT, SIGTERM
 /// or SIGHUP stop every server and remove half-written files, then exit with 128 + the signal.
 pub fn run(args: &CaptureArgs) -> Result<ExitCode, CliError> {
-    use crate::capture::capture_all;
+    use schematax_capture::capture_all;
     let specs = servers_to_capture(args)?;
     let out = match (&args.out, &args.config) {
         (Some(out), _) => out.clone(),
@@ -22,8 +23,8 @@ pub fn run(args: &CaptureArgs) -> Result<ExitCode, CliError> {
         (None, None) => PathBuf::from("tools"),
     };
     // The folder is made by the first capture saved: a run where all fail leaves none.
-    crate::signals::watch(&Signal::ENDING, |signal| {
-        crate::capture::cleanup::abort();
+    schematax_capture::signals::watch(&Signal::ENDING, |signal| {
+        schematax_capture::cleanup::abort();
         eprintln!(
             "schematax: {}: capture stopped; servers ended",
             signal.name()
@@ -36,12 +37,12 @@ pub fn run(args: &CaptureArgs) -> Result<ExitCode, CliError> {
     let interactive = std::io::stderr().is_terminal();
     let done = std::sync::atomic::AtomicUsize::new(0);
     let total = specs.len();
-    let report = |name: &str, result: &Result<crate::capture::Saved, CaptureError>| {
+    let report = |name: &str, result: &Result<schematax_capture::Saved, CaptureError>| {
         let n = done.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
         if interactive {
             eprintln!(
                 "schematax: {n}/{total} done: {} {}",
-                crate::text::sanitize(name),
+                schematax_engine::text::sanitize(name),
                 if result.is_ok() { "captured" } else { "failed" }
             );
         }
@@ -52,17 +53,23 @@ pub fn run(args: &CaptureArgs) -> Result<ExitCode, CliError> {
     for (spec, result) in specs.iter().zip(&results) {
         match result {
             Ok(saved) => {
-                text.push_str(&format!("{}\n", crate::text::sanitize(&saved.summary())));
+                text.push_str(&format!(
+                    "{}\n",
+                    schematax_engine::text::sanitize(&saved.summary())
+                ));
                 for note in &saved.notes {
-                    text.push_str(&format!("  note: {}\n", crate::text::sanitize(note)));
+                    text.push_str(&format!(
+                        "  note: {}\n",
+                        schematax_engine::text::sanitize(note)
+                    ));
                 }
             }
             Err(e) => {
                 failed += 1;
                 text.push_str(&format!(
                     "{}: FAILED: {}\n",
-                    crate::text::sanitize(&spec.name),
-                    crate::text::sanitize(&e.to_string())
+                    schematax_engine::text::sanitize(&spec.name),
+                    schematax_engine::text::sanitize(&e.to_string())
                 ));
             }
         }
@@ -105,7 +112,7 @@ fn servers_to_capture(args: &CaptureArgs) -> Result<Vec<ServerSpec>, CliError> {
         for warning in &config.warnings {
             eprintln!(
                 "schematax: warning: {}",
-                crate::text::sanitize(&warning.to_string())
+                schematax_engine::text::sanitize(&warning.words())
             );
         }
         let chosen = specs_from_config(&config, &args.servers)

@@ -2,10 +2,11 @@
 
 use std::process::ExitCode;
 
-use super::args::CardArgs;
-use super::{emit, CliError};
-use crate::report::card::{render_svg, CardFormat};
-use crate::report::cost::CostReport;
+use crate::cli::args::CardArgs;
+use crate::cli::choices::CardFormat;
+use crate::cli::{emit, CliError};
+use schematax_report::card::render_svg;
+use schematax_report::cost::CostReport;
 
 /// Runs the command.
 pub fn run(args: CardArgs) -> Result<ExitCode, CliError> {
@@ -18,5 +19,5 @@ pub fn run(args: CardArgs) -> Result<ExitCode, CliError> {
     } = args;
     let (inputs, session) = input.session()?;
     let report = CostReport::build(&inputs, &session, &traffic.traffic());
-    emit(&render_svg(&report, theme), output.as_deref())
+    emit(&render_svg(&report, theme.into()), output.as_deref())
 }

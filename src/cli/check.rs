@@ -2,12 +2,12 @@
 
 use std::process::ExitCode;
 
-use super::args::CheckArgs;
-use super::{count_tokens, emit, CliError, EXIT_FAILURE};
-use crate::engine::replay::activation::Traffic;
-use crate::engine::replay::session::Session;
-use crate::report::check::{Baseline, Budget, CheckReport};
-use crate::report::cost::CostReport;
+use crate::cli::args::CheckArgs;
+use crate::cli::{count_tokens, emit, CliError, EXIT_FAILURE};
+use schematax_engine::replay::activation::Traffic;
+use schematax_engine::replay::session::Session;
+use schematax_report::check::{Baseline, Budget, CheckReport};
+use schematax_report::cost::CostReport;
 
 /// Runs the command.
 pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
@@ -72,7 +72,7 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
         tokenizer.as_deref(),
         sources,
     );
-    emit(&check.render(format), output.as_deref())?;
+    emit(&check.render(format.into()), output.as_deref())?;
     Ok(if check.pass {
         ExitCode::SUCCESS
     } else {

@@ -2,10 +2,10 @@
 
 use std::process::ExitCode;
 
-use super::args::CompareArgs;
-use super::{emit, load_queries, CliError};
-use crate::engine::analyses::compare::ProfileComparison;
-use crate::report::compare::CompareReport;
+use crate::cli::args::CompareArgs;
+use crate::cli::{emit, load_queries, CliError};
+use schematax_engine::analyses::compare::ProfileComparison;
+use schematax_report::compare::CompareReport;
 
 /// Runs the command.
 pub fn run(args: CompareArgs) -> Result<ExitCode, CliError> {
@@ -33,5 +33,8 @@ pub fn run(args: CompareArgs) -> Result<ExitCode, CliError> {
         limit,
     );
     let report = CompareReport::build(&inputs, &comparison);
-    emit(&report.render(output.format), output.output.as_deref())
+    emit(
+        &report.render(output.format.into()),
+        output.output.as_deref(),
+    )
 }

@@ -3,10 +3,10 @@
 use std::io::IsTerminal;
 use std::process::ExitCode;
 
-use super::args::CountArgs;
-use super::{emit, CliError};
-use crate::engine::replay::tokenizer::{LoadedTokenizer, Tokenizer};
-use crate::report::count::CountReport;
+use crate::cli::args::CountArgs;
+use crate::cli::{emit, CliError};
+use schematax_engine::tokenizers::{LoadedTokenizer, Tokenizer};
+use schematax_report::count::CountReport;
 
 /// Runs the command.
 pub fn run(args: CountArgs) -> Result<ExitCode, CliError> {
@@ -31,7 +31,10 @@ pub fn run(args: CountArgs) -> Result<ExitCode, CliError> {
         _ => Vec::new(),
     };
     let report = CountReport::build(&text, &files)?;
-    emit(&report.render(output.format), output.output.as_deref())
+    emit(
+        &report.render(output.format.into()),
+        output.output.as_deref(),
+    )
 }
 
 /// Standard input as text (64 MiB at most), refused when it is a terminal nobody is typing into.
@@ -43,7 +46,7 @@ fn read_stdin() -> Result<String, CliError> {
             "count: give the text as an argument, or pipe it in (`-` reads standard input)".into(),
         ));
     }
-    let limit = crate::engine::inputs::capture_file::MAX_CAPTURE_BYTES;
+    let limit = schematax_engine::inputs::capture_file::MAX_CAPTURE_BYTES;
     let mut bytes = Vec::new();
     stdin
         .lock()

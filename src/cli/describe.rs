@@ -2,9 +2,9 @@
 
 use std::process::ExitCode;
 
-use super::args::DescribeArgs;
-use super::{count_tokens, emit, CliError, EXIT_FAILURE};
-use crate::report::describe::describe;
+use crate::cli::args::DescribeArgs;
+use crate::cli::{count_tokens, emit, CliError, EXIT_FAILURE};
+use schematax_report::describe::describe;
 
 /// Runs the command.
 pub fn run(args: DescribeArgs) -> Result<ExitCode, CliError> {
@@ -16,9 +16,15 @@ pub fn run(args: DescribeArgs) -> Result<ExitCode, CliError> {
     let (_, mut session) = input.session()?;
     count_tokens(&mut session)?;
     match describe(&session, &name) {
-        Ok(report) => emit(&report.render(output.format), output.output.as_deref()),
+        Ok(report) => emit(
+            &report.render(output.format.into()),
+            output.output.as_deref(),
+        ),
         Err(error) => {
-            emit(&error.render(output.format), output.output.as_deref())?;
+            emit(
+                &error.render(output.format.into()),
+                output.output.as_deref(),
+            )?;
             Ok(ExitCode::from(EXIT_FAILURE))
         }
     }

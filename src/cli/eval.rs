@@ -2,10 +2,10 @@
 
 use std::process::ExitCode;
 
-use super::args::EvalArgs;
-use super::{emit_with, CliError, EXIT_FAILURE};
-use crate::engine::analyses::eval::{evaluate, QuerySet};
-use crate::report::eval::EvalReport;
+use crate::cli::args::EvalArgs;
+use crate::cli::{emit_with, CliError, EXIT_FAILURE};
+use schematax_engine::analyses::eval::{evaluate, QuerySet};
+use schematax_report::eval::EvalReport;
 
 /// Runs the command.
 pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
@@ -29,7 +29,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
     let overall = evaluation.overall;
     let report = EvalReport::build(evaluation, profile);
     emit_with(output.output.as_deref(), |out| {
-        report.write(output.format, out)
+        report.write(output.format.into(), out)
     })?;
     Ok(match min_recall {
         Some(min) if overall.recall_at_k < min => {

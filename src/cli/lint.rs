@@ -2,10 +2,10 @@
 
 use std::process::ExitCode;
 
-use super::args::{FailOn, LintArgs};
-use super::{emit_with, load_queries, CliError, EXIT_FAILURE};
-use crate::engine::analyses::lint::Severity;
-use crate::report::lint::LintReport;
+use crate::cli::args::{FailOn, LintArgs};
+use crate::cli::{emit_with, load_queries, CliError, EXIT_FAILURE};
+use schematax_engine::analyses::lint::Severity;
+use schematax_report::lint::LintReport;
 
 /// Runs the command.
 pub fn run(args: LintArgs) -> Result<ExitCode, CliError> {
@@ -27,14 +27,14 @@ pub fn run(args: LintArgs) -> Result<ExitCode, CliError> {
     // The session holds all the rules read: the captures' parsed JSON is given back
     // before the lint starts.
     drop(inputs);
-    let mut findings = crate::engine::analyses::lint::lint(&session);
+    let mut findings = schematax_engine::analyses::lint::lint(&session);
     if let Some(set) = set {
         let k = limit.unwrap_or(session.settings().search_default_limit as usize);
         findings.add_queries(&set, k);
     }
     drop(session);
     let report = LintReport::build(findings, sources);
-    emit_with(output.as_deref(), |out| report.write(format, out))?;
+    emit_with(output.as_deref(), |out| report.write(format.into(), out))?;
     let level = fail_on.map(|f| match f {
         FailOn::Error => Severity::Error,
         FailOn::Warning => Severity::Warning,

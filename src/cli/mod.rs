@@ -7,6 +7,7 @@ pub mod args;
 mod capture;
 mod card;
 mod check;
+mod choices;
 mod compare;
 mod count;
 mod describe;
@@ -25,10 +26,10 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use crate::engine::analyses::eval::QuerySet;
-use crate::engine::inputs::error::InputError;
-use crate::engine::replay::session::Session;
-use crate::engine::replay::tokenizer::{LoadedTokenizer, TokenizerError};
+use schematax_engine::analyses::eval::QuerySet;
+use schematax_engine::inputs::error::InputError;
+use schematax_engine::replay::session::Session;
+use schematax_engine::tokenizers::{LoadedTokenizer, TokenizerError};
 use std::sync::Arc;
 
 /// Exit code of bad usage or unreadable input.
@@ -60,10 +61,10 @@ pub enum CliError {
     },
     /// The interactive view could not run.
     #[error(transparent)]
-    Terminal(#[from] crate::tui::TerminalError),
+    Terminal(#[from] schematax_tui::TerminalError),
     /// A capture could not start.
     #[error(transparent)]
-    Capture(#[from] crate::capture::CaptureError),
+    Capture(#[from] schematax_capture::CaptureError),
     /// A tokenizer could not be loaded.
     #[error(transparent)]
     Tokenizer(#[from] TokenizerError),
@@ -143,7 +144,7 @@ pub fn emit_with(
 ) -> Result<ExitCode, CliError> {
     let failed = |target: &Path, e: std::io::Error| CliError::Output {
         target: target.display().to_string(),
-        reason: crate::engine::inputs::error::one_line(&e.to_string()),
+        reason: schematax_engine::inputs::error::one_line(&e.to_string()),
     };
     if let Some(path) = output {
         let dir = match path.parent() {

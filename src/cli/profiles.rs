@@ -2,15 +2,15 @@
 
 use std::process::ExitCode;
 
-use super::args::ProfilesArgs;
-use super::{emit, CliError};
-use crate::report::profiles::ProfilesReport;
+use crate::cli::args::ProfilesArgs;
+use crate::cli::{emit, CliError};
+use schematax_report::profiles::ProfilesReport;
 
 /// Runs the command.
 pub fn run(args: ProfilesArgs) -> Result<ExitCode, CliError> {
     let ProfilesArgs { output } = args;
     emit(
-        &ProfilesReport::build().render(output.format),
+        &ProfilesReport::build().render(output.format.into()),
         output.output.as_deref(),
     )
 }

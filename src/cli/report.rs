@@ -2,11 +2,11 @@
 
 use std::process::ExitCode;
 
-use super::args::ReportArgs;
-use super::{count_tokens, emit, emit_with, load_queries, CliError};
-use crate::engine::replay::session::{Overrides, Session};
-use crate::report::cost::CostReport;
-use crate::report::html::{OtherProfile, PageParts, PageReport};
+use crate::cli::args::ReportArgs;
+use crate::cli::{count_tokens, emit, emit_with, load_queries, CliError};
+use schematax_engine::replay::session::{Overrides, Session};
+use schematax_report::cost::CostReport;
+use schematax_report::html::{OtherProfile, PageParts, PageReport};
 
 /// Runs the command.
 pub fn run(args: ReportArgs) -> Result<ExitCode, CliError> {
@@ -19,7 +19,7 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, CliError> {
         theme,
         queries,
     } = args;
-    let plain = format.plain();
+    let plain = schematax_report::ReportFormat::from(format).plain();
     if plain.is_some() && (theme.is_some() || queries.is_some()) {
         return Err(CliError::Usage(
             "--theme and --queries apply to --format html (for the figures of a queries file, see `schematax eval`)".into(),
@@ -62,7 +62,7 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, CliError> {
                 session: &session,
                 other,
                 queries: set.as_ref(),
-                theme: theme.unwrap_or_default(),
+                theme: theme.unwrap_or_default().into(),
             };
             emit(
                 &PageReport::build(parts, report).render(),

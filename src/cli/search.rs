@@ -3,11 +3,11 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use super::args::SearchArgs;
-use super::{emit, CliError};
-use crate::engine::inputs::config::Scalar;
-use crate::engine::replay::search::resolve_limit;
-use crate::report::search::SearchReport;
+use crate::cli::args::SearchArgs;
+use crate::cli::{emit, CliError};
+use schematax_engine::nouns::config::Scalar;
+use schematax_engine::replay::search::resolve_limit;
+use schematax_report::search::SearchReport;
 
 /// Runs the command.
 pub fn run(args: SearchArgs) -> Result<ExitCode, CliError> {
@@ -21,8 +21,8 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, CliError> {
     for query in queries.iter().filter(|q| Path::new(q.as_str()).is_file()) {
         eprintln!(
             "schematax: warning: the query {:?} names a file; to read it as the config, pass --config {}",
-            crate::text::sanitize(query),
-            crate::text::sanitize(query)
+            schematax_engine::text::sanitize(query),
+            schematax_engine::text::sanitize(query)
         );
     }
     let (_, session) = input.session(config.as_deref())?;
@@ -30,7 +30,7 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, CliError> {
     let limit = resolve_limit(&raw, session.settings());
     let report = SearchReport::build(&session, &queries, limit);
     emit(
-        &report.render(output.format, &session),
+        &report.render(output.format.into(), &session),
         output.output.as_deref(),
     )
 }

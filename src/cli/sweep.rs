@@ -2,16 +2,16 @@
 
 use std::process::ExitCode;
 
-use super::args::SweepArgs;
-use super::{emit, CliError};
-use crate::report::sweep::SweepReport;
+use crate::cli::args::SweepArgs;
+use crate::cli::{emit, CliError};
+use schematax_report::sweep::SweepReport;
 
 /// Runs the command.
 pub fn run(args: SweepArgs) -> Result<ExitCode, CliError> {
     let SweepArgs { input, output } = args;
     let (_, session) = input.session()?;
     emit(
-        &SweepReport::build(&session).render(output.format),
+        &SweepReport::build(&session).render(output.format.into()),
         output.output.as_deref(),
     )
 }

@@ -3,20 +3,20 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use super::args::{TuiArgs, DEFAULT_CAPTURE_TIMEOUT};
-use super::{describe_inputs, emit, load_queries, CliError};
-use crate::engine::replay::tokenizer::{LoadedTokenizer, Tokenizer};
-use crate::signals::Signal;
-use crate::tui::Outcome;
+use crate::cli::args::{TuiArgs, DEFAULT_CAPTURE_TIMEOUT};
+use crate::cli::{describe_inputs, emit, load_queries, CliError};
+use schematax_capture::signals::Signal;
+use schematax_engine::tokenizers::{LoadedTokenizer, Tokenizer};
+use schematax_tui::Outcome;
 use std::sync::Arc;
 
 /// Runs the command.
 pub fn run(args: TuiArgs) -> Result<ExitCode, CliError> {
     let inputs = describe_inputs(&args.input);
-    let outcome = crate::tui::run(inputs, move || build_app(&args));
+    let outcome = schematax_tui::run(inputs, move || build_app(&args));
     // Servers of a re-capture still running when the view closed are stopped, and
     // its half-written files removed.
-    crate::capture::cleanup::abort();
+    schematax_capture::cleanup::abort();
     let app = match outcome? {
         Outcome::Ran(app) => app,
         Outcome::Failed(error) => return Err(error),
@@ -28,7 +28,10 @@ pub fn run(args: TuiArgs) -> Result<ExitCode, CliError> {
         return Ok(ExitCode::from(Signal::Hangup.exit_code()));
     }
     for warning in &app.derived.warnings {
-        eprintln!("schematax: warning: {}", crate::text::sanitize(warning));
+        eprintln!(
+            "schematax: warning: {}",
+            schematax_engine::text::sanitize(warning)
+        );
     }
     if app.is_tuned() {
         // Printed after a SIGINT or SIGTERM too, so the tuning is not lost.
@@ -47,7 +50,7 @@ pub fn run(args: TuiArgs) -> Result<ExitCode, CliError> {
 }
 
 /// The interactive view's model, built from the command line exactly as the binary builds it.
-pub fn build_app(args: &TuiArgs) -> Result<crate::tui::app::App, CliError> {
+pub fn build_app(args: &TuiArgs) -> Result<schematax_tui::app::App, CliError> {
     let inputs = args.input.inputs()?;
     let queries = load_queries(args.queries.as_deref())?;
     let recapture = recapture_source(&inputs, &args.input.session.tools);
@@ -60,7 +63,7 @@ pub fn build_app(args: &TuiArgs) -> Result<crate::tui::app::App, CliError> {
         }
     }
     let mut app =
-        crate::tui::app::App::new(Arc::new(inputs), overrides, args.traffic.traffic(), queries);
+        schematax_tui::app::App::new(Arc::new(inputs), overrides, args.traffic.traffic(), queries);
     app.recapture = recapture;
     Ok(app)
 }
@@ -70,11 +73,11 @@ pub fn build_app(args: &TuiArgs) -> Result<crate::tui::app::App, CliError> {
 /// session's own capture paths again afterwards. None without a config file, without enabled
 /// servers, or when `--tools` names only files.
 fn recapture_source(
-    inputs: &crate::engine::inputs::Inputs,
+    inputs: &schematax_engine::inputs::Inputs,
     tools: &[PathBuf],
-) -> Option<crate::tui::state::RecaptureSource> {
+) -> Option<schematax_tui::state::RecaptureSource> {
     let config_path = inputs.config_path.as_ref()?;
-    let specs = crate::capture::specs_from_config(&inputs.config, &[]).ok()?;
+    let specs = schematax_capture::specs_from_config(&inputs.config, &[]).ok()?;
     if specs.is_empty() {
         return None;
     }
@@ -84,7 +87,7 @@ fn recapture_source(
     } else {
         (tools.iter().find(|p| p.is_dir())?.clone(), tools.to_vec())
     };
-    Some(crate::tui::state::RecaptureSource {
+    Some(schematax_tui::state::RecaptureSource {
         config: inputs.config.clone(),
         specs,
         out_dir,

@@ -1,6 +1,6 @@
-"""Writes src/engine/replay/bridge_texts.rs: the exact bridge definitions of every Hermes release.
+"""Writes crates/releases/src/bridge_texts.rs: the exact bridge definitions of every Hermes release.
 
-    python3 tests/oracle/bridge_texts.py [RELEASES_DIR] > src/engine/replay/bridge_texts.rs
+    python3 tests/oracle/bridge_texts.py [RELEASES_DIR] > crates/releases/src/bridge_texts.rs
 
 Each release in tests/oracle/releases.txt (installed by scripts/install-hermes-releases) is
 asked for its own `bridge_tool_schemas`: once without a listing, and once per listing form with
@@ -127,7 +127,7 @@ def main() -> None:
     out.write("//! `bridge_tool_schemas`; do not edit. `{count}` in a `tool_search` description is\n")
     out.write("//! the number of deferred tools; each definition's JSON carries an empty `tool_search`\n")
     out.write("//! description where the assembled one goes.\n\n")
-    out.write("use super::bridge::{BridgeTexts, ListingFraming};\n\n")
+    out.write("use crate::rules::{BridgeTexts, ListingFraming};\n\n")
     for text, name in names.items():
         out.write(f"const {name}: &str = {rust_string(text)};\n")
     out.write("\n")

@@ -1,0 +1,535 @@
+//! Captured tool lists, in every shape users have, -> [`ServerCapture`].
+//!
+//! Accepted shapes (DESIGN.md): our capture file `{"server", "serverInfo", "protocolVersion",
+//! "tools"}`; a `tools/list` result `{"tools", "nextCursor"?}`; a whole JSON-RPC response
+//! `{"jsonrpc", "id", "result"}`; several pages of those, one per line; a bare array of MCP tools;
+//! OpenAI function definitions; Anthropic tool definitions. The server name is the file's
+//! `server` field, else the file stem.
+
+use rayon::prelude::*;
+use serde_json::{Map, Value};
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use crate::inputs::error::{read_limited, InputError};
+use crate::nouns::json_text::{write_json_string, CharCounter};
+use crate::nouns::object_text::ObjectText;
+use crate::nouns::tools::{
+    EntryNote, McpTool, ServerCapture, SkipReason, MAX_ANALYSED_STRING_BYTES, MAX_NAME_BYTES,
+};
+use crate::text::human_bytes;
+
+/// Largest capture file read (the same bound `schematax capture` puts on a response).
+pub const MAX_CAPTURE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// What loading a set of paths gave: the captures and what was skipped on the way.
+#[derive(Debug, Clone, Default)]
+pub struct LoadedCaptures {
+    /// Usable captures, in path order (files of a directory sorted by name).
+    pub captures: Vec<ServerCapture>,
+    /// Files or entries skipped, each naming the file.
+    pub warnings: Vec<LoadWarning>,
+}
+
+/// What loading the captures skipped or noticed, naming the file (a reason, as an error is).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum LoadWarning {
+    /// A folder with no capture files.
+    #[error("{}: no capture files (*.json, *.jsonl) in this folder", .folder.display())]
+    NoCaptureFiles {
+        /// The folder.
+        folder: PathBuf,
+    },
+    /// A config given without `--tools` and no `tools/` folder beside it.
+    #[error("no --tools given and no {} folder: no captures loaded", .folder.display())]
+    NoToolsFolder {
+        /// The folder looked for.
+        folder: PathBuf,
+    },
+    /// A capture file of a folder that could not be used.
+    #[error("skipped {0}")]
+    SkippedFile(InputError),
+    /// An entry of a capture file.
+    #[error("{}: {note}", .file.display())]
+    Entry {
+        /// The capture file.
+        file: PathBuf,
+        /// What happened to the entry.
+        note: EntryNote,
+    },
+    /// A second capture of a server already loaded.
+    #[error("skipped {}: server {server:?} was already loaded from {}", .file.display(), .first.display())]
+    DuplicateServer {
+        /// The capture skipped.
+        file: PathBuf,
+        /// The server.
+        server: String,
+        /// The capture kept.
+        first: PathBuf,
+    },
+}
+
+/// Which document of a file of several (JSON lines): nothing for the first, ` (document N)`
+/// after it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DocumentAt(usize);
+
+impl std::fmt::Display for DocumentAt {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.0 {
+            0 => Ok(()),
+            index => write!(f, " (document {})", index + 1),
+        }
+    }
+}
+
+/// Why a capture file cannot be used, one line.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CaptureFileError {
+    /// The bytes are not UTF-8.
+    #[error("not valid UTF-8 (at byte {0})")]
+    NotUtf8(usize),
+    /// A document is not JSON.
+    #[error("invalid JSON: {0}")]
+    InvalidJson(String),
+    /// A JSON-RPC error response instead of a result.
+    #[error("JSON-RPC error response{at}: {message}")]
+    ErrorResponse {
+        /// The document.
+        at: DocumentAt,
+        /// The error's message.
+        message: String,
+    },
+    /// `result` is there but not an object.
+    #[error("\"result\" is not an object{0}")]
+    ResultNotObject(DocumentAt),
+    /// `tools` is there but not an array.
+    #[error("\"tools\" is not an array{0}")]
+    ToolsNotArray(DocumentAt),
+    /// An object without `tools`.
+    #[error("no tools array{0}")]
+    NoTools(DocumentAt),
+    /// Neither an array nor an object.
+    #[error("expected a tools array or object{0}")]
+    NotTools(DocumentAt),
+    /// No document at all.
+    #[error("empty file, expected a tools array")]
+    Empty,
+    /// A server name longer than [`MAX_NAME_BYTES`] (its length in bytes).
+    #[error("the server name is {} long, over the {} any MCP server name fits in", human_bytes(*.0 as u64), human_bytes(MAX_NAME_BYTES as u64))]
+    ServerNameTooLong(usize),
+}
+
+/// Loads `--tools` paths: a file must be readable (else an error); in a directory every
+/// `*.json` / `*.jsonl` file is tried and the bad ones are skipped with a warning.
+pub fn load_paths(paths: &[PathBuf]) -> Result<LoadedCaptures, InputError> {
+    let mut loaded = LoadedCaptures::default();
+    // Server name -> its capture in `loaded`: the first file of a server wins.
+    let mut servers: HashMap<String, usize> = HashMap::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut files: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| InputError::new(path, e.to_string()))?
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|p| {
+                    // Not `is_file`: a pipe or device named like a capture is reported, not
+                    // passed over in silence.
+                    !p.is_dir()
+                        && matches!(
+                            p.extension().and_then(|e| e.to_str()),
+                            Some("json" | "jsonl")
+                        )
+                })
+                .collect();
+            files.sort();
+            if files.is_empty() {
+                loaded.warnings.push(LoadWarning::NoCaptureFiles {
+                    folder: path.clone(),
+                });
+            }
+            // Read and parsed on every core; added in file-name order.
+            let results: Vec<Result<ServerCapture, InputError>> =
+                files.par_iter().map(|file| load_file(file)).collect();
+            for result in results {
+                match result {
+                    Ok(capture) => add_capture(&mut loaded, &mut servers, capture),
+                    Err(error) => loaded.warnings.push(LoadWarning::SkippedFile(error)),
+                }
+            }
+        } else {
+            add_capture(&mut loaded, &mut servers, load_file(path)?);
+        }
+    }
+    Ok(loaded)
+}
+
+/// Adds `capture` to `loaded`, or skips it with a warning when its server is already there.
+fn add_capture(
+    loaded: &mut LoadedCaptures,
+    servers: &mut HashMap<String, usize>,
+    capture: ServerCapture,
+) {
+    loaded
+        .warnings
+        .extend(capture.skipped.iter().map(|note| LoadWarning::Entry {
+            file: capture.source.clone(),
+            note: note.clone(),
+        }));
+    match servers.entry(capture.server.clone()) {
+        Entry::Occupied(first) => loaded.warnings.push(LoadWarning::DuplicateServer {
+            file: capture.source.clone(),
+            server: capture.server.clone(),
+            first: loaded.captures[*first.get()].source.clone(),
+        }),
+        Entry::Vacant(slot) => {
+            slot.insert(loaded.captures.len());
+            loaded.captures.push(capture);
+        }
+    }
+}
+
+/// Reads one capture file.
+pub fn load_file(path: &Path) -> Result<ServerCapture, InputError> {
+    let bytes = read_limited(path, MAX_CAPTURE_BYTES)?;
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("server");
+    let mut capture =
+        parse_capture(&bytes, stem).map_err(|reason| InputError::new(path, reason.to_string()))?;
+    capture.source = path.to_path_buf();
+    Ok(capture)
+}
+
+/// Parses capture bytes; `default_server` names the server when the file does not.
+pub fn parse_capture(
+    bytes: &[u8],
+    default_server: &str,
+) -> Result<ServerCapture, CaptureFileError> {
+    if let Err(e) = std::str::from_utf8(bytes) {
+        return Err(CaptureFileError::NotUtf8(e.valid_up_to()));
+    }
+    let mut capture = ServerCapture {
+        server: default_server.to_string(),
+        tools: Vec::new(),
+        source: PathBuf::new(),
+        server_info: None,
+        protocol_version: None,
+        captured_at: None,
+        skipped: Vec::new(),
+        client_refusal: None,
+    };
+    let mut raw_tools: Vec<Value> = Vec::new();
+    let mut documents = 0usize;
+    for (index, document) in serde_json::Deserializer::from_slice(bytes)
+        .into_iter::<Value>()
+        .enumerate()
+    {
+        let document = document.map_err(|e| CaptureFileError::InvalidJson(e.to_string()))?;
+        documents += 1;
+        let at = DocumentAt(index);
+        match document {
+            Value::Array(items) => raw_tools.extend(items),
+            Value::Object(mut object) => {
+                if index == 0 {
+                    read_metadata(&object, &mut capture);
+                }
+                if let Some(error) = object.get("error") {
+                    let message = error
+                        .get("message")
+                        .and_then(Value::as_str)
+                        .unwrap_or("no message");
+                    return Err(CaptureFileError::ErrorResponse {
+                        at,
+                        message: message.to_string(),
+                    });
+                }
+                let mut holder = match object.remove("result") {
+                    Some(Value::Object(result)) => result,
+                    Some(_) => return Err(CaptureFileError::ResultNotObject(at)),
+                    None => object,
+                };
+                match holder.remove("tools") {
+                    Some(Value::Array(items)) => raw_tools.extend(items),
+                    Some(_) => return Err(CaptureFileError::ToolsNotArray(at)),
+                    None => return Err(CaptureFileError::NoTools(at)),
+                }
+            }
+            _ => return Err(CaptureFileError::NotTools(at)),
+        }
+    }
+    if documents == 0 {
+        return Err(CaptureFileError::Empty);
+    }
+    if capture.server.len() > MAX_NAME_BYTES {
+        return Err(CaptureFileError::ServerNameTooLong(capture.server.len()));
+    }
+    for (index, raw) in raw_tools.into_iter().enumerate() {
+        match normalize_tool(raw) {
+            Ok(tool) => {
+                let cut = tool.truncated_chars;
+                if cut > 0 {
+                    capture.skipped.push(EntryNote::Cut {
+                        tool: tool.name.clone(),
+                        cut,
+                    });
+                }
+                capture.tools.push(tool);
+            }
+            Err(reason) => {
+                if reason.refused_by_client() && capture.client_refusal.is_none() {
+                    capture.client_refusal = Some((index + 1, reason.clone()));
+                }
+                capture.skipped.push(EntryNote::Skipped {
+                    position: index + 1,
+                    reason,
+                });
+            }
+        }
+    }
+    Ok(capture)
+}
+
+fn read_metadata(object: &Map<String, Value>, capture: &mut ServerCapture) {
+    if let Some(Value::String(server)) = object.get("server") {
+        if !server.trim().is_empty() {
+            capture.server = server.clone();
+        }
+    }
+    if let Some(Value::Object(info)) = object.get("serverInfo") {
+        let name = info.get("name").and_then(Value::as_str).unwrap_or("?");
+        capture.server_info = Some(match info.get("version").and_then(Value::as_str) {
+            Some(version) => format!("{name}@{version}"),
+            None => name.to_string(),
+        });
+    }
+    if let Some(Value::String(version)) = object.get("protocolVersion") {
+        capture.protocol_version = Some(version.clone());
+    }
+    if let Some(Value::String(at)) = object.get("capturedAt") {
+        capture.captured_at = Some(at.clone());
+    }
+}
+
+/// One entry of a tools array -> [`McpTool`]: MCP (`inputSchema`), OpenAI (`function`) or
+/// Anthropic (`input_schema`). Strings over [`MAX_ANALYSED_STRING_BYTES`] in the description and
+/// schema (keys included) are cut, and the characters cut recorded.
+fn normalize_tool(raw: Value) -> Result<McpTool, SkipReason> {
+    let Value::Object(mut object) = raw else {
+        return Err(SkipReason::NotObject);
+    };
+    if let Some(Value::Object(function)) = object.remove("function") {
+        object = function;
+    }
+    let name = match object.remove("name") {
+        Some(Value::String(name)) if name.len() > MAX_NAME_BYTES => {
+            return Err(SkipReason::NameTooLong(name.len()))
+        }
+        Some(Value::String(name)) if !name.is_empty() => name,
+        Some(Value::String(_)) => return Err(SkipReason::EmptyName),
+        Some(_) => return Err(SkipReason::NameNotString),
+        None => return Err(SkipReason::NoName),
+    };
+    let mut truncated_chars = 0;
+    let description = match object.remove("description") {
+        Some(Value::String(mut text)) => {
+            truncated_chars += cut_string(&mut text);
+            Some(text)
+        }
+        None | Some(Value::Null) => None,
+        Some(_) => return Err(SkipReason::DescriptionNotString(name)),
+    };
+    let schema = ["inputSchema", "input_schema", "parameters"]
+        .iter()
+        .find_map(|key| object.remove(*key).filter(|v| !v.is_null()));
+    let input_schema = match schema {
+        None => None,
+        Some(Value::Object(mut schema)) => {
+            truncated_chars += cut_map(&mut schema);
+            Some(ObjectText::new(&schema))
+        }
+        Some(_) => return Err(SkipReason::SchemaNotObject(name)),
+    };
+    Ok(McpTool {
+        name,
+        description,
+        input_schema,
+        truncated_chars,
+    })
+}
+
+/// Cuts the long strings of a mapping, keys included (a cut key keeps its place).
+fn cut_map(map: &mut Map<String, Value>) -> u64 {
+    let mut cut = 0;
+    if map.keys().any(|k| k.len() > MAX_ANALYSED_STRING_BYTES) {
+        let pairs = std::mem::take(map);
+        for (mut key, value) in pairs {
+            cut += cut_string(&mut key);
+            map.insert(key, value);
+        }
+    }
+    map.values_mut().map(cut_value).sum::<u64>() + cut
+}
+
+/// Cuts the long strings of a JSON value, at any depth.
+fn cut_value(value: &mut Value) -> u64 {
+    match value {
+        Value::String(text) => cut_string(text),
+        Value::Array(items) => items.iter_mut().map(cut_value).sum(),
+        Value::Object(map) => cut_map(map),
+        _ => 0,
+    }
+}
+
+/// Cuts `text` to at most [`MAX_ANALYSED_STRING_BYTES`] on a character boundary; returns the
+/// characters the cut part takes in the JSON definition.
+fn cut_string(text: &mut String) -> u64 {
+    if text.len() <= MAX_ANALYSED_STRING_BYTES {
+        return 0;
+    }
+    let mut at = MAX_ANALYSED_STRING_BYTES;
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    let mut counter = CharCounter::default();
+    write_json_string(&text[at..], &mut counter);
+    text.truncate(at);
+    counter.0 - 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(capture: &ServerCapture) -> Vec<&str> {
+        capture.tools.iter().map(|t| t.name.as_str()).collect()
+    }
+
+    #[test]
+    fn capture_file_shape() {
+        let c = parse_capture(
+            br#"{"server":"gh","serverInfo":{"name":"g","version":"1"},"protocolVersion":"2025-06-18","capturedAt":"2026-12-02T19:17:51Z","tools":[{"name":"a","description":"d","inputSchema":{"type":"object"}}]}"#,
+            "stem",
+        )
+        .unwrap();
+        assert_eq!(c.server, "gh");
+        assert_eq!(c.server_info.as_deref(), Some("g@1"));
+        assert_eq!(c.captured_at.as_deref(), Some("2026-12-02T19:17:51Z"));
+        assert_eq!(names(&c), ["a"]);
+        assert_eq!(c.tools[0].description.as_deref(), Some("d"));
+    }
+
+    #[test]
+    fn json_rpc_pages_as_json_lines() {
+        let c = parse_capture(
+            b"{\"jsonrpc\":\"2.0\",\"id\":2,\"result\":{\"tools\":[{\"name\":\"a\"}],\"nextCursor\":\"x\"}}\n{\"jsonrpc\":\"2.0\",\"id\":3,\"result\":{\"tools\":[{\"name\":\"b\"}]}}\n",
+            "pages",
+        )
+        .unwrap();
+        assert_eq!(c.server, "pages");
+        assert_eq!(names(&c), ["a", "b"]);
+    }
+
+    #[test]
+    fn openai_and_anthropic_arrays() {
+        let c = parse_capture(
+            br#"[{"type":"function","function":{"name":"o","description":"x","parameters":{"type":"object","properties":{"q":{}}}}},{"name":"a","input_schema":{"type":"object"}}]"#,
+            "mixed",
+        )
+        .unwrap();
+        assert_eq!(names(&c), ["o", "a"]);
+        assert!(c.tools[0]
+            .input_schema
+            .as_ref()
+            .unwrap()
+            .parse()
+            .contains_key("properties"));
+        assert!(c.tools[1].input_schema.is_some());
+    }
+
+    #[test]
+    fn unusable_tools_are_skipped_and_reported() {
+        let c = parse_capture(
+            br#"{"tools":[{"description":"x"},{"name":5},"s",{"name":"ok"}]}"#,
+            "s",
+        )
+        .unwrap();
+        assert_eq!(names(&c), ["ok"]);
+        assert_eq!(c.skipped.len(), 3);
+        assert_eq!(
+            c.skipped[0],
+            EntryNote::Skipped {
+                position: 1,
+                reason: SkipReason::NoName
+            }
+        );
+    }
+
+    #[test]
+    fn bad_documents_are_errors() {
+        let error = |bytes: &[u8]| parse_capture(bytes, "s").unwrap_err();
+        assert_eq!(
+            error(b"{\"server\":\"x\"}"),
+            CaptureFileError::NoTools(DocumentAt(0))
+        );
+        assert_eq!(
+            error(b"{\"tools\":[]}\n{\"tools\":3}").to_string(),
+            "\"tools\" is not an array (document 2)"
+        );
+        assert!(matches!(
+            error(b"{\"tools\":["),
+            CaptureFileError::InvalidJson(_)
+        ));
+        assert_eq!(error(b""), CaptureFileError::Empty);
+        assert_eq!(error(b"\xff\xfe"), CaptureFileError::NotUtf8(0));
+        assert_eq!(
+            error(br#"{"error":{"message":"boom"}}"#).to_string(),
+            "JSON-RPC error response: boom"
+        );
+        let deep = "[".repeat(100_000);
+        assert!(error(deep.as_bytes())
+            .to_string()
+            .contains("recursion limit"));
+    }
+
+    #[test]
+    fn a_server_captured_twice_is_loaded_from_its_first_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let write = |file: &str, server: &str| {
+            let text = format!(r#"{{"server":"{server}","tools":[{{"name":"t"}}]}}"#);
+            std::fs::write(dir.path().join(file), text).unwrap();
+        };
+        write("a.json", "github");
+        write("b.json", "slack");
+        write("c.json", "github");
+        let elsewhere = tempfile::tempdir().unwrap();
+        let extra = elsewhere.path().join("d.json");
+        std::fs::write(&extra, r#"{"server":"slack","tools":[]}"#).unwrap();
+        let loaded = load_paths(&[dir.path().to_path_buf(), extra.clone()]).unwrap();
+        let servers: Vec<_> = loaded.captures.iter().map(|c| c.server.as_str()).collect();
+        assert_eq!(servers, ["github", "slack"]);
+        assert_eq!(loaded.captures[0].source, dir.path().join("a.json"));
+        let skipped: Vec<_> = loaded
+            .warnings
+            .iter()
+            .map(std::string::ToString::to_string)
+            .collect();
+        let first = |file: &str| dir.path().join(file).display().to_string();
+        assert_eq!(
+            skipped,
+            [
+                format!(
+                    "skipped {}: server \"github\" was already loaded from {}",
+                    first("c.json"),
+                    first("a.json")
+                ),
+                format!(
+                    "skipped {}: server \"slack\" was already loaded from {}",
+                    extra.display(),
+                    first("b.json")
+                ),
+            ]
+        );
+    }
+}

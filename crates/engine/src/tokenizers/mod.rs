@@ -1,0 +1,588 @@
+//! Which tokenizer a model's figures are in, and counting with it.
+//!
+//! A model id picks its tokenizer by family: Claude models get the Claude generation that
+//! counts for them, OpenAI models the encoding tiktoken names for them, and any other id is
+//! looked up as a Hugging Face repository in the local cache (never downloaded). A
+//! `tokenizer.json` given by path wins over all of these. With no model, or a model nothing is
+//! known of, o200k_base stands in, and the choice says so.
+
+pub mod claude;
+
+use crate::inputs::error::{read_limited, InputError};
+use claude::ClaudeTokenizer;
+use rayon::prelude::*;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError};
+
+/// The largest `tokenizer.json` read (the big open-model files are 10 to 30 MB).
+pub const MAX_TOKENIZER_BYTES: u64 = 256 * 1024 * 1024;
+
+/// A real tokenizer, as opposed to the chars/4 estimate.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Encoding {
+    /// `o200k_base` (GPT-4o and later).
+    O200k,
+    /// `cl100k_base` (GPT-4, GPT-3.5).
+    Cl100k,
+}
+
+impl Encoding {
+    /// The encoding's name, used as the label of its numbers.
+    pub fn name(self) -> &'static str {
+        match self {
+            Encoding::O200k => "o200k_base",
+            Encoding::Cl100k => "cl100k_base",
+        }
+    }
+}
+
+/// A tokenizer schematax can count with.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum Tokenizer {
+    /// An OpenAI encoding.
+    Tiktoken(Encoding),
+    /// A Claude generation.
+    Claude(ClaudeTokenizer),
+    /// A Hugging Face `tokenizer.json`.
+    HuggingFace(PathBuf),
+}
+
+impl Tokenizer {
+    /// Its name as a measure: `o200k_base`, `claude-v4.7`, or `hf:` and the file's folder.
+    pub fn name(&self) -> String {
+        match self {
+            Tokenizer::Tiktoken(encoding) => encoding.name().to_string(),
+            Tokenizer::Claude(generation) => generation.name().to_string(),
+            Tokenizer::HuggingFace(path) => format!("hf:{}", hugging_face_label(path)),
+        }
+    }
+
+    /// A name of at most a dozen characters, for a column heading.
+    pub fn short_name(&self) -> String {
+        let name = match self {
+            Tokenizer::Tiktoken(encoding) => encoding.name().trim_end_matches("_base").to_string(),
+            Tokenizer::Claude(generation) => generation.name().to_string(),
+            Tokenizer::HuggingFace(path) => hugging_face_label(path),
+        };
+        name.chars().take(12).collect()
+    }
+}
+
+/// How a file's tokenizer is called: the repository of a Hugging Face cache snapshot
+/// (`models--Org--Name/snapshots/REV/tokenizer.json` gives `Name`), else the folder it is in.
+fn hugging_face_label(path: &Path) -> String {
+    let folders: Vec<&str> = path
+        .ancestors()
+        .skip(1)
+        .filter_map(|p| p.file_name()?.to_str())
+        .collect();
+    if let Some(repo) = folders.iter().find_map(|f| f.strip_prefix("models--")) {
+        return repo.rsplit("--").next().unwrap_or(repo).to_string();
+    }
+    match folders.first() {
+        Some(folder) => folder.to_string(),
+        None => "tokenizer.json".to_string(),
+    }
+}
+
+/// Why a tokenizer was chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum TokenizerOrigin {
+    /// A `tokenizer.json` given by path.
+    Given,
+    /// The model's family: a Claude or an OpenAI model.
+    ModelFamily {
+        /// The model id.
+        model: String,
+    },
+    /// The model's `tokenizer.json` in the local Hugging Face cache.
+    HuggingFaceCache {
+        /// The model id.
+        model: String,
+    },
+    /// No model is configured: o200k_base stands in.
+    NoModel,
+    /// Nothing is known of the model's tokenizer: o200k_base stands in.
+    UnknownModel {
+        /// The model id.
+        model: String,
+    },
+}
+
+/// The tokenizer a session's real counts are in, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenizerChoice {
+    /// The tokenizer.
+    pub tokenizer: Tokenizer,
+    /// Why it was chosen.
+    pub origin: TokenizerOrigin,
+}
+
+impl TokenizerChoice {
+    /// The choice when nothing names a model: o200k_base stands in.
+    pub fn stand_in() -> TokenizerChoice {
+        TokenizerChoice {
+            tokenizer: Tokenizer::Tiktoken(Encoding::O200k),
+            origin: TokenizerOrigin::NoModel,
+        }
+    }
+
+    /// Whether the tokenizer only stands in for one the model's own is not known.
+    pub fn is_stand_in(&self) -> bool {
+        matches!(
+            self.origin,
+            TokenizerOrigin::NoModel | TokenizerOrigin::UnknownModel { .. }
+        )
+    }
+}
+
+/// Picks the tokenizer: `given` (a `tokenizer.json`) when there is one, else the model's
+/// family, else the model's file in the Hugging Face cache at `hub`, else o200k_base as a
+/// stand-in.
+pub fn choose(model: Option<&str>, given: Option<&Path>, hub: Option<&Path>) -> TokenizerChoice {
+    if let Some(path) = given {
+        return TokenizerChoice {
+            tokenizer: Tokenizer::HuggingFace(path.to_path_buf()),
+            origin: TokenizerOrigin::Given,
+        };
+    }
+    let Some(model) = model.map(str::trim).filter(|m| !m.is_empty()) else {
+        return TokenizerChoice::stand_in();
+    };
+    let origin_model = model.to_string();
+    if let Some(tokenizer) = family_tokenizer(model) {
+        return TokenizerChoice {
+            tokenizer,
+            origin: TokenizerOrigin::ModelFamily {
+                model: origin_model,
+            },
+        };
+    }
+    if let Some(path) = hub.and_then(|hub| find_in_hub(hub, model)) {
+        return TokenizerChoice {
+            tokenizer: Tokenizer::HuggingFace(path),
+            origin: TokenizerOrigin::HuggingFaceCache {
+                model: origin_model,
+            },
+        };
+    }
+    TokenizerChoice {
+        tokenizer: Tokenizer::Tiktoken(Encoding::O200k),
+        origin: TokenizerOrigin::UnknownModel {
+            model: origin_model,
+        },
+    }
+}
+
+/// The tokenizer of a Claude or OpenAI model id (a provider prefix such as `anthropic/` or
+/// `openai/` is dropped), or None.
+pub fn family_tokenizer(model: &str) -> Option<Tokenizer> {
+    let name = model
+        .rsplit('/')
+        .next()
+        .unwrap_or(model)
+        .to_ascii_lowercase();
+    if name.starts_with("claude") {
+        return Some(Tokenizer::Claude(claude_generation(&name)));
+    }
+    match tiktoken_rs::tokenizer::get_tokenizer(&name)? {
+        tiktoken_rs::tokenizer::Tokenizer::O200kBase
+        | tiktoken_rs::tokenizer::Tokenizer::O200kHarmony => {
+            Some(Tokenizer::Tiktoken(Encoding::O200k))
+        }
+        tiktoken_rs::tokenizer::Tokenizer::Cl100kBase => {
+            Some(Tokenizer::Tiktoken(Encoding::Cl100k))
+        }
+        _ => None,
+    }
+}
+
+/// The generation of a Claude model id by its version (`claude-opus-4-7`, `claude-opus-4.7`,
+/// `claude-3-5-sonnet-20241022`): 4.8 and later count as v4.8, 4.7 as v4.7, the rest as v3.
+fn claude_generation(name: &str) -> ClaudeTokenizer {
+    // The version is the first one- or two-digit number, with the next such number as its
+    // minor when one follows at once (a date, eight digits, is neither).
+    let numbers: Vec<&str> = name
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|part| !part.is_empty())
+        .collect();
+    let major: u32 = match numbers.first() {
+        Some(n) if n.len() <= 2 => n.parse().unwrap_or(0),
+        _ => return ClaudeTokenizer::V3,
+    };
+    let minor: u32 = match numbers.get(1) {
+        Some(n) if n.len() <= 2 => n.parse().unwrap_or(0),
+        _ => 0,
+    };
+    match (major, minor) {
+        (major, _) if major >= 5 => ClaudeTokenizer::V4_8,
+        (4, minor) if minor >= 8 => ClaudeTokenizer::V4_8,
+        (4, 7) => ClaudeTokenizer::V4_7,
+        _ => ClaudeTokenizer::V3,
+    }
+}
+
+/// The local Hugging Face hub cache, as `huggingface_hub` finds it: `$HF_HUB_CACHE`, else
+/// `$HF_HOME/hub`, else `$XDG_CACHE_HOME/huggingface/hub`, else `~/.cache/huggingface/hub`.
+pub fn hub_cache(env: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
+    let set = |name: &str| env(name).filter(|v| !v.is_empty()).map(PathBuf::from);
+    set("HF_HUB_CACHE")
+        .or_else(|| set("HF_HOME").map(|home| home.join("hub")))
+        .or_else(|| set("XDG_CACHE_HOME").map(|cache| cache.join("huggingface/hub")))
+        .or_else(|| set("HOME").map(|home| home.join(".cache/huggingface/hub")))
+}
+
+/// The `tokenizer.json` of repository `model` (`Org/Name`, matched without regard to case) in
+/// the hub cache: the snapshot `refs/main` names, else the newest snapshot that has one.
+pub fn find_in_hub(hub: &Path, model: &str) -> Option<PathBuf> {
+    let (org, name) = model.split_once('/')?;
+    let wanted = format!("models--{org}--{name}").to_lowercase();
+    let repo = std::fs::read_dir(hub)
+        .ok()?
+        .filter_map(Result::ok)
+        .find(|entry| entry.file_name().to_string_lossy().to_lowercase() == wanted)?
+        .path();
+    let snapshots = repo.join("snapshots");
+    if let Ok(main) = std::fs::read_to_string(repo.join("refs/main")) {
+        let file = snapshots.join(main.trim()).join("tokenizer.json");
+        if file.is_file() {
+            return Some(file);
+        }
+    }
+    std::fs::read_dir(&snapshots)
+        .ok()?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path().join("tokenizer.json"))
+        .filter(|file| file.is_file())
+        .max_by_key(|file| std::fs::metadata(file).and_then(|m| m.modified()).ok())
+}
+
+/// A tokenizer that could not be loaded: a `tokenizer.json` that cannot be read or is not
+/// one (the built-in tokenizers always load).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(transparent)]
+pub struct TokenizerError(#[from] pub InputError);
+
+/// A tokenizer ready to count.
+pub struct LoadedTokenizer {
+    counter: Counter,
+}
+
+/// What counts, by kind of tokenizer. OpenAI's encodings count with `bpe-openai`, which
+/// gives tiktoken's counts (tests hold it to tiktoken-rs) 1.5 to 2 times as fast.
+enum Counter {
+    OpenAi(&'static bpe_openai::Tokenizer),
+    Claude(ClaudeTokenizer),
+    HuggingFace(Box<tokenizers::Tokenizer>),
+}
+
+impl std::fmt::Debug for LoadedTokenizer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self.counter {
+            Counter::OpenAi(_) => "openai",
+            Counter::Claude(generation) => generation.name(),
+            Counter::HuggingFace(_) => "tokenizer.json",
+        };
+        f.debug_struct("LoadedTokenizer")
+            .field("kind", &kind)
+            .finish()
+    }
+}
+
+impl LoadedTokenizer {
+    /// Loads `tokenizer`: a fraction of a second for the built-in ones, longer for a large
+    /// `tokenizer.json`. Never call it on a UI thread.
+    pub fn load(tokenizer: &Tokenizer) -> Result<LoadedTokenizer, TokenizerError> {
+        let counter = match tokenizer {
+            Tokenizer::Tiktoken(Encoding::O200k) => Counter::OpenAi(bpe_openai::o200k_base()),
+            Tokenizer::Tiktoken(Encoding::Cl100k) => Counter::OpenAi(bpe_openai::cl100k_base()),
+            Tokenizer::Claude(generation) => {
+                // The first count loads the generation's pieces: do it now, not mid-count.
+                generation.count("");
+                Counter::Claude(*generation)
+            }
+            Tokenizer::HuggingFace(path) => Counter::HuggingFace(Box::new(load_file(path)?)),
+        };
+        Ok(LoadedTokenizer { counter })
+    }
+
+    /// `tokenizer`, loaded once per process and shared: every later call gets the same one at
+    /// once (a failure is not kept, so a fixed file loads on the next call).
+    pub fn shared(tokenizer: &Tokenizer) -> Result<Arc<LoadedTokenizer>, TokenizerError> {
+        static LOADED: Mutex<Vec<(Tokenizer, Arc<LoadedTokenizer>)>> = Mutex::new(Vec::new());
+        let cached = |loaded: &[(Tokenizer, Arc<LoadedTokenizer>)]| {
+            loaded
+                .iter()
+                .find(|(key, _)| key == tokenizer)
+                .map(|(_, value)| Arc::clone(value))
+        };
+        if let Some(found) = cached(&LOADED.lock().unwrap_or_else(PoisonError::into_inner)) {
+            return Ok(found);
+        }
+        // Loaded without the lock held: a slow file does not hold up another tokenizer.
+        let fresh = Arc::new(LoadedTokenizer::load(tokenizer)?);
+        let mut loaded = LOADED.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(found) = cached(&loaded) {
+            return Ok(found);
+        }
+        loaded.push((tokenizer.clone(), Arc::clone(&fresh)));
+        Ok(fresh)
+    }
+
+    /// Tokens of `text` alone: no special tokens added, and for Claude without the frame of a
+    /// message.
+    pub fn count(&self, text: &str) -> u64 {
+        match &self.counter {
+            Counter::OpenAi(bpe) => bpe.count(text) as u64,
+            Counter::Claude(generation) => generation
+                .count(text)
+                .saturating_sub(generation.frame_tokens()),
+            Counter::HuggingFace(tokenizer) => tokenizer
+                .encode_fast(text, false)
+                .map_or(0, |encoding| encoding.len() as u64),
+        }
+    }
+
+    /// Counts every text on every core, in chunks of about the same amount of text.
+    pub fn count_all<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Vec<u64> {
+        self.count_each(texts, |t| t.as_ref().len(), |t| self.count(t.as_ref()))
+    }
+
+    /// `count` of each item on every core, in consecutive chunks of about the same `size`
+    /// (the text an item stands for, which `count` makes only when its chunk is counted: the
+    /// texts of a whole catalog are never all held at once).
+    pub fn count_each<T: Sync>(
+        &self,
+        items: &[T],
+        size: impl Fn(&T) -> usize + Sync,
+        count: impl Fn(&T) -> u64 + Sync,
+    ) -> Vec<u64> {
+        let sizes: Vec<usize> = items.iter().map(&size).collect();
+        chunks_by_size(&sizes, CHUNK_BYTES)
+            .into_par_iter()
+            .flat_map_iter(|range| items[range].iter().map(&count))
+            .collect()
+    }
+}
+
+/// Text per unit of parallel work: small enough for many units on many cores, large enough
+/// that handing one out costs nothing beside counting it.
+const CHUNK_BYTES: usize = 64 * 1024;
+
+/// Consecutive ranges of items of about `bytes` bytes each, by their sizes (a larger item is
+/// a range alone).
+fn chunks_by_size(sizes: &[usize], bytes: usize) -> Vec<std::ops::Range<usize>> {
+    let mut ranges = Vec::new();
+    let (mut start, mut size) = (0, 0);
+    for (index, item) in sizes.iter().enumerate() {
+        size += item.max(&1);
+        if size >= bytes {
+            ranges.push(start..index + 1);
+            (start, size) = (index + 1, 0);
+        }
+    }
+    if start < sizes.len() {
+        ranges.push(start..sizes.len());
+    }
+    ranges
+}
+
+/// Reads a Hugging Face `tokenizer.json`, with its truncation and padding switched off (they
+/// would change what a count means).
+fn load_file(path: &Path) -> Result<tokenizers::Tokenizer, InputError> {
+    let bytes = read_limited(path, MAX_TOKENIZER_BYTES)?;
+    let mut tokenizer = tokenizers::Tokenizer::from_bytes(&bytes).map_err(|e| {
+        InputError::new(
+            path,
+            format!(
+                "not a Hugging Face tokenizer.json ({})",
+                first_line(&e.to_string())
+            ),
+        )
+    })?;
+    tokenizer.with_padding(None);
+    tokenizer
+        .with_truncation(None)
+        .map_err(|e| InputError::new(path, e.to_string()))?;
+    Ok(tokenizer)
+}
+
+/// The first line of a library's message, shortened.
+fn first_line(text: &str) -> String {
+    let line = text.lines().next().unwrap_or("").trim();
+    let mut short: String = line.chars().take(160).collect();
+    if short.len() < line.len() {
+        short.push('…');
+    }
+    short
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn claude_models_get_their_generation() {
+        let cases = [
+            ("claude-3-5-sonnet-20241022", ClaudeTokenizer::V3),
+            ("anthropic/claude-sonnet-4.5", ClaudeTokenizer::V3),
+            ("claude-opus-4-6", ClaudeTokenizer::V3),
+            ("claude-opus-4-7", ClaudeTokenizer::V4_7),
+            ("Anthropic/Claude-Opus-4.7", ClaudeTokenizer::V4_7),
+            ("claude-opus-4-8-20261001", ClaudeTokenizer::V4_8),
+            ("claude-sonnet-5", ClaudeTokenizer::V4_8),
+            ("claude-sonnet-4-20250514", ClaudeTokenizer::V3),
+            ("claude", ClaudeTokenizer::V3),
+        ];
+        for (model, generation) in cases {
+            assert_eq!(
+                family_tokenizer(model),
+                Some(Tokenizer::Claude(generation)),
+                "{model}"
+            );
+        }
+    }
+
+    #[test]
+    fn openai_models_get_their_encoding() {
+        let o200k = Some(Tokenizer::Tiktoken(Encoding::O200k));
+        let cl100k = Some(Tokenizer::Tiktoken(Encoding::Cl100k));
+        assert_eq!(family_tokenizer("gpt-4o"), o200k);
+        assert_eq!(family_tokenizer("openai/gpt-5-mini"), o200k);
+        assert_eq!(family_tokenizer("openai/gpt-oss-120b"), o200k);
+        assert_eq!(family_tokenizer("gpt-4-0613"), cl100k);
+        assert_eq!(family_tokenizer("gpt-3.5-turbo"), cl100k);
+        assert_eq!(family_tokenizer("text-davinci-003"), None);
+        assert_eq!(family_tokenizer("NousResearch/Hermes-4-70B"), None);
+    }
+
+    fn snapshot(hub: &Path, repo: &str, rev: &str) -> PathBuf {
+        let dir = hub.join(repo).join("snapshots").join(rev);
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("tokenizer.json");
+        std::fs::write(&file, "{}").unwrap();
+        file
+    }
+
+    #[test]
+    fn hub_cache_lookup_follows_refs_main_and_ignores_case() {
+        let hub = tempfile::tempdir().unwrap();
+        let repo = "models--NousResearch--Hermes-4-70B";
+        let old = snapshot(hub.path(), repo, "aaa");
+        let main = snapshot(hub.path(), repo, "bbb");
+        std::fs::create_dir_all(hub.path().join(repo).join("refs")).unwrap();
+        std::fs::write(hub.path().join(repo).join("refs/main"), "bbb\n").unwrap();
+        assert_eq!(
+            find_in_hub(hub.path(), "nousresearch/hermes-4-70b"),
+            Some(main.clone())
+        );
+        std::fs::remove_file(hub.path().join(repo).join("refs/main")).unwrap();
+        assert!(find_in_hub(hub.path(), "NousResearch/Hermes-4-70B").is_some());
+        assert_eq!(find_in_hub(hub.path(), "NousResearch/Hermes-4-14B"), None);
+        assert_eq!(find_in_hub(hub.path(), "gpt-4o"), None);
+        let choice = choose(Some("NousResearch/Hermes-4-70B"), None, Some(hub.path()));
+        assert!(matches!(
+            choice.origin,
+            TokenizerOrigin::HuggingFaceCache { .. }
+        ));
+        assert!(
+            choice.tokenizer == Tokenizer::HuggingFace(main)
+                || choice.tokenizer == Tokenizer::HuggingFace(old)
+        );
+        assert_eq!(choice.tokenizer.short_name(), "Hermes-4-70B");
+    }
+
+    #[test]
+    fn the_choice_says_where_it_came_from() {
+        let given = Path::new("/x/qwen3/tokenizer.json");
+        let choice = choose(Some("claude-opus-4-7"), Some(given), None);
+        assert_eq!(choice.origin, TokenizerOrigin::Given);
+        assert_eq!(choice.tokenizer.name(), "hf:qwen3");
+        assert_eq!(choose(None, None, None), TokenizerChoice::stand_in());
+        assert!(choose(Some("  "), None, None).is_stand_in());
+        let unknown = choose(Some("mystery-model"), None, None);
+        assert_eq!(
+            unknown.origin,
+            TokenizerOrigin::UnknownModel {
+                model: "mystery-model".into()
+            }
+        );
+        assert!(unknown.is_stand_in());
+        let claude = choose(Some("claude-opus-4-7"), None, None);
+        assert!(!claude.is_stand_in());
+        assert_eq!(claude.tokenizer.short_name(), "claude-v4.7");
+    }
+
+    #[test]
+    fn hub_cache_follows_the_environment() {
+        let env = |pairs: &'static [(&'static str, &'static str)]| {
+            move |name: &str| {
+                pairs
+                    .iter()
+                    .find(|(k, _)| *k == name)
+                    .map(|(_, v)| v.to_string())
+            }
+        };
+        assert_eq!(
+            hub_cache(env(&[("HF_HUB_CACHE", "/a"), ("HF_HOME", "/b")])),
+            Some(PathBuf::from("/a"))
+        );
+        assert_eq!(
+            hub_cache(env(&[("HF_HOME", "/b"), ("HOME", "/h")])),
+            Some(PathBuf::from("/b/hub"))
+        );
+        assert_eq!(
+            hub_cache(env(&[("HOME", "/h")])),
+            Some(PathBuf::from("/h/.cache/huggingface/hub"))
+        );
+        assert_eq!(hub_cache(env(&[])), None);
+    }
+
+    #[test]
+    fn counts_exclude_special_tokens_and_the_claude_frame() {
+        let o200k = LoadedTokenizer::load(&Tokenizer::Tiktoken(Encoding::O200k)).unwrap();
+        assert_eq!(o200k.count("hello world"), 2);
+        assert_eq!(o200k.count(""), 0);
+        // Special-token text counts as ordinary text.
+        assert!(o200k.count("<|endoftext|>") > 1);
+        let claude = LoadedTokenizer::load(&Tokenizer::Claude(ClaudeTokenizer::V3)).unwrap();
+        assert_eq!(
+            claude.count("hello world"),
+            ClaudeTokenizer::V3.count("hello world") - ClaudeTokenizer::V3.frame_tokens()
+        );
+        let texts: Vec<String> = (0..3000).map(|i| format!("tool number {i} ")).collect();
+        let each: Vec<u64> = texts.iter().map(|t| o200k.count(t)).collect();
+        assert_eq!(o200k.count_all(&texts), each);
+    }
+
+    #[test]
+    fn chunks_cover_every_text_once_in_order() {
+        let sizes = [4, 2, 0, 8, 1];
+        let ranges = chunks_by_size(&sizes, 5);
+        assert_eq!(ranges, vec![0..2, 2..4, 4..5]);
+        assert!(chunks_by_size(&[], 5).is_empty());
+    }
+
+    #[test]
+    fn a_bad_tokenizer_file_is_one_line_naming_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing.json");
+        let error = LoadedTokenizer::load(&Tokenizer::HuggingFace(missing.clone())).unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!("{}: no such file", missing.display())
+        );
+        let bad = dir.path().join("tokenizer.json");
+        std::fs::write(&bad, "{\"model\": 5}").unwrap();
+        let error = LoadedTokenizer::load(&Tokenizer::HuggingFace(bad.clone())).unwrap_err();
+        let text = error.to_string();
+        assert!(
+            text.starts_with(&format!(
+                "{}: not a Hugging Face tokenizer.json (",
+                bad.display()
+            )),
+            "{text}"
+        );
+        assert!(!text.contains('\n'));
+    }
+}

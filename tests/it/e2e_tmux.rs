@@ -1,0 +1,452 @@
+//! End to end: the real binary in a real terminal (tmux), driven with send-keys and read with
+//! capture-pane. tmux is installed by the test command (scripts/test).
+
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+/// A tmux server of its own (its own socket), killed on drop.
+struct Tmux {
+    socket: String,
+}
+
+impl Tmux {
+    fn start(name: &str, command: &str, width: u16, height: u16) -> Tmux {
+        let tmux = Tmux {
+            socket: format!("schematax-e2e-{name}-{}", std::process::id()),
+        };
+        let status = Command::new("tmux")
+            .args([
+                "-L",
+                &tmux.socket,
+                "-f",
+                "/dev/null",
+                "new-session",
+                "-d",
+                "-s",
+                "e2e",
+            ])
+            .args(["-x", &width.to_string(), "-y", &height.to_string()])
+            .arg(command)
+            .status()
+            .expect("tmux runs (scripts/test installs it)");
+        assert!(status.success(), "tmux new-session failed");
+        tmux
+    }
+
+    fn keys(&self, keys: &[&str]) {
+        let status = Command::new("tmux")
+            .args(["-L", &self.socket, "send-keys", "-t", "e2e"])
+            .args(keys)
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+
+    /// Pastes `text` as the terminal would (bracketed, when the program asked for it).
+    fn paste(&self, text: &str) {
+        let buffer = std::env::temp_dir().join(format!("{}.paste", self.socket));
+        std::fs::write(&buffer, text).unwrap();
+        for args in [
+            vec!["load-buffer", "-b", "e2e", buffer.to_str().unwrap()],
+            vec!["paste-buffer", "-p", "-b", "e2e", "-t", "e2e"],
+        ] {
+            let status = Command::new("tmux")
+                .args(["-L", &self.socket])
+                .args(&args)
+                .status()
+                .unwrap();
+            assert!(status.success(), "tmux {args:?}");
+        }
+        let _ = std::fs::remove_file(buffer);
+    }
+
+    fn screen(&self) -> String {
+        let output = Command::new("tmux")
+            .args(["-L", &self.socket, "capture-pane", "-p", "-t", "e2e"])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
+    /// Waits until the screen shows `needle` (30 s at most: a busy 2-core machine is slow,
+    /// and time is not what these tests measure). A frame is drawn top to bottom, so the
+    /// screen returned may not show yet what lies below the needle: see [`Tmux::wait_for_all`].
+    fn wait_for(&self, needle: &str) -> String {
+        self.wait_for_all(&[needle])
+    }
+
+    /// Waits until one screen shows every one of `needles`.
+    fn wait_for_all(&self, needles: &[&str]) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if needles.iter().all(|needle| screen.contains(needle)) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "timed out waiting for {needles:?}; screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Waits until the screen no longer shows `needle` (30 s at most).
+    fn wait_until_gone(&self, needle: &str) {
+        let start = Instant::now();
+        while self.screen().contains(needle) {
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "timed out waiting for {needle:?} to go"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// A pane's tmux format variable, e.g. `alternate_on` or `cursor_flag`.
+    fn pane_flag(&self, name: &str) -> String {
+        let output = Command::new("tmux")
+            .args(["-L", &self.socket, "display-message", "-p", "-t", "e2e"])
+            .arg(format!("#{{{name}}}"))
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).trim().to_string()
+    }
+
+    /// Types a shell command line and runs it.
+    fn run(&self, line: &str) {
+        self.keys(&["-l", line]);
+        self.keys(&["Enter"]);
+    }
+}
+
+impl Drop for Tmux {
+    fn drop(&mut self) {
+        let _ = Command::new("tmux")
+            .args(["-L", &self.socket, "kill-server"])
+            .status();
+    }
+}
+
+/// The binary, then its exit code, then a pause so the pane stays readable.
+fn shell_command(args: &str) -> String {
+    format!(
+        "sh -c '{} {args}; echo EXIT=$?; sleep 30'",
+        env!("CARGO_BIN_EXE_schematax")
+    )
+}
+
+#[test]
+fn tune_toggle_search_and_quit_in_a_real_terminal() {
+    // The figures below are the seed engine's (0.17.0): pinned, so a new release does not move them.
+    let tmux = Tmux::start("flow", &shell_command("--profile seed"), 100, 30);
+    let screen = tmux.wait_for(" ACTIVE ");
+    assert!(screen.contains("embedded sample"), "{screen}");
+    assert!(screen.contains("firecrawl"), "{screen}");
+    // Counted in the sample model's tokenizer (Claude Sonnet 4.5), named in the header.
+    let counted = tmux.wait_for("claude-v3 counted");
+    assert!(counted.contains("claude-v3 tokens"), "{counted}");
+
+    // Switch off fetch (the last row by cost): the gate flips.
+    tmux.keys(&["j", "j", "j", "j", "Space"]);
+    tmux.wait_for(" INACTIVE ");
+    tmux.wait_for("○ fetch");
+    tmux.keys(&["Space"]);
+    tmux.wait_for(" ACTIVE ");
+
+    // Search as you type.
+    tmux.keys(&["/", "fetch a url"]);
+    let screen = tmux.wait_for(" 1 mcp_fetch_fetch ");
+    assert!(screen.contains("· bm25 ·"), "{screen}");
+    tmux.keys(&["Enter"]);
+
+    // Raise the threshold past the flip, then quit: the tuned block is printed on the
+    // restored terminal.
+    tmux.keys(&["+"]);
+    tmux.wait_for("threshold 11%");
+    tmux.wait_for(" INACTIVE ");
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("EXIT=0");
+    assert!(
+        screen.contains("# Tuned in schematax; paste into hermes.yaml:"),
+        "{screen}"
+    );
+    assert!(screen.contains("    threshold_pct: 11"), "{screen}");
+    assert!(
+        !screen.contains("Servers (by cost)"),
+        "the alternate screen is gone: {screen}"
+    );
+}
+
+#[test]
+fn ctrl_c_restores_the_terminal() {
+    let tmux = shell("ctrlc", 80, 24);
+    tmux.run(&format!(
+        "{}; echo EXIT=$?",
+        env!("CARGO_BIN_EXE_schematax")
+    ));
+    tmux.wait_for(" ACTIVE ");
+    tmux.keys(&["C-c"]);
+    let screen = tmux.wait_for("EXIT=0");
+    assert!(!screen.contains("Activation"), "{screen}");
+    assert!(!screen.contains("Tuned"), "nothing was tuned: {screen}");
+    assert_terminal_restored(&tmux, "TTYC");
+}
+
+#[test]
+fn small_terminal_and_resize() {
+    let tmux = Tmux::start("resize", &shell_command(""), 70, 20);
+    tmux.wait_for("Terminal too small: 70x20");
+    let status = Command::new("tmux")
+        .args([
+            "-L",
+            &tmux.socket,
+            "resize-window",
+            "-t",
+            "e2e",
+            "-x",
+            "90",
+            "-y",
+            "26",
+        ])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    tmux.wait_for(" ACTIVE ");
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXIT=0");
+}
+
+#[test]
+fn bad_config_fails_before_touching_the_terminal() {
+    let tmux = Tmux::start("bad", &shell_command("/nonexistent/hermes.yaml"), 80, 24);
+    let screen = tmux.wait_for("EXIT=2");
+    assert!(
+        screen.contains("schematax: error: /nonexistent/hermes.yaml: no such file"),
+        "{screen}"
+    );
+}
+
+/// A tmux pane running an interactive shell, in which the tests start and stop the binary as
+/// a user would.
+fn shell(name: &str, width: u16, height: u16) -> Tmux {
+    let tmux = Tmux::start(
+        name,
+        "env PS1='sh$ ' TERM=xterm-256color bash --norc --noprofile -i",
+        width,
+        height,
+    );
+    tmux.wait_for("sh$");
+    // `ttystate NAME` prints NAME:raw or NAME:cooked (raw: no echo or no line editing).
+    tmux.run("ttystate() { if stty -a | tr ' ;' '\\n\\n' | grep -qx -e -echo -e -icanon; then echo \"$1:raw\"; else echo \"$1:cooked\"; fi; }");
+    tmux
+}
+
+/// Checks, from the shell the binary returned to, that the terminal is as the shell had it:
+/// cooked mode with echo, the main screen, the cursor shown.
+fn assert_terminal_restored(tmux: &Tmux, marker: &str) {
+    tmux.run(&format!("ttystate {marker}"));
+    let screen = tmux.wait_for(&format!("{marker}:"));
+    assert!(screen.contains(&format!("{marker}:cooked")), "{screen}");
+    assert_eq!(
+        tmux.pane_flag("alternate_on"),
+        "0",
+        "left the alternate screen"
+    );
+    assert_eq!(tmux.pane_flag("cursor_flag"), "1", "the cursor is shown");
+    // Typed text is echoed again.
+    tmux.keys(&["-l", "echoed-text"]);
+    tmux.wait_for("sh$ echoed-text");
+    tmux.keys(&["C-u"]);
+}
+
+#[test]
+fn signals_restore_the_terminal_and_exit_with_128_plus_the_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    for (signal, code) in [("TERM", 143), ("HUP", 129), ("INT", 130)] {
+        let tmux = shell(&format!("sig{signal}"), 100, 30);
+        let pid_file = dir.path().join(format!("{signal}.pid"));
+        tmux.run(&format!(
+            "sh -c 'echo $$ > {}; exec {}'; echo EXIT=$?",
+            pid_file.display(),
+            env!("CARGO_BIN_EXE_schematax")
+        ));
+        tmux.wait_for(" ACTIVE ");
+        // Some tuning, which SIGTERM and SIGINT print on the way out.
+        tmux.keys(&["+"]);
+        tmux.wait_for("threshold 11%");
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let status = Command::new("kill")
+            .args([&format!("-{signal}"), pid.trim()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let screen = tmux.wait_for(&format!("EXIT={code}"));
+        if signal == "HUP" {
+            assert!(!screen.contains("Tuned in schematax"), "{screen}");
+        } else {
+            assert!(
+                screen.contains("    threshold_pct: 11"),
+                "{signal}: {screen}"
+            );
+        }
+        assert_terminal_restored(&tmux, &format!("TTY{signal}"));
+    }
+}
+
+#[test]
+fn ctrl_z_suspends_to_the_shell_and_fg_redraws() {
+    let tmux = shell("suspend", 100, 30);
+    tmux.run(env!("CARGO_BIN_EXE_schematax"));
+    tmux.wait_for(" ACTIVE ");
+    tmux.keys(&["+"]);
+    tmux.wait_for("threshold 11%");
+    tmux.keys(&["C-z"]);
+    let screen = tmux.wait_for("Stopped");
+    assert!(!screen.contains("Servers (by cost)"), "{screen}");
+    assert_terminal_restored(&tmux, "TTYSTOP");
+    tmux.run("clear; fg; echo EXIT=$?");
+    // The whole view is drawn again, with the state it had.
+    let screen = tmux.wait_for("Servers (by cost)");
+    assert!(screen.contains("threshold 11%"), "{screen}");
+    assert_eq!(tmux.pane_flag("alternate_on"), "1");
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("EXIT=0");
+    assert!(screen.contains("    threshold_pct: 11"), "{screen}");
+}
+
+#[test]
+fn profile_switch_and_config_warnings_in_a_real_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let samples = concat!(env!("CARGO_MANIFEST_DIR"), "/samples");
+    let config = dir.path().join("hermes.yaml");
+    std::fs::write(&config, "tools:\n  tool_serach:\n    threshold_pct: 10\n").unwrap();
+    let tmux = Tmux::start(
+        "profile",
+        &shell_command(&format!("{} --tools {samples}/tools", config.display())),
+        120,
+        40,
+    );
+    // The misspelt section is on screen, not only on stderr after quitting.
+    let screen = tmux.wait_for_all(&[" ACTIVE ", "tool_serach"]);
+    // The newest release by default: it lists the hidden tools.
+    assert!(
+        screen.contains(&format!("│ {} │", schematax_releases::Profile::newest())),
+        "{screen}"
+    );
+    assert!(screen.contains("listing"), "{screen}");
+    tmux.keys(&["w"]);
+    tmux.wait_for("did you mean");
+    tmux.keys(&["Escape"]);
+    // A key right after Escape would read as Alt+key.
+    tmux.wait_until_gone("did you mean");
+    // P past the newest release wraps to the first; O steps back.
+    tmux.keys(&["P"]);
+    let screen = tmux.wait_for("│ hermes-0.16 │");
+    assert!(!screen.contains("listing"), "0.16 has no listing: {screen}");
+    tmux.keys(&["O"]);
+    tmux.wait_for(&format!("│ {} │", schematax_releases::Profile::newest()));
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXIT=0");
+}
+
+#[test]
+fn recapture_in_a_real_terminal() {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/fixtures/mcp_fixture.py");
+    let config = dir.path().join("hermes.yaml");
+    std::fs::write(
+        &config,
+        format!("mcp_servers:\n  fx:\n    command: python3\n    args: [{fixture:?}, normal]\n"),
+    )
+    .unwrap();
+    let tmux = Tmux::start(
+        "recapture",
+        &shell_command(config.to_str().unwrap()),
+        120,
+        40,
+    );
+    tmux.wait_for("0/0 servers on");
+    tmux.keys(&["R"]);
+    tmux.wait_for("re-captured 1 servers");
+    let screen = tmux.wait_for("1/1 servers on");
+    assert!(screen.contains("● fx"), "{screen}");
+    assert!(dir.path().join("tools/fx.json").is_file());
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXIT=0");
+}
+
+/// Writes `copies` renamed copies of the repository's captures into `dir`, one file each: a
+/// catalog big enough that the debug binary takes a while to load it.
+fn write_big_catalog(dir: &std::path::Path, copies: usize) {
+    let captures = schematax_engine::inputs::capture_file::load_paths(&[std::path::PathBuf::from(
+        concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/captures"),
+    )])
+    .unwrap()
+    .captures;
+    for copy in 0..copies {
+        for capture in &captures {
+            let tools: Vec<serde_json::Value> = capture
+                .tools
+                .iter()
+                .map(|t| {
+                    serde_json::json!({
+                        "name": t.name,
+                        "description": t.description,
+                        "inputSchema": t.input_schema.as_ref().map(schematax_engine::nouns::object_text::ObjectText::parse),
+                    })
+                })
+                .collect();
+            let server = format!("{}-{copy}", capture.server);
+            let text = serde_json::json!({"server": server, "tools": tools}).to_string();
+            std::fs::write(dir.join(format!("{server}.json")), text).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_slow_load_opens_on_a_loading_screen_that_quits_and_that_gives_way_to_the_view() {
+    let dir = tempfile::tempdir().unwrap();
+    write_big_catalog(dir.path(), 25);
+    let tools = dir.path().display().to_string();
+    // Quit while loading: the terminal comes back as it was, with exit code 0.
+    let tmux = shell("loading-quit", 100, 30);
+    tmux.run(&format!(
+        "{} --tools {tools}; echo EXIT=$?",
+        env!("CARGO_BIN_EXE_schematax")
+    ));
+    // The whole loading screen: its first line and its last.
+    let screen = tmux.wait_for_all(&["Loading", "q quit"]);
+    assert!(screen.contains(&tools), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXIT=0");
+    assert_terminal_restored(&tmux, "TTYLOADQ");
+    // Left alone, the loading screen gives way to the whole view.
+    let tmux = Tmux::start(
+        "loading-view",
+        &shell_command(&format!("--tools {tools}")),
+        120,
+        40,
+    );
+    tmux.wait_for("Loading");
+    let screen = tmux.wait_for(" ACTIVE ");
+    assert!(screen.contains("servers on"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXIT=0");
+}
+
+#[test]
+fn a_huge_paste_is_one_edit_cut_to_the_query_limit_and_the_view_stays_live() {
+    let tmux = Tmux::start("paste", &shell_command("--profile seed"), 100, 30);
+    tmux.wait_for(" ACTIVE ");
+    tmux.keys(&["/"]);
+    // 100 KB over several lines, pasted at once.
+    tmux.paste(&"fetch a url\n".repeat(8_500));
+    let screen = tmux.wait_for("keeps 1,000 characters at most");
+    assert!(screen.contains("fetch a url fetch a url"), "{screen}");
+    // Still live: a key is answered at once.
+    tmux.keys(&["Escape"]);
+    tmux.wait_until_gone("keeps 1,000 characters");
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXIT=0");
+}
