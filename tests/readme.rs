@@ -240,7 +240,7 @@ fn relative_links_point_to_files_that_exist() {
             }
             let is_markdown = full.extension().is_some_and(|e| e == "md");
             if let Some(fragment) = fragment.filter(|_| is_markdown) {
-                let text = std::fs::read_to_string(&full).expect("a linked document");
+                let text = std::fs::read_to_string(full).expect("a linked document");
                 if !anchors(&text).iter().any(|a| a == fragment) {
                     broken.push(format!("{file}: {target}: no heading #{fragment}"));
                 }
