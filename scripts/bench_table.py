@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The README's performance tables from the last benchmark run (scripts/bench-table runs it):
+"""The tables of docs/performance.md from the last benchmark run (scripts/bench-table runs it):
 criterion's medians under target/criterion, and the logs of the process bench and of
 scripts/bench-search-vs-bm25s under target/bench-logs. Prints Markdown."""
 

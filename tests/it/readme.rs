@@ -1,15 +1,43 @@
-//! The README's sample outputs are what the binary prints today: every fenced block that starts
-//! with `$ schematax ...` is run from the repository's root and compared line by line (a line
-//! `...` in the README stands for any number of lines the README leaves out). `capture`
-//! examples are left out: they start real servers.
+//! The documented sample outputs are what the binary prints today: every fenced block of
+//! `README.md` and of `docs/*.md` that starts with `$ schematax ...` is run from the
+//! repository's root and compared line by line (a line `...` in a document stands for any
+//! number of lines it leaves out). `capture` examples are left out: they start real servers.
+//! Every relative link of those documents must point to a file that exists (and, with a
+//! `#fragment`, to a heading of it).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// One documented command: its arguments and the lines the README shows it printing.
+/// One documented command: the document that shows it, its arguments and the lines the
+/// document shows it printing.
 struct Example {
+    file: String,
     args: Vec<String>,
     shown: Vec<String>,
+}
+
+/// `README.md`, then every `docs/*.md` in name order, each as its path from the root and its
+/// text.
+fn documents(root: &Path) -> Vec<(String, String)> {
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root.join("docs"))
+        .expect("docs/")
+        .map(|entry| entry.expect("a docs/ entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    std::iter::once(root.join("README.md"))
+        .chain(docs)
+        .map(|path| {
+            let text = std::fs::read_to_string(&path)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let name = path
+                .strip_prefix(root)
+                .expect("under the root")
+                .to_string_lossy()
+                .into_owned();
+            (name, text)
+        })
+        .collect()
 }
 
 /// Splits a command line as a shell would for the plain words and double-quoted phrases the
@@ -43,9 +71,9 @@ fn words(line: &str) -> Vec<String> {
     out
 }
 
-fn examples(readme: &str) -> Vec<Example> {
+fn examples(file: &str, text: &str) -> Vec<Example> {
     let mut examples = Vec::new();
-    let mut lines = readme.lines();
+    let mut lines = text.lines();
     while let Some(line) = lines.next() {
         if !line.starts_with("```") {
             continue;
@@ -54,6 +82,7 @@ fn examples(readme: &str) -> Vec<Example> {
         let command = block.first().and_then(|l| l.strip_prefix("$ schematax "));
         if let Some(command) = command.filter(|c| !c.starts_with("capture")) {
             examples.push(Example {
+                file: file.to_string(),
                 args: words(command),
                 shown: block[1..]
                     .iter()
@@ -81,10 +110,13 @@ fn matches(shown: &[String], actual: &[String]) -> bool {
 #[test]
 fn readme_outputs_are_what_the_binary_prints() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
-    let examples = examples(&readme);
+    let examples: Vec<Example> = documents(root)
+        .iter()
+        .flat_map(|(file, text)| examples(file, text))
+        .collect();
+    // 13 examples: one or more for every command but `tui`, `card` and `capture`.
     assert!(
-        examples.len() >= 8,
+        examples.len() >= 13,
         "only {} examples found",
         examples.len()
     );
@@ -99,10 +131,12 @@ fn readme_outputs_are_what_the_binary_prints() {
         {
             assert!(
                 std::env::var_os("SCHEMATAX_REQUIRE_ORACLE").is_none(),
-                "{missing} is not installed (scripts/test installs it)"
+                "{}: {missing} is not installed (scripts/test installs it)",
+                example.file
             );
             eprintln!(
-                "skipped `schematax {}`: no {missing}",
+                "{}: skipped `schematax {}`: no {missing}",
+                example.file,
                 example.args.join(" ")
             );
             continue;
@@ -119,12 +153,102 @@ fn readme_outputs_are_what_the_binary_prints() {
             .collect();
         assert!(
             matches(&example.shown, &actual),
-            "README shows for `schematax {}`:\n{}\n\nthe binary prints:\n{}",
+            "{} shows for `schematax {}`:\n{}\n\nthe binary prints:\n{}",
+            example.file,
             example.args.join(" "),
             example.shown.join("\n"),
             actual.join("\n")
         );
     }
+}
+
+/// The anchor GitHub gives a heading: lower case, letters, digits, spaces, `-` and `_` kept,
+/// spaces made `-`.
+fn anchor(heading: &str) -> String {
+    heading
+        .trim()
+        .to_lowercase()
+        .chars()
+        .filter(|c| c.is_alphanumeric() || matches!(c, ' ' | '-' | '_'))
+        .map(|c| if c == ' ' { '-' } else { c })
+        .collect()
+}
+
+/// The anchors of a document's headings (outside fenced blocks).
+fn anchors(text: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+        } else if !fenced && line.starts_with('#') {
+            out.push(anchor(line.trim_start_matches('#')));
+        }
+    }
+    out
+}
+
+/// The targets of a document's inline links and images (`](target)`), outside fenced blocks.
+fn link_targets(text: &str) -> Vec<String> {
+    let mut fenced = false;
+    let mut out = Vec::new();
+    for line in text.lines() {
+        if line.starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            if let Some(end) = rest.find(')') {
+                out.push(rest[..end].to_string());
+                rest = &rest[end + 1..];
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn relative_links_point_to_files_that_exist() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut broken = Vec::new();
+    let mut checked = 0;
+    for (file, text) in documents(root) {
+        let dir = Path::new(&file).parent().unwrap_or(Path::new(""));
+        for target in link_targets(&text) {
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            checked += 1;
+            let (path, fragment) = match target.split_once('#') {
+                Some((path, fragment)) => (path, Some(fragment)),
+                None => (target.as_str(), None),
+            };
+            let linked = if path.is_empty() {
+                PathBuf::from(&file)
+            } else {
+                dir.join(path)
+            };
+            let full = root.join(&linked);
+            if !full.exists() {
+                broken.push(format!("{file}: {target}: no {}", linked.display()));
+                continue;
+            }
+            let is_markdown = full.extension().is_some_and(|e| e == "md");
+            if let Some(fragment) = fragment.filter(|_| is_markdown) {
+                let text = std::fs::read_to_string(full).expect("a linked document");
+                if !anchors(&text).iter().any(|a| a == fragment) {
+                    broken.push(format!("{file}: {target}: no heading #{fragment}"));
+                }
+            }
+        }
+    }
+    assert!(checked >= 10, "only {checked} relative links found");
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
 #[test]
@@ -137,5 +261,13 @@ fn elisions_match_any_run_of_lines() {
     assert_eq!(
         words(r#"search "take a page" --tools x"#),
         ["search", "take a page", "--tools", "x"]
+    );
+    assert_eq!(
+        anchor(" `schematax search QUERY... [--limit N]`"),
+        "schematax-search-query---limit-n"
+    );
+    assert_eq!(
+        link_targets("see [a](docs/a.md#b) and ![c](c.png)"),
+        ["docs/a.md#b", "c.png"]
     );
 }
