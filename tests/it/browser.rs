@@ -168,7 +168,7 @@ fn the_page_in_a_real_browser() {
         dom.contains("<section id=\"headline\">"),
         "the DOM is the page"
     );
-    let per_profile: Vec<(&str, Value)> = ["seed", "hermes-0.22.2"]
+    let per_profile: Vec<(&str, Value)> = ["seed", common::newest()]
         .into_iter()
         .map(|profile| {
             (

@@ -2,6 +2,7 @@
 //! out of the page (as written, or as a browser dumps its DOM) to compare them with
 //! `report --format json`.
 
+use schematax_releases::Profile;
 use serde_json::Value;
 use std::process::{Command, Output};
 
@@ -94,4 +95,10 @@ pub fn assert_same_numbers(page: &str, json: &Value, per_profile: &[(&str, Value
             assert_eq!(Some(&value), json.pointer(pointer), "{id}");
         }
     }
+}
+
+/// The id of the profile of the newest verified release: what every command replays unless
+/// told otherwise. Tests name it so rather than spelling a version.
+pub fn newest() -> &'static str {
+    Profile::newest().id()
 }

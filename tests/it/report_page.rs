@@ -115,7 +115,7 @@ fn html_headline_equals_the_json_report() {
         let chosen = if args.contains(&"--profile") {
             "hermes-2026-09"
         } else {
-            "hermes-0.22.2"
+            common::newest()
         };
         let per_profile: Vec<(&str, serde_json::Value)> = ["seed", chosen]
             .into_iter()
@@ -271,7 +271,7 @@ fn hostile_text_never_becomes_markup() {
     let root = tempfile::tempdir().unwrap();
     let (config, queries) = hostile_inputs(root.path());
     let (config, queries) = (config.display().to_string(), queries.display().to_string());
-    for profile in ["seed", "hermes-0.22.2"] {
+    for profile in ["seed", common::newest()] {
         let page = run_ok(&[
             "report",
             &config,

@@ -611,7 +611,7 @@ fn eval_pane_updates_live() {
     assert_eq!(app.focus, Pane::Eval);
     let text = screen(&app, 120, 40);
     assert!(
-        text.contains("seed (now)") && text.contains("hermes-0.22.2"),
+        text.contains("seed (now)") && text.contains(crate::common::newest()),
         "{text}"
     );
     insta::assert_snapshot!(text);

@@ -8,7 +8,7 @@ a marker listing. From these the script takes, per release: the `tool_search` de
 any listing (with `{count}` where the number of deferred tools goes), the framing text each
 form puts between that description and the listing, and the three definitions themselves (the
 `tool_search` description replaced by an empty string). Identical texts are written once and
-shared. The differential test (tests/releases.rs) checks the result against the releases.
+shared. The differential test (crates/engine/tests/it/releases.rs) checks the result against the releases.
 """
 
 import contextlib

@@ -1,4 +1,4 @@
-"""Writes src/engine/replay/claude/{v3,v4_7}.json from ctok 1.3.0 (installed by scripts/install-ctok):
+"""Writes crates/engine/src/tokenizers/claude/{v3,v4_7}.json from ctok 1.3.0 (installed by scripts/install-ctok):
 each Claude tokenizer generation's piece list, in the internal form ctok's tiler reads (markers
 as single noncharacter glyphs), without the measurement records, plus the scalars the count
 uses. MIT-licensed data; its license is copied beside it.
@@ -14,7 +14,7 @@ import ctok
 from ctok.main import _document
 from ctok.notation import parse_marked
 
-OUT = pathlib.Path(__file__).resolve().parents[2] / "src/engine/replay/claude"
+OUT = pathlib.Path(__file__).resolve().parents[2] / "crates/engine/src/replay/claude"
 
 for family, filename in (("v3", "pieces_v3.json"), ("v4_7", "pieces_v4_7.json")):
     doc = _document(filename)

@@ -9,7 +9,7 @@
 //! `tests/oracle/releases.txt`, which the differential test replays.
 //!
 //! Every row was verified against the installed release packages themselves by
-//! `tests/releases.rs`; [`HERMES_2026_09`] is the one row no release covers (upstream main of
+//! `crates/engine/tests/it/releases.rs`; [`HERMES_2026_09`] is the one row no release covers (upstream main of
 //! late September 2026), kept because its golden files describe it.
 
 use std::cmp::Ordering;

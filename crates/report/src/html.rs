@@ -1063,7 +1063,7 @@ mod tests {
         let page = sample_page(Theme::Light);
         assert_eq!(page.profiles.len(), 2);
         assert_eq!(page.profiles[0].profile, "seed");
-        assert_eq!(page.profiles[1].profile, "hermes-0.22.2");
+        assert_eq!(page.profiles[1].profile, Profile::newest().id());
         assert_eq!(page.profiles[1], page.report);
         assert_eq!(page.top_tools.len(), 5);
         assert_eq!(page.top_tools[0].total, 26);

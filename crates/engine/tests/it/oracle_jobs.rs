@@ -5,7 +5,7 @@
 //! overrides, keyword and sentence queries with limits, and describes.
 //!
 //! A job is plain JSON, read by `tests/oracle/hermes_oracle.py` (which runs a Hermes release on
-//! it) and by the Rust side of `tests/releases.rs`.
+//! it) and by the Rust side of `crates/engine/tests/it/releases.rs`.
 
 use serde_json::{json, Map, Value};
 use std::path::Path;

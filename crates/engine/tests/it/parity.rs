@@ -60,7 +60,7 @@ fn session(profile: Profile, captures: &[ServerCapture]) -> Session {
 ///
 /// The golden files were made without Hermes's MCP client library, which refuses a whole
 /// `tools/list` holding a tool without `inputSchema` (so Hermes does not connect such a server;
-/// `tests/releases.rs` checks that against the releases). Hermes measures such a tool with an
+/// `crates/engine/tests/it/releases.rs` checks that against the releases). Hermes measures such a tool with an
 /// empty schema, which is what it is given here, so that the files' servers connect.
 fn inline_servers(golden: &Value) -> Vec<ServerCapture> {
     golden["servers"]
