@@ -7,7 +7,7 @@ use crate::cli::choices::{CardFormat, CheckFormat, Format, LintFormat, ReportFor
 use crate::cli::CliError;
 use schematax_engine::inputs::error::InputError;
 use schematax_engine::inputs::{InputWarning, Inputs};
-use schematax_engine::nouns::config::{ConfigProblem, ConfigWarning, Mode};
+use schematax_engine::nouns::config::{ConfigProblem, ConfigWarning, Mode, THRESHOLD_PCT_RANGE};
 use schematax_engine::replay::activation::{parse_context_length, Traffic, DEFAULT_TURNS_PER_DAY};
 use schematax_engine::replay::catalog::Scope;
 use schematax_engine::replay::session::{Overrides, Session};
@@ -524,7 +524,7 @@ fn parse_profile_id(text: &str) -> Result<Profile, String> {
 
 fn parse_threshold(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
-        Ok(p) if p.is_finite() && (0.0..=100.0).contains(&p) => Ok(p),
+        Ok(p) if (THRESHOLD_PCT_RANGE.0..=THRESHOLD_PCT_RANGE.1).contains(&p) => Ok(p),
         _ => Err(format!("{text:?} is not a percentage in [0, 100]")),
     }
 }

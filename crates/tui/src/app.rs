@@ -598,9 +598,7 @@ impl App {
             Action::ContextEntry => self.overlay = Some(Overlay::ContextPrompt(String::new())),
             Action::CycleMode => {
                 let mode = self.session.settings().enabled.cycled();
-                self.session.set_mode(mode);
-                self.overrides.mode = Some(mode);
-                self.refresh_derived();
+                self.tune(|tuning| tuning.mode = Some(mode));
             }
             Action::ToggleListing => self.toggle_listing(),
             Action::ListingBudgetUp => self.nudge_listing_budget(true),
@@ -684,13 +682,18 @@ impl App {
         }]
     }
 
+    /// Changes the tuning (the one place it is kept) and applies it to the session.
+    fn tune(&mut self, change: impl FnOnce(&mut Overrides)) {
+        change(&mut self.overrides);
+        self.session.retune(&self.overrides);
+        self.refresh_derived();
+    }
+
     fn nudge_threshold(&mut self, step: f64) {
         let current = self.session.settings().threshold_pct;
         // Round to the step's grid so repeated fine steps land on exact tenths.
-        let next = (((current + step) * 10.0).round() / 10.0).clamp(0.0, 100.0);
-        self.session.set_threshold_pct(next);
-        self.overrides.threshold_pct = Some(next);
-        self.refresh_derived();
+        let next = ((current + step) * 10.0).round() / 10.0;
+        self.tune(|tuning| tuning.threshold_pct = Some(next));
     }
 
     /// Whether the profile has a listing; says so in the status line when not.
@@ -713,9 +716,7 @@ impl App {
             Mode::Off => Mode::Auto,
             Mode::Auto | Mode::On => Mode::Off,
         };
-        self.session.set_listing(listing);
-        self.overrides.listing = Some(listing);
-        self.refresh_derived();
+        self.tune(|tuning| tuning.listing = Some(listing));
     }
 
     fn nudge_listing_budget(&mut self, up: bool) {
@@ -728,16 +729,14 @@ impl App {
         } else {
             current.saturating_sub(LISTING_BUDGET_STEP)
         };
-        self.session.set_listing_max_tokens(next);
-        self.overrides.listing_max_tokens = Some(self.session.settings().listing_max_tokens);
-        self.refresh_derived();
+        self.tune(|tuning| tuning.listing_max_tokens = Some(next));
     }
 
     fn set_context(&mut self, tokens: u64) {
-        self.session.set_context_length(tokens, ContextSource::View);
-        self.overrides.context_length = Some(tokens);
-        self.overrides.context_source = Some(ContextSource::View);
-        self.refresh_derived();
+        self.tune(|tuning| {
+            tuning.context_length = Some(tokens);
+            tuning.context_source = Some(ContextSource::View);
+        });
     }
 
     fn step_context(&mut self, forward: bool) {

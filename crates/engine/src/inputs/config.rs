@@ -529,11 +529,7 @@ fn threshold_key(block: &Mapping, default: f64, warnings: &mut Vec<ConfigWarning
     }
     match threshold.to_number() {
         Some(pct) => {
-            let clamped = if pct.is_nan() {
-                100.0
-            } else {
-                pct.clamp(0.0, 100.0)
-            };
+            let clamped = ToolSearchSettings::clamp_threshold_pct(pct);
             if clamped != pct {
                 warnings.push(ConfigWarning::new(
                     "tools.tool_search.threshold_pct",

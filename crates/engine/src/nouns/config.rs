@@ -72,6 +72,9 @@ pub struct ToolSearchSettings {
     pub listing_max_tokens: u32,
 }
 
+/// Bounds of `threshold_pct`, in percent of the context window.
+pub const THRESHOLD_PCT_RANGE: (f64, f64) = (0.0, 100.0);
+
 /// Bounds of `max_search_limit`.
 pub const MAX_SEARCH_LIMIT_RANGE: (i64, i64) = (1, 50);
 
@@ -87,6 +90,23 @@ impl ToolSearchSettings {
             listing: Mode::Auto,
             listing_max_tokens: rules.listing_max_tokens.map_or(0, |(d, _, _)| d as u32),
         }
+    }
+
+    /// `threshold_pct` as every reader and the view take it: clamped to [0, 100] (Python's
+    /// `max(0, min(100, pct))`), NaN read as 100. The one clamp of this setting.
+    pub fn clamp_threshold_pct(pct: f64) -> f64 {
+        if pct.is_nan() {
+            THRESHOLD_PCT_RANGE.1
+        } else {
+            pct.clamp(THRESHOLD_PCT_RANGE.0, THRESHOLD_PCT_RANGE.1)
+        }
+    }
+
+    /// `listing_max_tokens` clamped to the bounds of `profile`; `None` when the profile has no
+    /// listing. The one clamp of this setting.
+    pub fn clamp_listing_max_tokens(tokens: i64, profile: Profile) -> Option<u32> {
+        let (_, low, high) = profile.spec().config.listing_max_tokens?;
+        u32::try_from(tokens.clamp(low, high)).ok()
     }
 }
 
@@ -517,4 +537,28 @@ pub struct Config {
     /// The values `${VAR}` filled from the environment anywhere in the file: secrets that
     /// `capture` never writes or prints (only [`Config::load`] fills them).
     pub substituted: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_tuned_setting_has_one_clamp() {
+        assert_eq!(ToolSearchSettings::clamp_threshold_pct(-3.0), 0.0);
+        assert_eq!(ToolSearchSettings::clamp_threshold_pct(12.5), 12.5);
+        assert_eq!(
+            ToolSearchSettings::clamp_threshold_pct(f64::INFINITY),
+            100.0
+        );
+        assert_eq!(ToolSearchSettings::clamp_threshold_pct(f64::NAN), 100.0);
+        let (_, low, high) = Profile::newest().spec().config.listing_max_tokens.unwrap();
+        let clamp = |t| ToolSearchSettings::clamp_listing_max_tokens(t, Profile::newest());
+        assert_eq!(clamp(0).map(i64::from), Some(low));
+        assert_eq!(clamp(i64::MAX).map(i64::from), Some(high));
+        assert_eq!(
+            ToolSearchSettings::clamp_listing_max_tokens(4_000, Profile::seed()),
+            None
+        );
+    }
 }

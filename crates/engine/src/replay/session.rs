@@ -57,9 +57,15 @@ impl Overrides {
 
     /// The settings of `config` under `profile` with these overrides applied.
     pub fn settings(&self, config: &Config, profile: Profile) -> ToolSearchSettings {
-        let mut settings = *config.tool_search(profile);
-        if let Some(pct) = self.threshold_pct {
-            settings.threshold_pct = pct.clamp(0.0, 100.0);
+        self.apply(*config.tool_search(profile), profile)
+    }
+
+    /// `configured` (a config's settings under `profile`) with these overrides applied, each
+    /// through its setting's one clamp.
+    pub fn apply(&self, configured: ToolSearchSettings, profile: Profile) -> ToolSearchSettings {
+        let mut settings = configured;
+        if let Some(pct) = self.threshold_pct.filter(|pct| pct.is_finite()) {
+            settings.threshold_pct = ToolSearchSettings::clamp_threshold_pct(pct);
         }
         if let Some(mode) = self.mode {
             settings.enabled = mode;
@@ -67,13 +73,25 @@ impl Overrides {
         if let Some(listing) = self.listing {
             settings.listing = listing;
         }
-        if let (Some(max), Some((_, low, high))) = (
-            self.listing_max_tokens,
-            profile.spec().config.listing_max_tokens,
-        ) {
-            settings.listing_max_tokens = i64::from(max).clamp(low, high) as u32;
+        if let Some(tokens) = self
+            .listing_max_tokens
+            .and_then(|max| ToolSearchSettings::clamp_listing_max_tokens(i64::from(max), profile))
+        {
+            settings.listing_max_tokens = tokens;
         }
         settings
+    }
+
+    /// The context length in force: an overriding one (from its source), else `configured`
+    /// (what the config's model gives).
+    pub fn context(&self, configured: &ContextLength) -> ContextLength {
+        match self.context_length {
+            Some(tokens) => ContextLength {
+                tokens,
+                source: self.context_source.clone().unwrap_or(ContextSource::Flag),
+            },
+            None => configured.clone(),
+        }
     }
 }
 
@@ -187,7 +205,13 @@ pub struct Session {
     connected: Vec<bool>,
     /// Search tokens, short descriptions and name groups of every tool, made once at load.
     corpus: Arc<Corpus>,
+    /// The config's settings under the profile, before any override.
+    configured: ToolSearchSettings,
+    /// The settings in force: `configured` with the overrides applied.
     settings: ToolSearchSettings,
+    /// The context length the config's model gives, before any override.
+    configured_context: ContextLength,
+    /// The context length in force.
     context: ContextLength,
     scope: Scope,
     /// The tokenizer of the real counts, and why.
@@ -244,27 +268,22 @@ impl Session {
                 (server, connected)
             })
             .collect();
-        let settings = overrides.settings(config, profile);
+        let configured = *config.tool_search(profile);
+        let settings = overrides.apply(configured, profile);
         let (servers, connected): (Vec<Server>, Vec<bool>) = servers.into_iter().unzip();
         notes.extend(unknown_toolsets(&overrides.scope, &servers));
         let token_counts = servers.iter().map(|s| vec![None; s.tools.len()]).collect();
         let corpus = Corpus::new(profile, &servers);
-        let context = match overrides.context_length {
-            Some(tokens) => ContextLength {
-                tokens,
-                source: overrides
-                    .context_source
-                    .clone()
-                    .unwrap_or(ContextSource::Flag),
-            },
-            None => ContextLength::resolve(None, &config.model),
-        };
+        let configured_context = ContextLength::resolve(None, &config.model);
+        let context = overrides.context(&configured_context);
         let mut session = Session {
             profile,
             servers: Arc::new(servers),
             connected,
             corpus: Arc::new(corpus),
+            configured,
             settings,
+            configured_context,
             context,
             scope: overrides.scope.clone(),
             tokenizer: overrides
@@ -360,33 +379,12 @@ impl Session {
         &self.settings
     }
 
-    /// Sets threshold_pct (clamped to [0, 100]).
-    pub fn set_threshold_pct(&mut self, pct: f64) {
-        if pct.is_finite() {
-            self.settings.threshold_pct = pct.clamp(0.0, 100.0);
-        }
-    }
-
-    /// Sets the mode.
-    pub fn set_mode(&mut self, mode: Mode) {
-        self.settings.enabled = mode;
-    }
-
-    /// Sets the listing mode (releases from 0.20.0).
-    pub fn set_listing(&mut self, mode: Mode) {
-        self.settings.listing = mode;
-    }
-
-    /// Sets `listing_max_tokens` (releases from 0.20.0; clamped to its bounds).
-    pub fn set_listing_max_tokens(&mut self, tokens: u32) {
-        if let Some((_, low, high)) = self.profile.spec().config.listing_max_tokens {
-            self.settings.listing_max_tokens = i64::from(tokens).clamp(low, high) as u32;
-        }
-    }
-
-    /// Sets the context length, from `source`.
-    pub fn set_context_length(&mut self, tokens: u64, source: ContextSource) {
-        self.context = ContextLength { tokens, source };
+    /// Applies the tuning in `overrides` (threshold, modes, listing budget, context length)
+    /// to the config's settings, as a new session with them would: the one way a view tunes
+    /// a session. The profile, scope and tokenizer of `overrides` are not read.
+    pub fn retune(&mut self, overrides: &Overrides) {
+        self.settings = overrides.apply(self.configured, self.profile);
+        self.context = overrides.context(&self.configured_context);
     }
 
     /// The context length in force and its source.
@@ -1126,6 +1124,41 @@ mod tests {
 
     fn config(yaml: &str) -> Config {
         Config::parse(yaml.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn retune_applies_the_tuning_through_each_settings_one_clamp() {
+        let config = config(
+            "model:\n  context_length: 100000\ntools:\n  tool_search:\n    threshold_pct: 7\n",
+        );
+        let newest = Overrides {
+            profile: Some(Profile::newest()),
+            ..Overrides::default()
+        };
+        let mut session = Session::new(&config, &captures(), &newest);
+        let configured = *session.settings();
+        assert_eq!(configured.threshold_pct, 7.0);
+        let tuning = Overrides {
+            threshold_pct: Some(140.0),
+            mode: Some(Mode::Off),
+            listing_max_tokens: Some(u32::MAX),
+            context_length: Some(32_000),
+            context_source: Some(ContextSource::View),
+            ..newest.clone()
+        };
+        session.retune(&tuning);
+        assert_eq!(session.settings().threshold_pct, 100.0);
+        assert_eq!(session.settings().enabled, Mode::Off);
+        let (_, _, high) = Profile::newest().spec().config.listing_max_tokens.unwrap();
+        assert_eq!(i64::from(session.settings().listing_max_tokens), high);
+        assert_eq!(session.context().tokens, 32_000);
+        // The same tuning at start gives the same session; no tuning gives back the config's.
+        let fresh = Session::new(&config, &captures(), &tuning);
+        assert_eq!(fresh.settings(), session.settings());
+        assert_eq!(fresh.context(), session.context());
+        session.retune(&newest);
+        assert_eq!(*session.settings(), configured);
+        assert_eq!(session.context().tokens, 100_000);
     }
 
     #[test]

@@ -413,7 +413,10 @@ fn current_small_catalog() {
         check_assembly("small", &session, case);
         let (settings, context) = case_settings(case);
         let mut tuned = session.clone();
-        tuned.set_threshold_pct(settings.threshold_pct);
+        tuned.retune(&Overrides {
+            threshold_pct: Some(settings.threshold_pct),
+            ..Overrides::default()
+        });
         let mut with_budget = Session::new(
             &Config::parse(
                 format!(
