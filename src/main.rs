@@ -28,7 +28,10 @@ fn purge_freed_pages_at_once() {
 
 fn main() -> ExitCode {
     purge_freed_pages_at_once();
-    let cli = schematax::cli::Cli::parse();
+    let cli = match schematax::cli::Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(error) => exit_on_usage_error(&error),
+    };
     match schematax::cli::run(cli) {
         Ok(code) => code,
         Err(error) => {
@@ -39,6 +42,30 @@ fn main() -> ExitCode {
             ExitCode::from(error.exit_code())
         }
     }
+}
+
+/// The longest line of a command-line error: clap repeats the value it refused, which may be
+/// of any length.
+const MAX_USAGE_LINE: usize = 1_000;
+
+/// Prints clap's help, version or usage error and exits as clap would, every line of an error
+/// cut to [`MAX_USAGE_LINE`] characters.
+fn exit_on_usage_error(error: &clap::Error) -> ! {
+    let text = error.to_string();
+    if !error.use_stderr()
+        || text
+            .lines()
+            .all(|line| line.chars().count() <= MAX_USAGE_LINE)
+    {
+        error.exit();
+    }
+    for line in text.lines() {
+        match line.char_indices().nth(MAX_USAGE_LINE) {
+            Some((at, _)) => eprintln!("{}…", &line[..at]),
+            None => eprintln!("{line}"),
+        }
+    }
+    std::process::exit(error.exit_code())
 }
 
 #[cfg(test)]

@@ -181,8 +181,8 @@ pub struct LintArgs {
     /// reach, and why.
     #[arg(long, value_name = "FILE")]
     pub queries: Option<PathBuf>,
-    /// The top-k a query must reach its tool in (default: search_default_limit).
-    #[arg(long)]
+    /// The top-k a query must reach its tool in, 1 or more (default: search_default_limit).
+    #[arg(long, value_parser = parse_k, allow_negative_numbers = true)]
     pub limit: Option<usize>,
     /// Exit 1 when any finding reaches this severity.
     #[arg(long, value_enum, value_name = "SEVERITY")]
@@ -194,8 +194,8 @@ pub struct LintArgs {
 pub struct EvalArgs {
     /// YAML file: `queries: [{id?, query, server?, expected, also_ok?}]`.
     pub queries: PathBuf,
-    /// The k of recall@k (default: search_default_limit).
-    #[arg(long)]
+    /// The k of recall@k, 1 or more (default: search_default_limit).
+    #[arg(long, value_parser = parse_k, allow_negative_numbers = true)]
     pub limit: Option<usize>,
     /// Count `also_ok` tools as hits too.
     #[arg(long)]
@@ -217,8 +217,8 @@ pub struct CompareArgs {
     /// A queries file (as for `schematax eval`).
     #[arg(long, value_name = "FILE")]
     pub queries: Option<PathBuf>,
-    /// The k of recall@k (default: search_default_limit).
-    #[arg(long)]
+    /// The k of recall@k, 1 or more (default: search_default_limit).
+    #[arg(long, value_parser = parse_k, allow_negative_numbers = true)]
     pub limit: Option<usize>,
     /// Inputs and overrides (`--hermes` / `--profile` take the releases to compare).
     #[command(flatten)]
@@ -234,8 +234,8 @@ pub struct CheckArgs {
     /// Inputs and overrides.
     #[command(flatten)]
     pub input: InputArgs,
-    /// Most chars/4 tokens of all MCP tool schemas together.
-    #[arg(long, value_name = "N")]
+    /// Most chars/4 tokens of all MCP tool schemas together (e.g. 20000 or 20K).
+    #[arg(long, value_name = "N", value_parser = parse_token_count, allow_negative_numbers = true)]
     pub max_tokens: Option<u64>,
     /// Most chars/4 tokens of one server's schemas, as NAME=N (repeatable).
     #[arg(long = "max-server-tokens", value_name = "NAME=N", value_parser = parse_server_budget)]
@@ -522,6 +522,14 @@ fn parse_profile_id(text: &str) -> Result<Profile, String> {
     })
 }
 
+/// The k of recall@k: 1 or more.
+fn parse_k(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(k) if k >= 1 => Ok(k),
+        _ => Err(format!("{text:?} is not a k of 1 or more")),
+    }
+}
+
 fn parse_threshold(text: &str) -> Result<f64, String> {
     match text.trim().parse::<f64>() {
         Ok(p) if (THRESHOLD_PCT_RANGE.0..=THRESHOLD_PCT_RANGE.1).contains(&p) => Ok(p),
@@ -540,18 +548,37 @@ fn parse_server_budget(text: &str) -> Result<(String, u64), String> {
     let (name, tokens) = text
         .rsplit_once('=')
         .ok_or_else(|| format!("{text:?} is not NAME=N"))?;
-    let tokens = tokens
-        .trim()
-        .replace(['_', ','], "")
-        .parse::<u64>()
+    let tokens = parse_token_count(tokens)
         .map_err(|_| format!("{text:?}: {tokens:?} is not a number of tokens"))?;
     Ok((name.trim().to_string(), tokens))
 }
 
+/// A number of tokens as people write them: `20000`, `20_000`, `20,000`, `20K`, `2M`.
+fn parse_token_count(text: &str) -> Result<u64, String> {
+    let clean = text.trim().replace(['_', ','], "");
+    let (digits, scale) = match clean.chars().last() {
+        Some('k' | 'K') => (&clean[..clean.len() - 1], 1_000),
+        Some('m' | 'M') => (&clean[..clean.len() - 1], 1_000_000),
+        _ => (clean.as_str(), 1),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .ok_or_else(|| format!("{text:?} is not a number of tokens (e.g. 20000 or 20K)"))
+}
+
+/// The largest growth `check --max-increase` takes, in percent.
+const MAX_INCREASE_PCT: f64 = 1_000_000.0;
+
 fn parse_increase(text: &str) -> Result<f64, String> {
     match text.trim().trim_end_matches('%').parse::<f64>() {
-        Ok(p) if p.is_finite() && p >= 0.0 => Ok(p),
-        _ => Err(format!("{text:?} is not a percentage of 0 or more")),
+        // `+ 0.0` turns a -0 into 0, so it shows as +0%.
+        Ok(p) if (0.0..=MAX_INCREASE_PCT).contains(&p) => Ok(p + 0.0),
+        _ => Err(format!(
+            "{text:?} is not a percentage from 0 to {}",
+            schematax_engine::text::thousands(MAX_INCREASE_PCT as u64)
+        )),
     }
 }
 

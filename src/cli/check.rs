@@ -4,10 +4,12 @@ use std::process::ExitCode;
 
 use crate::cli::args::CheckArgs;
 use crate::cli::{count_tokens, emit, CliError, EXIT_FAILURE};
+use schematax_engine::inputs::{Inputs, SAMPLE_CONFIG_PATH, SAMPLE_LABEL};
 use schematax_engine::replay::activation::Traffic;
 use schematax_engine::replay::session::Session;
 use schematax_report::check::{Baseline, Budget, CheckReport};
 use schematax_report::cost::CostReport;
+use schematax_report::words::Words;
 
 /// Runs the command.
 pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
@@ -28,6 +30,11 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
     }
     let inputs = input.inputs()?;
     let mut session = Session::new(&inputs.config, &inputs.captures, &input.overrides(&inputs)?);
+    if session.catalog().len() == 0 {
+        return Err(CliError::MeasuredNothing {
+            why: nothing_measured(&inputs, &session),
+        });
+    }
     if let Some(unknown) = max_server_tokens
         .iter()
         .find(|(name, _)| !session.servers().iter().any(|s| s.name == *name))
@@ -62,8 +69,15 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
         .iter()
         .map(|c| (c.server.clone(), c.source.display().to_string()))
         .collect();
-    if let Some(config) = &inputs.config_path {
-        sources.insert("total".into(), config.display().to_string());
+    match &inputs.config_path {
+        Some(config) => {
+            sources.insert("total".into(), config.display().to_string());
+        }
+        // The embedded sample's total is its config's.
+        None if inputs.config_source() == SAMPLE_LABEL => {
+            sources.insert("total".into(), SAMPLE_CONFIG_PATH.into());
+        }
+        None => {}
     }
     let check = CheckReport::build(
         &report,
@@ -78,4 +92,25 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
     } else {
         ExitCode::from(EXIT_FAILURE)
     })
+}
+
+/// Why a session holds no tool, in words: no capture was read, or the release connects none
+/// of the captured servers (the first warning says why, when one does).
+fn nothing_measured(inputs: &Inputs, session: &Session) -> String {
+    if inputs.captures.is_empty() {
+        return format!(
+            "no capture of a server was read from {}",
+            inputs.config_label
+        );
+    }
+    let first_warning = inputs
+        .warnings(session.profile())
+        .next()
+        .map(|w| format!(" ({})", w.words()))
+        .unwrap_or_default();
+    format!(
+        "{} connects none of the {} captured servers{first_warning}",
+        session.profile(),
+        inputs.captures.len()
+    )
 }

@@ -2,9 +2,10 @@
 
 use std::process::ExitCode;
 
-use crate::cli::args::CompareArgs;
+use crate::cli::args::{CompareArgs, SessionArgs};
 use crate::cli::{emit, load_queries, CliError};
 use schematax_engine::analyses::compare::ProfileComparison;
+use schematax_releases::Profile;
 use schematax_report::compare::CompareReport;
 
 /// Runs the command.
@@ -22,7 +23,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode, CliError> {
             let chosen = input.overrides(&inputs)?.profile_for(&inputs.config);
             vec![chosen.contrast().min(chosen), chosen.contrast().max(chosen)]
         }
-        many => many.to_vec(),
+        many => distinct_profiles(&input.session, many)?,
     };
     let comparison = ProfileComparison::build(
         &inputs.config,
@@ -37,4 +38,46 @@ pub fn run(args: CompareArgs) -> Result<ExitCode, CliError> {
         &report.render(output.format.into()),
         output.output.as_deref(),
     )
+}
+
+/// The profiles asked for, each once: versions that replay one engine (`--hermes 0.18,0.19`)
+/// are compared once, and a note on stderr says which; when one engine is all that is left,
+/// there is nothing to compare.
+fn distinct_profiles(session: &SessionArgs, asked: &[Profile]) -> Result<Vec<Profile>, CliError> {
+    let mut distinct: Vec<Profile> = Vec::new();
+    for profile in asked {
+        if !distinct.contains(profile) {
+            distinct.push(*profile);
+        }
+    }
+    let versions = |profile: Profile| -> Vec<String> {
+        session
+            .hermes
+            .iter()
+            .filter(|m| m.profile == profile)
+            .map(|m| m.asked.clone())
+            .collect()
+    };
+    let shared: Vec<String> = distinct
+        .iter()
+        .filter(|p| asked.iter().filter(|a| a == p).count() > 1)
+        .map(|&p| {
+            let named = versions(p);
+            if named.is_empty() {
+                format!("{p} was named more than once")
+            } else {
+                format!("{} replay one engine ({p})", named.join(" and "))
+            }
+        })
+        .collect();
+    if distinct.len() < 2 {
+        return Err(CliError::Usage(format!(
+            "nothing to compare: {}",
+            shared.join("; ")
+        )));
+    }
+    for note in shared {
+        eprintln!("schematax: note: {note}: compared once");
+    }
+    Ok(distinct)
 }

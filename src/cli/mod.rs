@@ -68,6 +68,12 @@ pub enum CliError {
     /// A tokenizer could not be loaded.
     #[error(transparent)]
     Tokenizer(#[from] TokenizerError),
+    /// A gate had nothing to measure: it cannot pass.
+    #[error("check measured nothing: {why}; a gate that measured no tool cannot pass")]
+    MeasuredNothing {
+        /// Why no tool was measured, one line.
+        why: String,
+    },
 }
 
 impl CliError {
@@ -122,6 +128,42 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     }
 }
 
+/// Writes `output` as [`emit_with`] describes.
+fn write_output(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    let in_place = std::fs::symlink_metadata(path).is_ok_and(|meta| !meta.file_type().is_file());
+    if in_place {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .truncate(true)
+            .open(path)?;
+        let mut out = std::io::BufWriter::new(file);
+        write(&mut out)?;
+        return out.flush();
+    }
+    let dir = match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .map_or("output".into(), |n| n.to_string_lossy());
+    let temp = tempfile::Builder::new()
+        .prefix(&format!(".{name}."))
+        .suffix(".schematax.tmp")
+        .tempfile_in(dir)?;
+    let mut out = std::io::BufWriter::new(temp);
+    write(&mut out)?;
+    let temp = out
+        .into_inner()
+        .map_err(std::io::IntoInnerError::into_error)?;
+    temp.as_file().sync_all()?;
+    temp.persist(path).map_err(|e| e.error)?;
+    Ok(())
+}
+
 /// Reads a queries file given with `--queries`.
 fn load_queries(path: Option<&Path>) -> Result<Option<QuerySet>, CliError> {
     Ok(match path {
@@ -138,6 +180,11 @@ pub fn emit(text: &str, output: Option<&Path>) -> Result<ExitCode, CliError> {
 
 /// Like [`emit`], with the text written by `write` as it is made, through a buffer: a large
 /// report is never held whole in memory.
+///
+/// A new or regular file is replaced atomically: the text goes to a temporary file beside it,
+/// created exclusively under an unpredictable name, then renamed over it. Anything else the
+/// path names (a FIFO, a device such as `/dev/stdout`, a symlink the user named) is written in
+/// place, never replaced.
 pub fn emit_with(
     output: Option<&Path>,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
@@ -147,30 +194,9 @@ pub fn emit_with(
         reason: schematax_engine::inputs::error::one_line(&e.to_string()),
     };
     if let Some(path) = output {
-        let dir = match path.parent() {
-            Some(dir) if !dir.as_os_str().is_empty() => dir,
-            _ => Path::new("."),
-        };
-        let temp = dir.join(format!(
-            ".{}.schematax-{}.tmp",
-            path.file_name()
-                .map_or("output".into(), |n| n.to_string_lossy()),
-            std::process::id()
-        ));
-        let written = std::fs::File::create(&temp).and_then(|file| {
-            let mut out = std::io::BufWriter::new(file);
-            write(&mut out)?;
-            out.into_inner()
-                .map_err(std::io::IntoInnerError::into_error)?
-                .sync_all()
-        });
-        return written
-            .and_then(|_| std::fs::rename(&temp, path))
-            .map(|_| ExitCode::SUCCESS)
-            .map_err(|e| {
-                let _ = std::fs::remove_file(&temp);
-                failed(path, e)
-            });
+        return write_output(path, write)
+            .map(|()| ExitCode::SUCCESS)
+            .map_err(|e| failed(path, e));
     }
     let mut stdout = std::io::BufWriter::new(std::io::stdout().lock());
     match write(&mut stdout).and_then(|_| stdout.flush()) {

@@ -102,3 +102,8 @@ pub fn assert_same_numbers(page: &str, json: &Value, per_profile: &[(&str, Value
 pub fn newest() -> &'static str {
     Profile::newest().id()
 }
+
+/// The first release of [`newest`], as `--hermes` takes it.
+pub fn newest_version() -> &'static str {
+    Profile::newest().spec().releases[0].version
+}

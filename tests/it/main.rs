@@ -1,5 +1,5 @@
 //! The binary's integration tests, one test binary with a module per area: the command line
-//! (`cli`, `hostile`, `readme`), capture from live servers (`capture`), the interactive view on
+//! (`cli`, `first_hour`, `hostile`, `readme`), capture from live servers (`capture`), the interactive view on
 //! ratatui's `TestBackend` (`tui`) and in a real terminal through tmux (`e2e_tmux`), the report
 //! page and in headless Chromium (`report_page`, `browser`), the loaders under generated input
 //! (`fuzz_loaders`), and the crate graph (`architecture`). `common` and `chromium` are what
@@ -12,6 +12,7 @@ mod chromium;
 mod cli;
 mod common;
 mod e2e_tmux;
+mod first_hour;
 mod fuzz_loaders;
 mod hostile;
 mod readme;

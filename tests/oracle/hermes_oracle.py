@@ -172,7 +172,8 @@ def discovery():
 
 
 def run_job(job):
-    home = tempfile.mkdtemp(prefix="hermes-oracle-")
+    # Inside the run's scratch folder, which main removes at the end.
+    home = tempfile.mkdtemp(prefix="job-", dir=os.environ["SCHEMATAX_ORACLE_SCRATCH"])
     os.environ["HERMES_HOME"] = home
     with open(os.path.join(home, "config.yaml"), "w", encoding="utf-8") as f:
         f.write(job["config_yaml"])
@@ -252,12 +253,19 @@ def run_job_once_more_on_error(job):
 def main():
     release_dir, jobs_path = sys.argv[1], sys.argv[2]
     sys.path.insert(0, os.path.abspath(release_dir))
-    os.environ["HERMES_HOME"] = tempfile.mkdtemp(prefix="hermes-oracle-")
-    os.chdir(os.environ["HERMES_HOME"])
-    import_release()
     with open(jobs_path, encoding="utf-8") as f:
         jobs = json.load(f)
-    results = [run_job_once_more_on_error(job) for job in jobs]
+    # Every home and file of the run lives in one scratch folder, removed at the end.
+    with tempfile.TemporaryDirectory(prefix="hermes-oracle-") as scratch:
+        os.environ["SCHEMATAX_ORACLE_SCRATCH"] = scratch
+        os.environ["HERMES_HOME"] = scratch
+        # What the release itself writes to the temporary directory goes there too.
+        os.environ["TMPDIR"] = scratch
+        tempfile.tempdir = scratch
+        os.chdir(scratch)
+        import_release()
+        results = [run_job_once_more_on_error(job) for job in jobs]
+        os.chdir("/")
     json.dump(results, sys.stdout, ensure_ascii=False, allow_nan=True)
 
 

@@ -12,7 +12,6 @@
 //! `crates/engine/tests/it/releases.rs`; [`HERMES_2026_09`] is the one row no release covers (upstream main of
 //! late September 2026), kept because its golden files describe it.
 
-use std::cmp::Ordering;
 use std::fmt;
 
 use crate::bridge_texts;
@@ -101,60 +100,61 @@ impl Profile {
     /// The profile that covers Hermes `version` (`0.21.4`, `0.21.4.post1`, `v0.22.2`; a
     /// series such as `0.22` means its newest verified release).
     pub fn for_version(version: &str) -> Result<VersionMatch, VersionError> {
+        let asked = shown(version);
         let wanted = Version::parse(version).ok_or_else(|| VersionError::Unparsable {
-            version: version.to_string(),
+            version: asked.clone(),
         })?;
-        let series = wanted.parts.len() == 2;
-        let mut found: Option<VersionMatch> = None;
-        let mut newest: Option<(Profile, &'static Release)> = None;
-        for profile in Profile::released() {
-            for release in profile.spec().releases {
-                let known = Version::parse(release.version).expect("release versions parse");
-                let same = if series {
-                    known.base()[..2] == wanted.base()[..2]
-                } else {
-                    known.base() == wanted.base()
-                };
-                // In a series, the newest release; else the first (post-releases share it).
-                if same && (series || found.is_none()) {
-                    found = Some(VersionMatch {
-                        asked: version.to_string(),
-                        profile,
-                        release,
-                        newer_than_verified: false,
-                    });
-                }
-                newest = Some((profile, release));
+        let matched = |profile, release, newer_than_verified| VersionMatch {
+            asked: asked.clone(),
+            profile,
+            release,
+            newer_than_verified,
+        };
+        let releases = || {
+            Profile::released().flat_map(|profile| {
+                profile.spec().releases.iter().map(move |release| {
+                    let known = Version::parse(release.version).expect("release versions parse");
+                    (profile, release, known)
+                })
+            })
+        };
+        let (newest_profile, newest_release, newest) = releases().last().expect("a release exists");
+        if wanted.parts.len() == 2 {
+            // A series means its newest verified release.
+            if let Some((profile, release, _)) =
+                releases().rfind(|(_, _, known)| known.base()[..2] == wanted.base()[..2])
+            {
+                return Ok(matched(profile, release, false));
             }
+        } else if let Some((profile, release, _)) = releases().find(|(_, _, known)| {
+            // Without a post number, the first of the version's releases (post-releases
+            // repackage the same engine); with one, that very release.
+            known.base() == wanted.base() && (wanted.post.is_none() || known.post == wanted.post)
+        }) {
+            return Ok(matched(profile, release, false));
         }
-        if let Some(found) = found {
-            return Ok(found);
-        }
-        let (profile, release) = newest.expect("a release exists");
-        let newest_version = Version::parse(release.version).expect("release versions parse");
-        if wanted.base().cmp(&newest_version.base()) == Ordering::Greater {
-            return Ok(VersionMatch {
-                asked: version.to_string(),
-                profile,
-                release,
-                newer_than_verified: true,
-            });
-        }
-        let first = Profile::released()
-            .next()
-            .expect("a released profile exists");
-        if wanted.base()
-            < Version::parse(first.spec().releases[0].version)
-                .expect("parses")
-                .base()
+        // Newer than every verified release (a later post of the newest included): the
+        // newest stands in, and the match says so.
+        if (wanted.base(), wanted.post) > (newest.base(), newest.post)
+            && wanted.base() >= newest.base()
         {
-            return Err(VersionError::BeforeToolSearch {
-                version: version.to_string(),
-            });
+            return Ok(matched(newest_profile, newest_release, true));
         }
-        Err(VersionError::Unknown {
-            version: version.to_string(),
-        })
+        let first = releases().next().expect("a release exists").2;
+        if wanted.base() < first.base() {
+            return Err(VersionError::BeforeToolSearch { version: asked });
+        }
+        Err(VersionError::Unknown { version: asked })
+    }
+}
+
+/// A version as an error shows it: at most 40 characters.
+fn shown(version: &str) -> String {
+    const MAX: usize = 40;
+    let version = version.trim();
+    match version.char_indices().nth(MAX) {
+        Some((at, _)) => format!("{}…", &version[..at]),
+        None => version.to_string(),
     }
 }
 
@@ -232,8 +232,14 @@ struct Version {
 }
 
 impl Version {
-    /// `0.21.4`, `0.21.4.post1`, `v0.22.2`, `0.21.4-post1`; at least two numeric parts.
+    /// `0.21.4`, `0.21.4.post1`, `v0.22.2`, `0.21.4-post1`: two or three numeric parts of
+    /// ASCII digits, and an optional post number.
     fn parse(text: &str) -> Option<Version> {
+        let digits = |part: &str| {
+            (!part.is_empty() && part.len() <= 9 && part.bytes().all(|b| b.is_ascii_digit()))
+                .then(|| part.parse().ok())
+                .flatten()
+        };
         let text = text.trim();
         let text = text
             .strip_prefix('v')
@@ -242,16 +248,15 @@ impl Version {
         let (numbers, post) = match text.find("post") {
             Some(at) => {
                 let (head, tail) = text.split_at(at);
-                let head = head.trim_end_matches(['.', '-', '_']);
-                (head, Some(tail["post".len()..].parse().ok()?))
+                let head = head.strip_suffix(['.', '-', '_'])?;
+                (head, Some(digits(&tail["post".len()..])?))
             }
             None => (text, None),
         };
-        let parts: Vec<u64> = numbers
-            .split('.')
-            .map(|p| p.parse().ok())
-            .collect::<Option<_>>()?;
-        (parts.len() >= 2).then_some(Version { parts, post })
+        let parts: Vec<u64> = numbers.split('.').map(digits).collect::<Option<_>>()?;
+        (2..=3)
+            .contains(&parts.len())
+            .then_some(Version { parts, post })
     }
 
     /// The numeric parts, padded to three (post-releases repackage the same engine).
@@ -773,6 +778,52 @@ mod tests {
         ));
         let error = Profile::for_version("latest").unwrap_err().to_string();
         assert!(error.contains("0.22.2.post1"), "{error}");
+    }
+
+    #[test]
+    fn malformed_versions_are_refused_and_shown_short() {
+        for bad in [
+            "0.22.2.999",
+            "0.22.2.1.1.1",
+            "+0.+22",
+            "0.22.2post1",
+            "0.22.2.post",
+            "1",
+        ] {
+            assert!(
+                matches!(
+                    Profile::for_version(bad),
+                    Err(VersionError::Unparsable { .. })
+                ),
+                "{bad}"
+            );
+        }
+        let long = "9".repeat(100_000);
+        let error = Profile::for_version(&long).unwrap_err().to_string();
+        assert!(error.len() < 1_000, "{} bytes", error.len());
+    }
+
+    #[test]
+    fn a_post_release_is_matched_exactly_or_said_to_be_unverified() {
+        let newest = Profile::newest().spec().releases.last().unwrap();
+        let exact = Profile::for_version(newest.version).unwrap();
+        assert!(!exact.newer_than_verified);
+        assert_eq!(exact.release, newest);
+        // A later post of the newest release: the newest stands in, and says so.
+        let base = newest.version.split(".post").next().unwrap();
+        let later = Profile::for_version(&format!("{base}.post99")).unwrap();
+        assert!(later.newer_than_verified);
+        assert_eq!(later.profile, Profile::newest());
+        // An unverified post of an older release is not guessed.
+        assert!(matches!(
+            Profile::for_version("0.21.4.post7"),
+            Err(VersionError::Unknown { .. })
+        ));
+        assert!(
+            !Profile::for_version("0.21.4.post1")
+                .unwrap()
+                .newer_than_verified
+        );
     }
 
     #[test]

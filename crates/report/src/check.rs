@@ -81,12 +81,16 @@ impl Baseline {
 
     /// Refuses a baseline of another config (the figures would not be comparable).
     pub fn check_config(&self, path: &Path, current: &CostReport) -> Result<(), InputError> {
-        // The same file, however its path was written (`./hermes.yaml`, `hermes.yaml`).
+        // The same file, however its path was written (`./hermes.yaml`, `hermes.yaml`), or
+        // named from another folder (`hermes.yaml` there, `config/hermes.yaml` here).
         let same_file = || {
             let canonical = |p: &str| std::fs::canonicalize(p).ok();
             canonical(&self.config_path).is_some_and(|a| Some(a) == canonical(&current.config_path))
         };
-        if self.config_path != current.config_path && !same_file() {
+        if self.config_path != current.config_path
+            && !same_file()
+            && !one_ends_the_other(&self.config_path, &current.config_path)
+        {
             return Err(InputError::new(
                 path,
                 format!(
@@ -97,6 +101,22 @@ impl Baseline {
         }
         Ok(())
     }
+}
+
+/// Whether the shorter of two relative paths is the end of the longer, component by component
+/// (`hermes.yaml` and `config/hermes.yaml`; not `a/hermes.yaml` and `b/hermes.yaml`).
+fn one_ends_the_other(a: &str, b: &str) -> bool {
+    let parts = |p: &str| -> Vec<String> {
+        Path::new(p)
+            .components()
+            .filter(|c| !matches!(c, std::path::Component::CurDir))
+            .map(|c| c.as_os_str().to_string_lossy().into_owned())
+            .collect()
+    };
+    let (a, b) = (parts(a), parts(b));
+    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
+    let relative = |p: &str| Path::new(p).is_relative();
+    !short.is_empty() && relative(&short.join("/")) && long.ends_with(&short)
 }
 
 /// One figure held to a limit.
@@ -162,6 +182,9 @@ pub struct CheckReport {
     pub tool_changes: Vec<ToolChange>,
     /// Tools that changed, in all.
     pub tools_changed: usize,
+    /// What the config and the captures say was read otherwise than written, or skipped
+    /// (the same lines as `report`'s).
+    pub warnings: Vec<String>,
     /// Where each figure comes from, for SARIF locations: `total` the config (or the first
     /// capture), each server its capture file.
     #[serde(skip)]
@@ -267,6 +290,7 @@ impl CheckReport {
                 .map(|b| format!("{} (Hermes {})", b.profile, b.hermes)),
             tool_changes,
             tools_changed,
+            warnings: current.warnings.clone(),
             sources,
         }
     }
@@ -404,6 +428,12 @@ impl CheckReport {
                 out.push_str(&format!("{more}\n"));
             }
         }
+        for warning in &self.warnings {
+            out.push_str(&format!(
+                "warning: {}\n",
+                schematax_engine::text::sanitize(warning)
+            ));
+        }
         out
     }
 
@@ -432,6 +462,12 @@ impl CheckReport {
             }
             out.push_str("\n</details>\n");
         }
+        if !self.warnings.is_empty() {
+            out.push('\n');
+            for warning in &self.warnings {
+                out.push_str(&format!("- warning: {}\n", escape_markdown(warning)));
+            }
+        }
         out
     }
 
@@ -451,14 +487,9 @@ impl CheckReport {
                 Some(serde_json::json!({
                     "ruleId": "schema-budget",
                     "level": "error",
-                    "message": {"text": format!(
-                        "{}: {} chars/4 tokens of MCP tool schemas ({}): {failure}",
-                        g.scope,
-                        thousands(g.tokens),
-                        limits(g)
-                    )},
+                    "message": {"text": sarif_message(g, failure)},
                     "locations": [{"physicalLocation": {
-                        "artifactLocation": {"uri": uri},
+                        "artifactLocation": {"uri": super::sarif_uri(uri)},
                         "region": {"startLine": 1},
                     }}],
                 }))
@@ -483,6 +514,36 @@ impl CheckReport {
 }
 
 /// A gate's limits in words: `20,000`, `+5%`, `20,000, +5%` or `-`.
+/// A failing gate in words: its tokens, then beside each limit it broke, the figure that broke
+/// it (the budget beside the tokens, the growth beside the allowed increase).
+fn sarif_message(g: &Gate, failure: &str) -> String {
+    let mut broken = Vec::new();
+    if let Some(budget) = g.budget.filter(|b| g.tokens > *b) {
+        broken.push(format!("over its budget of {}", thousands(budget)));
+    }
+    if let (Some(max), Some(before)) = (g.max_increase_pct, g.baseline_tokens) {
+        let grown = g
+            .change_pct
+            .map_or("from 0".into(), |c| format!("{c:+.1}%"));
+        if g.change_pct.is_none_or(|c| c > max) {
+            broken.push(format!(
+                "{grown} against the baseline's {}, more than the +{}% allowed",
+                thousands(before),
+                super::pct_label(max)
+            ));
+        }
+    }
+    if broken.is_empty() {
+        broken.push(failure.to_string());
+    }
+    format!(
+        "{}: {} chars/4 tokens of MCP tool schemas, {}",
+        g.scope,
+        thousands(g.tokens),
+        broken.join(", and ")
+    )
+}
+
 fn limits(g: &Gate) -> String {
     let parts: Vec<String> = g
         .budget
@@ -498,6 +559,12 @@ fn limits(g: &Gate) -> String {
     } else {
         parts.join(", ")
     }
+}
+
+/// `new - old` as a signed count, held to `i64`'s range (a baseline may hold any number).
+fn difference(new: u64, old: u64) -> i64 {
+    let exact = i128::from(new) - i128::from(old);
+    i64::try_from(exact).unwrap_or(if exact > 0 { i64::MAX } else { i64::MIN })
 }
 
 /// The tools whose definitions changed, largest growth first, with their change in
@@ -531,7 +598,7 @@ fn tool_changes(
                 return None;
             }
             let tokens = |side: Option<&(u64, String)>| side.map(|s| s.0);
-            let delta = tokens(new).unwrap_or(0) as i64 - tokens(old).unwrap_or(0) as i64;
+            let delta = difference(tokens(new).unwrap_or(0), tokens(old).unwrap_or(0));
             Some((
                 ToolChange {
                     server: key.0.clone(),
@@ -556,7 +623,7 @@ fn tool_changes(
             .collect();
         let counts = tokenizer.count_all(&texts);
         for (change, pair) in changes.iter_mut().zip(counts.chunks(2)) {
-            change.0.tokens_delta = Some(pair[1] as i64 - pair[0] as i64);
+            change.0.tokens_delta = Some(difference(pair[1], pair[0]));
         }
     }
     (changes.into_iter().map(|c| c.0).collect(), total)

@@ -85,6 +85,10 @@ pub struct ToolRow {
     pub chars: u64,
     /// chars/4 estimate.
     pub estimate_tokens: u64,
+    /// Its definition's tokens in the report's tokenizer (`tokenizer`), as Hermes sends it;
+    /// null with `--estimate-only`.
+    #[serde(default)]
+    pub tokens: Option<u64>,
 }
 
 /// The whole `report` output.
@@ -335,6 +339,7 @@ fn tool_rows(session: &Session) -> Vec<ToolRow> {
                 name: entry.name.clone(),
                 chars: entry.chars,
                 estimate_tokens: estimate_tokens(entry.chars),
+                tokens: session.catalog_token_count(doc),
             }
         })
         .collect()

@@ -65,6 +65,20 @@ impl ReportFormat {
     }
 }
 
+/// A file path as a SARIF `artifactLocation.uri`: a relative URI reference, each byte but the
+/// unreserved ones and `/` percent-encoded (a space, `%` or `#` would make it invalid).
+pub fn sarif_uri(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for byte in path.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(char::from(byte));
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
 /// Pretty JSON of a report model, ending with a newline. Besides the usual escapes, C1
 /// controls, DEL and bidirectional overrides in strings are written as `\uXXXX`, so no
 /// terminal control ever reaches the screen raw.

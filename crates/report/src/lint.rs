@@ -232,7 +232,8 @@ impl LintReport {
             "logicalLocations": [{"fullyQualifiedName": format!("{}/{}", f.server, f.tool), "kind": "function"}],
         });
         if let Some(uri) = self.sources.get(&f.server) {
-            location["physicalLocation"] = json!({"artifactLocation": {"uri": uri}});
+            location["physicalLocation"] =
+                json!({"artifactLocation": {"uri": crate::sarif_uri(uri)}});
         }
         json!({
             "ruleId": f.rule.id,

@@ -238,6 +238,13 @@ impl SearchReport {
 
 /// The gate in words.
 fn gate_line(gate: &GateRow) -> String {
+    if gate.document_frequency == 0 {
+        return format!(
+            "gate: \"{}\" (token {}) is the rarest word and in no tool: nothing is admitted but a tool named by the whole query",
+            sanitize(&gate.word),
+            sanitize(&gate.token),
+        );
+    }
     format!(
         "gate: \"{}\" (token {}, in {} tool{}) is the rarest word: every hit holds it and {} of the {} answerable word{}",
         sanitize(&gate.word),

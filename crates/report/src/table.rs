@@ -230,19 +230,60 @@ impl Table {
 
 /// Escapes the characters that would break a Markdown table cell or start markup.
 pub fn escape_markdown(text: &str) -> String {
+    let text = sanitize(text);
     let mut out = String::with_capacity(text.len());
-    for c in sanitize(text).chars() {
-        if matches!(c, '|' | '\\' | '`' | '*' | '_' | '<' | '>' | '[' | ']') {
-            out.push('\\');
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '|' | '\\' | '`' | '*' | '_' | '<' | '>' | '[' | ']' => {
+                out.push('\\');
+                out.push(c);
+            }
+            // An entity would be decoded: `&lt;` must show as written.
+            '&' => out.push_str("&amp;"),
+            // A mention (`@org/team`) would notify, a reference (`#1`) would link, an
+            // address (`https://`, `www.`) would become a link: a zero-width space after the
+            // mark keeps each plain text.
+            '@' | '#' => {
+                out.push(c);
+                out.push(ZERO_WIDTH_SPACE);
+            }
+            ':' if chars.peek() == Some(&'/') => {
+                out.push(c);
+                out.push(ZERO_WIDTH_SPACE);
+            }
+            '.' if out.to_ascii_lowercase().ends_with("www") => {
+                out.push(ZERO_WIDTH_SPACE);
+                out.push(c);
+            }
+            c => out.push(c),
         }
-        out.push(c);
     }
     out
 }
 
+/// Invisible, and breaks the mentions, references and links GitHub would make of a text.
+const ZERO_WIDTH_SPACE: char = '\u{200b}';
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn markdown_text_never_notifies_links_or_decodes() {
+        let shown =
+            escape_markdown("@org/team fixes #1 at https://x.test and www.y.test &lt;b&gt;");
+        assert!(!shown.contains("@org"), "{shown}");
+        assert!(!shown.contains("#1"), "{shown}");
+        assert!(!shown.contains("https://"), "{shown}");
+        assert!(!shown.contains("www."), "{shown}");
+        assert!(shown.contains("&amp;lt;b&amp;gt;"), "{shown}");
+        let visible: String = shown.chars().filter(|c| *c != ZERO_WIDTH_SPACE).collect();
+        assert_eq!(
+            visible,
+            "@org/team fixes #1 at https://x.test and www.y.test &amp;lt;b&amp;gt;"
+        );
+    }
 
     #[test]
     fn text_aligns_columns() {

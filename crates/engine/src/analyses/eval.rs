@@ -51,6 +51,12 @@ pub enum QueriesError {
     /// Not `queries: [...]`.
     #[error("expected a mapping with a `queries` list")]
     Shape,
+    /// A hermes.yaml (a mapping of `model`, `tools` or `mcp_servers`), not a queries file.
+    #[error("this is a hermes.yaml, not a queries file: give the queries file (`queries: [{{query, expected}}]`) here and the config with --config")]
+    AConfig,
+    /// A capture file (a server's `tools` list), not a queries file.
+    #[error("this is a capture of a server's tools, not a queries file: give the queries file (`queries: [{{query, expected}}]`) here and captures with --tools")]
+    ACapture,
     /// Not one entry has both a query and an expected tool.
     #[error("no entry has both `query` and `expected`: nothing to evaluate")]
     NoQueries {
@@ -109,7 +115,16 @@ impl QuerySet {
     pub fn parse(bytes: &[u8]) -> Result<QuerySet, QueriesError> {
         let root = parse_yaml_document(bytes)?;
         let Some(Yaml::Seq(items)) = root.get("queries") else {
-            return Err(QueriesError::Shape);
+            return Err(if matches!(root.get("tools"), Some(Yaml::Seq(_))) {
+                QueriesError::ACapture
+            } else if ["model", "tools", "mcp_servers"]
+                .iter()
+                .any(|key| root.get(key).is_some())
+            {
+                QueriesError::AConfig
+            } else {
+                QueriesError::Shape
+            });
         };
         let mut queries = Vec::new();
         let mut warnings = Vec::new();
@@ -562,6 +577,14 @@ mod tests {
         assert_eq!(s.queries[1].also_ok, ["w"]);
         assert_eq!(s.warnings.len(), 2);
         assert_eq!(QuerySet::parse(b"- a"), Err(QueriesError::Shape));
+        assert_eq!(
+            QuerySet::parse(b"model: x\nmcp_servers: {}\n"),
+            Err(QueriesError::AConfig)
+        );
+        assert_eq!(
+            QuerySet::parse(br#"{"server": "s", "tools": [{"name": "t"}]}"#),
+            Err(QueriesError::ACapture)
+        );
         assert_eq!(
             QuerySet::parse(b"queries:\n  - query: x\n  - expected: [t]\n"),
             Err(QueriesError::NoQueries { skipped: 2 })

@@ -94,6 +94,21 @@ impl Config {
         };
         let mut config = Config::parse_with(&bytes, &lookup)
             .map_err(|e| InputError::new(path, e.to_string()))?;
+        if config.warnings.iter().any(|w| {
+            w.key == "tools"
+                && matches!(
+                    w.problem,
+                    ConfigProblem::Invalid {
+                        found: Found::List,
+                        ..
+                    }
+                )
+        }) {
+            return Err(InputError::new(
+                path,
+                "a `tools` list, as a capture file holds: this is not a hermes.yaml (give captures with --tools)",
+            ));
+        }
         config.substituted = substituted.into_inner();
         match &config.ignored {
             Some(reason) => Err(InputError::new(

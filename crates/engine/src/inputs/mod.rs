@@ -42,7 +42,10 @@ pub const SAMPLE_TOOLS: &[(&str, &str)] = &[
 ];
 
 /// How the embedded sample is named.
-const SAMPLE_LABEL: &str = "embedded sample";
+pub const SAMPLE_LABEL: &str = "embedded sample";
+
+/// Where the embedded sample's config lives in the repository.
+pub const SAMPLE_CONFIG_PATH: &str = "samples/hermes.yaml";
 
 /// A warning about the inputs: a config key read otherwise than written, or something loading
 /// the captures skipped.

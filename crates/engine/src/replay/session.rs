@@ -581,6 +581,12 @@ impl Session {
         &self.tokenizer
     }
 
+    /// The real token count of the catalog's tool at `doc`, once given.
+    pub fn catalog_token_count(&self, doc: usize) -> Option<u64> {
+        let place = *self.catalog.tools.get(doc)?;
+        self.token_count(place.server, place.tool)
+    }
+
     /// The real token count of a tool of a server, once given.
     pub fn token_count(&self, server: usize, tool: usize) -> Option<u64> {
         self.token_counts.get(server)?.get(tool).copied().flatten()

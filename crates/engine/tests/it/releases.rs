@@ -69,11 +69,15 @@ fn oracle(folder: &Path, jobs: &[Value], scratch: &Path) -> Vec<Value> {
     let name = folder.file_name().unwrap().to_string_lossy().to_string();
     let jobs_path = scratch.join(format!("jobs-{name}.json"));
     std::fs::write(&jobs_path, serde_json::to_vec(jobs).unwrap()).unwrap();
+    // The oracle's own temporary files go to a folder of their own, which must be empty
+    // after it: a run leaves nothing behind.
+    let temp = tempfile::tempdir().unwrap();
     let output = Command::new("python3")
         .arg("-S")
         .arg(repo_root().join("tests/oracle/hermes_oracle.py"))
         .arg(folder)
         .arg(&jobs_path)
+        .env("TMPDIR", temp.path())
         .output()
         .expect("python3 runs");
     assert!(
@@ -81,6 +85,12 @@ fn oracle(folder: &Path, jobs: &[Value], scratch: &Path) -> Vec<Value> {
         "the oracle failed on {name}: {}",
         String::from_utf8_lossy(&output.stderr)
     );
+    let left: Vec<_> = std::fs::read_dir(temp.path())
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .collect();
+    assert!(left.is_empty(), "the oracle of {name} left {left:?} behind");
     // Python writes NaN and Infinity, which serde_json does not read.
     let text = String::from_utf8(output.stdout).unwrap();
     let text = text
