@@ -13,6 +13,7 @@ use schematax_engine::replay::catalog::Scope;
 use schematax_engine::replay::session::{Overrides, Session};
 use schematax_engine::tokenizers::{choose, hub_cache, TokenizerChoice, TokenizerOrigin};
 use schematax_releases::{Profile, VersionMatch};
+use schematax_report::words::Words;
 
 /// Measure the schema tax of MCP tool definitions and replay Hermes Agent's Tool Search.
 ///
@@ -664,10 +665,24 @@ impl SessionArgs {
     }
 
     /// Reads the inputs and builds the session.
+    /// The commands that build a session here print no warnings of their own: the config's
+    /// and the captures' go to stderr, one line each.
     pub fn session(&self, config: Option<&Path>) -> Result<(Inputs, Session), CliError> {
         let inputs = self.inputs(config)?;
         let session = Session::new(&inputs.config, &inputs.captures, &self.overrides(&inputs)?);
+        warn_on_stderr(&inputs, session.profile());
         Ok((inputs, session))
+    }
+}
+
+/// Prints what the inputs say was read otherwise than written, or skipped, under `profile`:
+/// one line each on stderr, as `report` lists them.
+pub fn warn_on_stderr(inputs: &Inputs, profile: Profile) {
+    for warning in inputs.warnings(profile) {
+        eprintln!(
+            "schematax: warning: {}",
+            schematax_engine::text::sanitize(&warning.words())
+        );
     }
 }
 

@@ -33,6 +33,9 @@ pub fn run(args: CompareArgs) -> Result<ExitCode, CliError> {
         set.as_ref(),
         limit,
     );
+    if let Some(first) = profiles.first() {
+        crate::cli::args::warn_on_stderr(&inputs, *first);
+    }
     let report = CompareReport::build(&inputs, &comparison);
     emit(
         &report.render(output.format.into()),

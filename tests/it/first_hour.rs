@@ -469,3 +469,30 @@ fn a_gate_on_a_word_in_no_tool_is_worded_without_impossible_counts() {
     let shown = text(&out.stdout);
     assert!(!shown.contains("of the 0"), "{shown}");
 }
+
+#[test]
+fn every_command_says_what_the_config_got_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = config_with_one_capture(dir.path());
+    std::fs::write(
+        &config,
+        "mcp_servers:\n  fetch:\n    command: uvx\ntools:\n  tool_search:\n    treshold_pct: 5\n",
+    )
+    .unwrap();
+    for command in [
+        &["lint", &config][..],
+        &["search", "fetch a url", "--config", &config],
+        &["describe", "fetch", "--config", &config],
+        &["sweep", &config],
+        &["card", &config],
+        &["compare", &config],
+        &["eval", "samples/queries.yaml", "--config", &config],
+    ] {
+        let out = run(command);
+        let err = text(&out.stderr);
+        assert!(
+            err.contains("warning: ") && err.contains("treshold_pct"),
+            "{command:?}: {err}"
+        );
+    }
+}
