@@ -68,6 +68,26 @@ impl Tmux {
         String::from_utf8_lossy(&output.stdout).into_owned()
     }
 
+    /// Everything the pane printed, its history included, with lines the terminal wrapped
+    /// joined again.
+    fn joined_history(&self) -> String {
+        let output = Command::new("tmux")
+            .args([
+                "-L",
+                &self.socket,
+                "capture-pane",
+                "-p",
+                "-J",
+                "-S",
+                "-",
+                "-t",
+                "e2e",
+            ])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    }
+
     /// Waits until the screen shows `needle` (30 s at most: a busy 2-core machine is slow,
     /// and time is not what these tests measure). A frame is drawn top to bottom, so the
     /// screen returned may not show yet what lies below the needle: see [`Tmux::wait_for_all`].
@@ -449,4 +469,22 @@ fn a_huge_paste_is_one_edit_cut_to_the_query_limit_and_the_view_stays_live() {
     tmux.wait_until_gone("keeps 1,000 characters");
     tmux.keys(&["q"]);
     tmux.wait_for("EXIT=0");
+}
+
+#[test]
+fn lint_on_a_terminal_cuts_its_lines_to_the_width() {
+    let tmux = Tmux::start("lint-width", &shell_command("lint"), 72, 30);
+    tmux.wait_for("EXIT=");
+    let printed = tmux.joined_history();
+    assert!(printed.contains("EXIT=0"), "{printed}");
+    let widest = printed
+        .lines()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0);
+    assert!(widest <= 72, "a line of {widest} columns:\n{printed}");
+    assert!(
+        printed.contains('…'),
+        "long findings are cut, and say so:\n{printed}"
+    );
 }

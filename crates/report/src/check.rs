@@ -453,8 +453,8 @@ impl CheckReport {
         }
         if !self.tool_changes.is_empty() {
             out.push_str(&format!(
-                "\n<details><summary>{} tools changed</summary>\n\n{}\n",
-                thousands(self.tools_changed as u64),
+                "\n<details><summary>{} changed</summary>\n\n{}\n",
+                schematax_engine::text::count(self.tools_changed, "tool", "tools"),
                 self.tool_table().to_markdown()
             ));
             if let Some(more) = self.more_tools() {

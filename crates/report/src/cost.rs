@@ -672,9 +672,9 @@ impl CostReport {
         }
         for row in &self.not_connected {
             out.push_str(&format!(
-                "Not connected: {} ({} tools, {} tokens once fixed): its tool list is refused\n",
+                "Not connected: {} ({}, {} tokens once fixed): its tool list is refused\n",
                 schematax_engine::text::sanitize(&row.server),
-                thousands(row.tools as u64),
+                schematax_engine::text::count(row.tools, "tool", "tools"),
                 thousands(row.estimate_tokens)
             ));
         }
@@ -726,9 +726,9 @@ impl CostReport {
         }
         for row in &self.not_connected {
             out.push_str(&format!(
-                "- Not connected: **{}** ({} tools, {} tokens once fixed): its tool list is refused\n",
+                "- Not connected: **{}** ({}, {} tokens once fixed): its tool list is refused\n",
                 escape_markdown(&row.server),
-                thousands(row.tools as u64),
+                schematax_engine::text::count(row.tools, "tool", "tools"),
                 thousands(row.estimate_tokens)
             ));
         }

@@ -811,9 +811,9 @@ fn eval_section(out: &mut String, eval: &EvalReport) {
         .collect();
     let _ = writeln!(
         out,
-        "<h3>Misses: {} of {} queries not in the top {}</h3>",
+        "<h3>Misses: {} of {} not in the top {}</h3>",
         thousands(misses.len() as u64),
-        thousands(eval.queries.len() as u64),
+        schematax_engine::text::count(eval.queries.len(), "query", "queries"),
         o.k
     );
     if !misses.is_empty() {

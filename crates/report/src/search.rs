@@ -224,10 +224,10 @@ impl SearchReport {
                 )
             } else {
                 format!(
-                    "Every tool holding \"{}\" holds fewer than {} of the query's {} words.",
+                    "Every tool holding \"{}\" holds fewer than {} of the query's {}.",
                     sanitize(&gate.word),
                     gate.required,
-                    gate.answerable
+                    schematax_engine::text::count(gate.answerable, "word", "words")
                 )
             }
         } else {

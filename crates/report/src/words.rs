@@ -135,6 +135,14 @@ impl Words for EvalWarning {
                 "and {} more expected tools not in this session's catalog",
                 schematax_engine::text::thousands(*count as u64)
             ),
+            EvalWarning::UnknownKey {
+                position,
+                key,
+                guess,
+            } => write!(
+                f,
+                "query #{position}: unknown key {key:?}, ignored (did you mean `{guess}`?)"
+            ),
         }
     }
 }

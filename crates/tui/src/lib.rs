@@ -340,3 +340,15 @@ pub fn event_loop<B: Backend>(
     }
     Ok(app)
 }
+
+/// The width in columns of the terminal stdout writes to, when it writes to one.
+pub fn stdout_columns() -> Option<usize> {
+    use std::io::IsTerminal;
+    if !std::io::stdout().is_terminal() {
+        return None;
+    }
+    crossterm::terminal::size()
+        .ok()
+        .map(|(columns, _)| usize::from(columns))
+        .filter(|columns| *columns > 0)
+}

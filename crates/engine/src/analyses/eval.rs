@@ -92,7 +92,20 @@ pub enum EvalWarning {
         /// How many more.
         count: usize,
     },
+    /// A key of an entry that nothing reads and that looks like a typo of a known one (other
+    /// keys, such as a `note`, are left alone).
+    UnknownKey {
+        /// The entry's position in the file (1-based).
+        position: usize,
+        /// The key.
+        key: String,
+        /// The known key it is likely a typo of.
+        guess: &'static str,
+    },
 }
+
+/// The keys an entry of a queries file may have.
+const ENTRY_KEYS: [&str; 6] = ["id", "query", "server", "expected", "also_ok", "style"];
 
 /// A parsed queries file.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -130,6 +143,20 @@ impl QuerySet {
         let mut warnings = Vec::new();
         for (index, item) in items.iter().enumerate() {
             let position = index + 1;
+            if let Yaml::Map(map) = item {
+                for key in map.keys().map(Yaml::key_text) {
+                    if ENTRY_KEYS.contains(&key.as_str()) {
+                        continue;
+                    }
+                    if let Some(guess) = crate::text::did_you_mean(&key, &ENTRY_KEYS) {
+                        warnings.push(EvalWarning::UnknownKey {
+                            position,
+                            key,
+                            guess,
+                        });
+                    }
+                }
+            }
             let text = |key: &str| match item.get(key) {
                 Some(Yaml::Str(s)) => Some(s.clone()),
                 Some(value @ (Yaml::Int(_) | Yaml::Float(_) | Yaml::Bool(_))) => {
@@ -577,6 +604,17 @@ mod tests {
         assert_eq!(s.queries[1].also_ok, ["w"]);
         assert_eq!(s.warnings.len(), 2);
         assert_eq!(QuerySet::parse(b"- a"), Err(QueriesError::Shape));
+        let typo =
+            QuerySet::parse(b"queries:\n  - query: a\n    expected: [t]\n    expectd: [u]\n")
+                .unwrap();
+        assert_eq!(
+            typo.warnings,
+            [EvalWarning::UnknownKey {
+                position: 1,
+                key: "expectd".into(),
+                guess: "expected"
+            }]
+        );
         assert_eq!(
             QuerySet::parse(b"model: x\nmcp_servers: {}\n"),
             Err(QueriesError::AConfig)
