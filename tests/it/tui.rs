@@ -1327,3 +1327,106 @@ fn the_loading_screen_quits_on_a_key_or_a_signal_and_reports_a_failed_or_lost_lo
     let (loaded, _) = run(Vec::new(), None, true);
     assert!(matches!(loaded, Loaded::Lost));
 }
+
+/// A runner whose lints panic, as a bug in a background job would; the rest runs as in the view.
+fn lint_panics(effect: Effect, progress: &(dyn Fn(Msg) + Sync)) -> Option<Msg> {
+    if matches!(effect, Effect::Lint { .. }) {
+        panic!("a lint that fails");
+    }
+    effect.run(progress)
+}
+
+#[test]
+fn a_background_job_that_panics_ends_the_view_with_its_one_line() {
+    use schematax_tui::worker::{JobKind, Workers};
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let mut app = sample_app();
+    app.update(key('+'));
+    // Nothing else is queued: before, the loop waited for ever on a lint that never came.
+    let app = schematax_tui::event_loop_on(
+        &mut terminal,
+        app,
+        Workers::with_runner(sender.clone(), lint_panics),
+        &receiver,
+        &mut CountSuspends::default(),
+    )
+    .unwrap();
+    assert!(app.quit);
+    assert_eq!(app.ended_by, None);
+    let failure = app.failed.clone().unwrap();
+    assert_eq!(failure.job, JobKind::Lint);
+    // The command's one line (schematax: error: ...), and the tuning is still there to print.
+    let error = schematax_tui::TerminalError::from(failure).to_string();
+    assert_eq!(
+        error,
+        "the view's lint failed: a lint that fails; the view was closed"
+    );
+    assert!(app.is_tuned());
+}
+
+/// Terminal events in batches, as reads of the terminal bring them: `poll` answers whether the
+/// batch being read has more.
+struct Batches(
+    std::collections::VecDeque<std::collections::VecDeque<ratatui::crossterm::event::Event>>,
+);
+
+impl schematax_tui::EventSource for Batches {
+    fn read(&mut self) -> std::io::Result<ratatui::crossterm::event::Event> {
+        loop {
+            let batch = self
+                .0
+                .front_mut()
+                .ok_or(std::io::ErrorKind::UnexpectedEof)?;
+            if let Some(event) = batch.pop_front() {
+                return Ok(event);
+            }
+            self.0.pop_front();
+        }
+    }
+
+    fn poll(&mut self, _timeout: std::time::Duration) -> std::io::Result<bool> {
+        Ok(self.0.front().is_some_and(|batch| !batch.is_empty()))
+    }
+}
+
+#[test]
+fn what_follows_a_paste_in_the_same_read_is_text_never_keys() {
+    use ratatui::crossterm::event::Event;
+    let press = |code: KeyCode, modifiers: KeyModifiers| Event::Key(KeyEvent::new(code, modifiers));
+    let plain = |c: char| press(KeyCode::Char(c), KeyModifiers::NONE);
+    // "fetch ESC[201~ CR + q Ctrl-C ESC[200~ more ESC[201~" as crossterm parses it: the paste
+    // ends early, and what follows would press Enter, +, q and Ctrl-C.
+    let mut source = Batches(
+        [
+            vec![
+                Event::Paste("fetch".into()),
+                press(KeyCode::Enter, KeyModifiers::NONE),
+                plain('+'),
+                plain('q'),
+                press(KeyCode::Char('c'), KeyModifiers::CONTROL),
+                Event::Paste(" more".into()),
+            ],
+            // Keys pressed later, in reads of their own, are keys.
+            vec![press(KeyCode::Enter, KeyModifiers::NONE)],
+            vec![plain('q')],
+        ]
+        .into_iter()
+        .map(Into::into)
+        .collect(),
+    );
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let mut msgs = Vec::new();
+    while let Some(msg) = schematax_tui::next_input(&mut source) {
+        msgs.push(format!("{msg:?}"));
+        sender.send(msg).unwrap();
+    }
+    assert_eq!(msgs.len(), 3, "{msgs:?}");
+    assert_eq!(msgs[0], r#"Paste("fetch\n+q more")"#);
+    let app = run_sample_loop(&sender, &receiver);
+    assert_eq!(app.search.query, "fetch +q more");
+    assert_eq!(app.session.settings().threshold_pct, 10.0, "+ was text");
+    assert!(!app.is_tuned());
+    assert!(app.quit, "the q pressed after the paste quits");
+}
+

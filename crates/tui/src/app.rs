@@ -14,7 +14,7 @@ use crate::state::{
     Counting, Derived, EvalPane, Job, LintPane, Overlay, Pane, RecaptureProgress, RecaptureSource,
     SearchPane, ServersPane, SortOrder, ToolListView,
 };
-use crate::worker::SERVERS_COUNTED_FIRST;
+use crate::worker::{WorkerFailure, SERVERS_COUNTED_FIRST};
 use schematax_capture::signals::Signal;
 use schematax_engine::analyses::eval::QuerySet;
 use schematax_engine::inputs::capture_file::LoadedCaptures;
@@ -82,6 +82,8 @@ pub struct App {
     pub quit: bool,
     /// The signal that ended the view, if one did.
     pub ended_by: Option<Signal>,
+    /// The background job whose failure ended the view, if one did.
+    pub failed: Option<WorkerFailure>,
 }
 
 /// The largest catalog rebuilt on the UI thread when a server is switched: about 5 ms of
@@ -161,6 +163,7 @@ impl App {
             capturing: None,
             quit: false,
             ended_by: None,
+            failed: None,
         };
         if !app.derived.warnings.is_empty() {
             app.status = Some(app.warning_status());
@@ -319,6 +322,12 @@ impl App {
             Msg::Signal(signal) => {
                 self.quit = true;
                 self.ended_by = Some(signal);
+            }
+            // What the failed job was for will never come: the view ends rather than wait
+            // for it (a lint pane "linting..." for ever, a switch that never lands).
+            Msg::WorkerFailed(failure) => {
+                self.quit = true;
+                self.failed = Some(failure);
             }
             Msg::Linted {
                 generation,
