@@ -1430,3 +1430,64 @@ fn what_follows_a_paste_in_the_same_read_is_text_never_keys() {
     assert!(app.quit, "the q pressed after the paste quits");
 }
 
+
+#[test]
+fn the_bridge_overlay_says_why_tool_search_is_inactive() {
+    let bridge_words = |app: &mut App| {
+        press(app, KeyCode::Char('L'));
+        let Some(Overlay::Detail(detail, _)) = &app.overlay else {
+            panic!("{:?}", app.overlay)
+        };
+        let words = detail.lines.join("\n");
+        press(app, KeyCode::Esc);
+        words
+    };
+    // Below the threshold: with the heaviest server off, far from 20,000 tokens.
+    let mut app = sample_app();
+    press(&mut app, KeyCode::Char(' '));
+    assert!(!app.derived.activation.active);
+    let words = bridge_words(&mut app);
+    assert!(!words.contains("enabled: off"), "{words}");
+    assert!(
+        words.contains("below 10% of 200K (20,000 tokens)"),
+        "{words}"
+    );
+    // Off: said so.
+    press(&mut app, KeyCode::Char(' '));
+    press(&mut app, KeyCode::Char('m'));
+    press(&mut app, KeyCode::Char('m'));
+    assert_eq!(app.session.settings().enabled, Mode::Off);
+    assert_eq!(
+        bridge_words(&mut app),
+        "With enabled: off, every tool is sent as it is."
+    );
+}
+
+#[test]
+fn p_and_o_say_when_they_go_round_the_releases() {
+    use schematax_tui::app::{ROUND_TO_NEWEST, ROUND_TO_OLDEST};
+    let mut app = latest_app();
+    let effects = press(&mut app, KeyCode::Char('P'));
+    let oldest = Profile::released().next().unwrap();
+    assert_eq!(
+        app.status.as_deref(),
+        Some(format!("{ROUND_TO_OLDEST}: switching to {oldest}...").as_str())
+    );
+    run_effects(&mut app, effects);
+    assert_eq!(app.session.profile(), oldest);
+    let status = app.status.clone().unwrap();
+    assert!(
+        status.starts_with(&format!("{ROUND_TO_OLDEST}: {oldest} (Hermes")),
+        "{status}"
+    );
+    assert!(screen(&app, 120, 40).contains(ROUND_TO_OLDEST));
+    // A step that does not go round says nothing of it.
+    press_and_run(&mut app, KeyCode::Char('P'));
+    let status = app.status.clone().unwrap();
+    assert!(!status.contains("round"), "{status}");
+    press_and_run(&mut app, KeyCode::Char('O'));
+    press_and_run(&mut app, KeyCode::Char('O'));
+    assert_eq!(app.session.profile(), Profile::newest());
+    let status = app.status.clone().unwrap();
+    assert!(status.starts_with(ROUND_TO_NEWEST), "{status}");
+}

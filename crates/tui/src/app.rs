@@ -68,6 +68,9 @@ pub struct App {
     pub generation: u64,
     /// A profile switch under way.
     pub switching: Option<Profile>,
+    /// How the switch under way went round the end of the releases ([`ROUND_TO_OLDEST`],
+    /// [`ROUND_TO_NEWEST`]), said in the status line when it lands.
+    pub switching_round: Option<&'static str>,
     /// The catalog rebuild after a server was switched on or off, when it runs on a worker.
     pub rebuild: Job,
     /// Catalogs of more tools than this are rebuilt on a worker after a server is switched on
@@ -103,6 +106,10 @@ pub const THRESHOLD_FINE_STEP: f64 = 0.1;
 pub const LISTING_BUDGET_STEP: u32 = 500;
 /// Near misses the Search pane explains.
 pub const NEAR_MISSES: usize = 3;
+/// What the status line says when `P` goes past the newest release.
+pub const ROUND_TO_OLDEST: &str = "past the newest release, round to the oldest";
+/// What the status line says when `O` goes back past the oldest release.
+pub const ROUND_TO_NEWEST: &str = "back past the oldest release, round to the newest";
 
 impl App {
     /// A new app on `inputs` with the command line's `overrides` (and a queries file for the
@@ -154,6 +161,7 @@ impl App {
             status: None,
             generation: 0,
             switching: None,
+            switching_round: None,
             rebuild: Job {
                 generation: 0,
                 done: Some(0),
@@ -370,8 +378,10 @@ impl App {
                     let profile = session.profile();
                     self.overrides.profile = Some(profile);
                     self.adopt_session(*session);
+                    let round = self.switching_round.take();
                     self.status = Some(format!(
-                        "{profile} (Hermes {}): {}",
+                        "{}{profile} (Hermes {}): {}",
+                        round.map(|r| format!("{r}: ")).unwrap_or_default(),
                         profile.releases_label(),
                         profile.spec().changes
                     ));
@@ -665,26 +675,36 @@ impl App {
     }
 
     /// Starts building the next (or previous) release's session in the background: P and O
-    /// step through the releases, and round again.
+    /// step through the releases, and round again (the status line says when).
     fn switch_profile(&mut self, forward: bool) -> Vec<Effect> {
         if let Some(profile) = self.switching {
             self.status = Some(format!("switching to {profile}..."));
             return Vec::new();
         }
         let current = self.session.profile();
-        let profile = if forward {
-            Profile::released()
-                .find(|p| *p > current)
-                .or_else(|| Profile::released().next())
+        let (next, round_to, round) = if forward {
+            (
+                Profile::released().find(|p| *p > current),
+                Profile::released().next(),
+                ROUND_TO_OLDEST,
+            )
         } else {
-            Profile::released()
-                .rev()
-                .find(|p| *p < current)
-                .or_else(|| Profile::released().next_back())
-        }
-        .unwrap_or(current);
+            (
+                Profile::released().rev().find(|p| *p < current),
+                Profile::released().next_back(),
+                ROUND_TO_NEWEST,
+            )
+        };
+        let (profile, round) = match next {
+            Some(profile) => (profile, None),
+            None => (round_to.unwrap_or(current), Some(round)),
+        };
         self.switching = Some(profile);
-        self.status = Some(format!("switching to {profile}..."));
+        self.switching_round = round;
+        self.status = Some(match round {
+            Some(round) => format!("{round}: switching to {profile}..."),
+            None => format!("switching to {profile}..."),
+        });
         vec![Effect::BuildSession {
             generation: self.generation + 1,
             recipe: self.recipe(profile),
