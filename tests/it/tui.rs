@@ -1430,6 +1430,103 @@ fn what_follows_a_paste_in_the_same_read_is_text_never_keys() {
     assert!(app.quit, "the q pressed after the paste quits");
 }
 
+#[test]
+fn under_a_listing_the_threshold_keys_reach_every_form_and_the_map_shows_each() {
+    use schematax_engine::replay::listing::ListingForm;
+    let mut app = latest_app();
+    let effects = app.startup_effects();
+    run_effects(&mut app, effects);
+    press(&mut app, KeyCode::Char('x'));
+    type_text(&mut app, "150K");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.session.context().tokens, 150_000);
+    let form = |app: &App| {
+        app.derived
+            .activation
+            .listing
+            .as_ref()
+            .unwrap()
+            .listing
+            .form
+    };
+    let mut seen = vec![form(&app)];
+    let mut names_screen = None;
+    while app.session.settings().threshold_pct > 0.0 {
+        press(&mut app, KeyCode::Char('-'));
+        let now = form(&app);
+        let status = app.status.clone().unwrap_or_default();
+        let words = match now {
+            ListingForm::None => "no listing".to_string(),
+            form => format!("{form} listing"),
+        };
+        assert!(status.contains(&words), "{status}");
+        if seen.last() != Some(&now) {
+            seen.push(now);
+            if now == ListingForm::Names {
+                names_screen = Some((app.session.settings().threshold_pct, screen(&app, 120, 40)));
+            }
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            ListingForm::Full,
+            ListingForm::Names,
+            ListingForm::Mixed,
+            ListingForm::None
+        ]
+    );
+    // The first names step: the map has names cells, and the marker sits among them.
+    let (pct, text) = names_screen.unwrap();
+    let changes = schematax_engine::replay::listing::form_thresholds(
+        &app.derived.form_budgets,
+        app.session.settings().listing_max_tokens,
+        150_000,
+    );
+    let full = changes
+        .iter()
+        .find(|(form, _)| *form == ListingForm::Full)
+        .unwrap()
+        .1;
+    assert!(pct < full && full < 1.0, "{pct} {full}");
+    let marked = text.lines().find(|l| l.contains('◆')).unwrap();
+    assert!(marked.contains("▓◆") || marked.contains("◆▓"), "{text}");
+    assert!(text.contains("names listing; mixed below "), "{text}");
+    assert!(text.contains(&format!("full from {full}%")), "{text}");
+    // The y axis is labelled down to where the forms change at 2M.
+    let map_rows = text
+        .lines()
+        .filter(|l| l.contains("0.01% ·") || l.contains(" 0.1% ·"));
+    assert_eq!(map_rows.count(), 2, "{text}");
+}
+
+#[test]
+fn the_mode_says_what_auto_means_under_the_release_shown() {
+    let mut app = latest_app();
+    press(&mut app, KeyCode::Char('m'));
+    let status = app.status.clone().unwrap();
+    assert!(status.starts_with("enabled: on under Hermes"), "{status}");
+    assert!(
+        status.contains("whenever a tool can be deferred"),
+        "{status}"
+    );
+    press(&mut app, KeyCode::Char('m'));
+    press(&mut app, KeyCode::Char('m'));
+    let status = app.status.clone().unwrap();
+    assert!(
+        status.contains("threshold_pct sizes the listing"),
+        "{status}"
+    );
+    let mut seed = sample_app();
+    press(&mut seed, KeyCode::Char('m'));
+    press(&mut seed, KeyCode::Char('m'));
+    press(&mut seed, KeyCode::Char('m'));
+    let status = seed.status.clone().unwrap();
+    assert_eq!(
+        status,
+        "enabled: auto under Hermes 0.17.0: active when the deferrable schemas reach threshold_pct of the context"
+    );
+}
 
 #[test]
 fn the_bridge_overlay_says_why_tool_search_is_inactive() {
