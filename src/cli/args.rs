@@ -492,7 +492,9 @@ pub enum FailOn {
 /// `--enabled` values.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum ModeArg {
-    /// Active when the schemas reach threshold_pct of the context.
+    /// Before Hermes 0.20: active when the deferrable schemas reach threshold_pct of the
+    /// context. From 0.20: active whenever a tool can be deferred (threshold_pct sizes the
+    /// listing).
     Auto,
     /// Always active.
     On,

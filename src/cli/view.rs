@@ -34,7 +34,8 @@ pub fn run(args: TuiArgs) -> Result<ExitCode, CliError> {
         );
     }
     if app.is_tuned() {
-        // Printed after a SIGINT or SIGTERM too, so the tuning is not lost.
+        // Printed after a SIGINT or SIGTERM, or a failed background job, too, so the tuning
+        // is not lost.
         emit(
             &format!(
                 "# Tuned in schematax; paste into hermes.yaml:\n{}",
@@ -42,6 +43,10 @@ pub fn run(args: TuiArgs) -> Result<ExitCode, CliError> {
             ),
             None,
         )?;
+    }
+    if let Some(failure) = &app.failed {
+        // The tuning above is kept; the failure is the command's one line and exit code.
+        return Err(schematax_tui::TerminalError::from(failure.clone()).into());
     }
     Ok(match app.ended_by {
         Some(signal) => ExitCode::from(signal.exit_code()),

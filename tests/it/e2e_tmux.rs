@@ -111,6 +111,22 @@ impl Tmux {
         }
     }
 
+    /// Waits until the screen shows one of `needles` (30 s at most); returns the screen.
+    fn wait_for_any(&self, needles: &[&str]) -> String {
+        let start = Instant::now();
+        loop {
+            let screen = self.screen();
+            if needles.iter().any(|needle| screen.contains(needle)) {
+                return screen;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "timed out waiting for one of {needles:?}; screen:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Waits until the screen no longer shows `needle` (30 s at most).
     fn wait_until_gone(&self, needle: &str) {
         let start = Instant::now();
@@ -487,4 +503,67 @@ fn lint_on_a_terminal_cuts_its_lines_to_the_width() {
         printed.contains('…'),
         "long findings are cut, and say so:\n{printed}"
     );
+}
+
+/// A tokenizer.json that loads, and whose pre-tokenizer (FixedLength of 0) panics on the first
+/// text it is given: the view's counting fails for real.
+const TOKENIZER_THAT_FAILS_TO_COUNT: &str = r#"{
+  "version": "1.0", "truncation": null, "padding": null, "added_tokens": [],
+  "normalizer": null, "pre_tokenizer": {"type": "FixedLength", "length": 0},
+  "post_processor": null, "decoder": null,
+  "model": {"type": "WordLevel", "vocab": {"[UNK]": 0, "a": 1}, "unk_token": "[UNK]"}
+}"#;
+
+#[test]
+fn a_background_job_that_fails_never_leaves_the_view_half_alive() {
+    let dir = tempfile::tempdir().unwrap();
+    let tokenizer = dir.path().join("tokenizer.json");
+    std::fs::write(&tokenizer, TOKENIZER_THAT_FAILS_TO_COUNT).unwrap();
+    let stderr = dir.path().join("stderr.txt");
+    let tmux = shell("worker-fails", 100, 30);
+    tmux.run(&format!(
+        // EXIT"" keeps the typed line from reading as the answer.
+        "{} --profile seed --tokenizer {} 2>{}; echo EXIT\"\"=$?",
+        env!("CARGO_BIN_EXE_schematax"),
+        tokenizer.display(),
+        stderr.display()
+    ));
+    // Either the view ends with one line and a failing exit, or (should counting come to
+    // refuse the tokenizer as an error) it says so and stays usable. Before, it ran on with the
+    // terminal given back under it, and q needed Enter and exited 0.
+    let screen = tmux.wait_for_any(&["EXIT=", "token counts unavailable"]);
+    if !screen.contains("EXIT=") {
+        tmux.keys(&["+"]);
+        tmux.wait_for("threshold 11%");
+        tmux.keys(&["q"]);
+        tmux.wait_for("EXIT=0");
+    } else {
+        assert!(!screen.contains("EXIT=0"), "{screen}");
+        let said = std::fs::read_to_string(&stderr).unwrap();
+        assert_eq!(said.lines().count(), 1, "one line: {said}");
+        assert!(said.starts_with("schematax: error: "), "{said}");
+        assert!(!screen.contains("Servers (by cost)"), "{screen}");
+    }
+    assert_terminal_restored(&tmux, "TTYWORKER");
+}
+
+#[test]
+fn a_paste_holding_the_paste_end_marker_is_text_and_never_keys() {
+    let tmux = shell("paste-end", 100, 30);
+    tmux.run(&format!(
+        "{} --profile seed; echo EXIT=$?",
+        env!("CARGO_BIN_EXE_schematax")
+    ));
+    tmux.wait_for(" ACTIVE ");
+    // The terminal's paste "ends" at ESC[201~; as keys, the rest would end the query line
+    // (CR), raise the threshold (+) and quit (q).
+    tmux.paste("fetch\x1b[201~\r+q");
+    let screen = tmux.wait_for("fetch +q");
+    assert!(screen.contains("threshold 10%"), "{screen}");
+    // Still live: keys typed now are keys.
+    tmux.keys(&["Enter"]);
+    tmux.keys(&["q"]);
+    let screen = tmux.wait_for("EXIT=0");
+    assert!(!screen.contains("Tuned in schematax"), "{screen}");
+    assert_terminal_restored(&tmux, "TTYPASTE");
 }

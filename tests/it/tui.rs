@@ -1327,3 +1327,264 @@ fn the_loading_screen_quits_on_a_key_or_a_signal_and_reports_a_failed_or_lost_lo
     let (loaded, _) = run(Vec::new(), None, true);
     assert!(matches!(loaded, Loaded::Lost));
 }
+
+/// A runner whose lints panic, as a bug in a background job would; the rest runs as in the view.
+fn lint_panics(effect: Effect, progress: &(dyn Fn(Msg) + Sync)) -> Option<Msg> {
+    if matches!(effect, Effect::Lint { .. }) {
+        panic!("a lint that fails");
+    }
+    effect.run(progress)
+}
+
+#[test]
+fn a_background_job_that_panics_ends_the_view_with_its_one_line() {
+    use schematax_tui::worker::{JobKind, Workers};
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let mut terminal = Terminal::new(TestBackend::new(80, 24)).unwrap();
+    let mut app = sample_app();
+    app.update(key('+'));
+    // Nothing else is queued: before, the loop waited for ever on a lint that never came.
+    let app = schematax_tui::event_loop_on(
+        &mut terminal,
+        app,
+        Workers::with_runner(sender.clone(), lint_panics),
+        &receiver,
+        &mut CountSuspends::default(),
+    )
+    .unwrap();
+    assert!(app.quit);
+    assert_eq!(app.ended_by, None);
+    let failure = app.failed.clone().unwrap();
+    assert_eq!(failure.job, JobKind::Lint);
+    // The command's one line (schematax: error: ...), and the tuning is still there to print.
+    let error = schematax_tui::TerminalError::from(failure).to_string();
+    assert_eq!(
+        error,
+        "the view's lint failed: a lint that fails; the view was closed"
+    );
+    assert!(app.is_tuned());
+}
+
+/// Terminal events in batches, as reads of the terminal bring them: `poll` answers whether the
+/// batch being read has more.
+struct Batches(
+    std::collections::VecDeque<std::collections::VecDeque<ratatui::crossterm::event::Event>>,
+);
+
+impl schematax_tui::EventSource for Batches {
+    fn read(&mut self) -> std::io::Result<ratatui::crossterm::event::Event> {
+        loop {
+            let batch = self
+                .0
+                .front_mut()
+                .ok_or(std::io::ErrorKind::UnexpectedEof)?;
+            if let Some(event) = batch.pop_front() {
+                return Ok(event);
+            }
+            self.0.pop_front();
+        }
+    }
+
+    fn poll(&mut self, _timeout: std::time::Duration) -> std::io::Result<bool> {
+        Ok(self.0.front().is_some_and(|batch| !batch.is_empty()))
+    }
+}
+
+#[test]
+fn what_follows_a_paste_in_the_same_read_is_text_never_keys() {
+    use ratatui::crossterm::event::Event;
+    let press = |code: KeyCode, modifiers: KeyModifiers| Event::Key(KeyEvent::new(code, modifiers));
+    let plain = |c: char| press(KeyCode::Char(c), KeyModifiers::NONE);
+    // "fetch ESC[201~ CR + q Ctrl-C ESC[200~ more ESC[201~" as crossterm parses it: the paste
+    // ends early, and what follows would press Enter, +, q and Ctrl-C.
+    let mut source = Batches(
+        [
+            vec![
+                Event::Paste("fetch".into()),
+                press(KeyCode::Enter, KeyModifiers::NONE),
+                plain('+'),
+                plain('q'),
+                press(KeyCode::Char('c'), KeyModifiers::CONTROL),
+                Event::Paste(" more".into()),
+            ],
+            // Keys pressed later, in reads of their own, are keys.
+            vec![press(KeyCode::Enter, KeyModifiers::NONE)],
+            vec![plain('q')],
+        ]
+        .into_iter()
+        .map(Into::into)
+        .collect(),
+    );
+    let (sender, receiver) = std::sync::mpsc::channel();
+    let mut msgs = Vec::new();
+    while let Some(msg) = schematax_tui::next_input(&mut source) {
+        msgs.push(format!("{msg:?}"));
+        sender.send(msg).unwrap();
+    }
+    assert_eq!(msgs.len(), 3, "{msgs:?}");
+    assert_eq!(msgs[0], r#"Paste("fetch\n+q more")"#);
+    let app = run_sample_loop(&sender, &receiver);
+    assert_eq!(app.search.query, "fetch +q more");
+    assert_eq!(app.session.settings().threshold_pct, 10.0, "+ was text");
+    assert!(!app.is_tuned());
+    assert!(app.quit, "the q pressed after the paste quits");
+}
+
+#[test]
+fn under_a_listing_the_threshold_keys_reach_every_form_and_the_map_shows_each() {
+    use schematax_engine::replay::listing::ListingForm;
+    let mut app = latest_app();
+    let effects = app.startup_effects();
+    run_effects(&mut app, effects);
+    press(&mut app, KeyCode::Char('x'));
+    type_text(&mut app, "150K");
+    press(&mut app, KeyCode::Enter);
+    assert_eq!(app.session.context().tokens, 150_000);
+    let form = |app: &App| {
+        app.derived
+            .activation
+            .listing
+            .as_ref()
+            .unwrap()
+            .listing
+            .form
+    };
+    let mut seen = vec![form(&app)];
+    let mut names_screen = None;
+    while app.session.settings().threshold_pct > 0.0 {
+        press(&mut app, KeyCode::Char('-'));
+        let now = form(&app);
+        let status = app.status.clone().unwrap_or_default();
+        let words = match now {
+            ListingForm::None => "no listing".to_string(),
+            form => format!("{form} listing"),
+        };
+        assert!(status.contains(&words), "{status}");
+        if seen.last() != Some(&now) {
+            seen.push(now);
+            if now == ListingForm::Names {
+                names_screen = Some((app.session.settings().threshold_pct, screen(&app, 120, 40)));
+            }
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            ListingForm::Full,
+            ListingForm::Names,
+            ListingForm::Mixed,
+            ListingForm::None
+        ]
+    );
+    // The first names step: the map has names cells, and the marker sits among them.
+    let (pct, text) = names_screen.unwrap();
+    let changes = schematax_engine::replay::listing::form_thresholds(
+        &app.derived.form_budgets,
+        app.session.settings().listing_max_tokens,
+        150_000,
+    );
+    let full = changes
+        .iter()
+        .find(|(form, _)| *form == ListingForm::Full)
+        .unwrap()
+        .1;
+    assert!(pct < full && full < 1.0, "{pct} {full}");
+    let marked = text.lines().find(|l| l.contains('◆')).unwrap();
+    assert!(marked.contains("▓◆") || marked.contains("◆▓"), "{text}");
+    assert!(text.contains("names listing; mixed below "), "{text}");
+    assert!(text.contains(&format!("full from {full}%")), "{text}");
+    // The y axis is labelled down to where the forms change at 2M.
+    let map_rows = text
+        .lines()
+        .filter(|l| l.contains("0.01% ·") || l.contains(" 0.1% ·"));
+    assert_eq!(map_rows.count(), 2, "{text}");
+}
+
+#[test]
+fn the_mode_says_what_auto_means_under_the_release_shown() {
+    let mut app = latest_app();
+    press(&mut app, KeyCode::Char('m'));
+    let status = app.status.clone().unwrap();
+    assert!(status.starts_with("enabled: on under Hermes"), "{status}");
+    assert!(
+        status.contains("whenever a tool can be deferred"),
+        "{status}"
+    );
+    press(&mut app, KeyCode::Char('m'));
+    press(&mut app, KeyCode::Char('m'));
+    let status = app.status.clone().unwrap();
+    assert!(
+        status.contains("threshold_pct sizes the listing"),
+        "{status}"
+    );
+    let mut seed = sample_app();
+    press(&mut seed, KeyCode::Char('m'));
+    press(&mut seed, KeyCode::Char('m'));
+    press(&mut seed, KeyCode::Char('m'));
+    let status = seed.status.clone().unwrap();
+    assert_eq!(
+        status,
+        "enabled: auto under Hermes 0.17.0: active when the deferrable schemas reach threshold_pct of the context"
+    );
+}
+
+#[test]
+fn the_bridge_overlay_says_why_tool_search_is_inactive() {
+    let bridge_words = |app: &mut App| {
+        press(app, KeyCode::Char('L'));
+        let Some(Overlay::Detail(detail, _)) = &app.overlay else {
+            panic!("{:?}", app.overlay)
+        };
+        let words = detail.lines.join("\n");
+        press(app, KeyCode::Esc);
+        words
+    };
+    // Below the threshold: with the heaviest server off, far from 20,000 tokens.
+    let mut app = sample_app();
+    press(&mut app, KeyCode::Char(' '));
+    assert!(!app.derived.activation.active);
+    let words = bridge_words(&mut app);
+    assert!(!words.contains("enabled: off"), "{words}");
+    assert!(
+        words.contains("below 10% of 200K (20,000 tokens)"),
+        "{words}"
+    );
+    // Off: said so.
+    press(&mut app, KeyCode::Char(' '));
+    press(&mut app, KeyCode::Char('m'));
+    press(&mut app, KeyCode::Char('m'));
+    assert_eq!(app.session.settings().enabled, Mode::Off);
+    assert_eq!(
+        bridge_words(&mut app),
+        "With enabled: off, every tool is sent as it is."
+    );
+}
+
+#[test]
+fn p_and_o_say_when_they_go_round_the_releases() {
+    use schematax_tui::app::{ROUND_TO_NEWEST, ROUND_TO_OLDEST};
+    let mut app = latest_app();
+    let effects = press(&mut app, KeyCode::Char('P'));
+    let oldest = Profile::released().next().unwrap();
+    assert_eq!(
+        app.status.as_deref(),
+        Some(format!("{ROUND_TO_OLDEST}: switching to {oldest}...").as_str())
+    );
+    run_effects(&mut app, effects);
+    assert_eq!(app.session.profile(), oldest);
+    let status = app.status.clone().unwrap();
+    assert!(
+        status.starts_with(&format!("{ROUND_TO_OLDEST}: {oldest} (Hermes")),
+        "{status}"
+    );
+    assert!(screen(&app, 120, 40).contains(ROUND_TO_OLDEST));
+    // A step that does not go round says nothing of it.
+    press_and_run(&mut app, KeyCode::Char('P'));
+    let status = app.status.clone().unwrap();
+    assert!(!status.contains("round"), "{status}");
+    press_and_run(&mut app, KeyCode::Char('O'));
+    press_and_run(&mut app, KeyCode::Char('O'));
+    assert_eq!(app.session.profile(), Profile::newest());
+    let status = app.status.clone().unwrap();
+    assert!(status.starts_with(ROUND_TO_NEWEST), "{status}");
+}

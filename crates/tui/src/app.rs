@@ -14,20 +14,22 @@ use crate::state::{
     Counting, Derived, EvalPane, Job, LintPane, Overlay, Pane, RecaptureProgress, RecaptureSource,
     SearchPane, ServersPane, SortOrder, ToolListView,
 };
-use crate::worker::SERVERS_COUNTED_FIRST;
+use crate::worker::{WorkerFailure, SERVERS_COUNTED_FIRST};
 use schematax_capture::signals::Signal;
 use schematax_engine::analyses::eval::QuerySet;
 use schematax_engine::inputs::capture_file::LoadedCaptures;
 use schematax_engine::inputs::error::InputError;
 use schematax_engine::inputs::{InputWarning, Inputs};
-use schematax_engine::nouns::config::Mode;
+use schematax_engine::nouns::config::{Mode, ToolSearchSettings};
 use schematax_engine::replay::activation::{
     ContextLength, ContextSource, Traffic, CONTEXT_PRESETS,
 };
 use schematax_engine::replay::catalog::ToolRef;
+use schematax_engine::replay::listing::ListingForm;
 use schematax_engine::replay::search::SearchResult;
 use schematax_engine::replay::session::{Lookup, Overrides, Session};
-use schematax_releases::Profile;
+use schematax_releases::{GateRule, Profile};
+use schematax_report::{context_label, pct_label, thousands};
 
 /// The whole TUI state.
 #[derive(Debug, Clone)]
@@ -68,6 +70,9 @@ pub struct App {
     pub generation: u64,
     /// A profile switch under way.
     pub switching: Option<Profile>,
+    /// How the switch under way went round the end of the releases ([`ROUND_TO_OLDEST`],
+    /// [`ROUND_TO_NEWEST`]), said in the status line when it lands.
+    pub switching_round: Option<&'static str>,
     /// The catalog rebuild after a server was switched on or off, when it runs on a worker.
     pub rebuild: Job,
     /// Catalogs of more tools than this are rebuilt on a worker after a server is switched on
@@ -82,6 +87,8 @@ pub struct App {
     pub quit: bool,
     /// The signal that ended the view, if one did.
     pub ended_by: Option<Signal>,
+    /// The background job whose failure ended the view, if one did.
+    pub failed: Option<WorkerFailure>,
 }
 
 /// The largest catalog rebuilt on the UI thread when a server is switched: about 5 ms of
@@ -93,14 +100,21 @@ pub const PAGE: usize = 10;
 /// Longest query the search line keeps (a paste beyond it is cut, with a note): ranking a
 /// query costs time with its length, and no tool_search query is longer.
 pub const MAX_QUERY_CHARS: usize = 1_000;
-/// threshold_pct step of the coarse keys.
-pub const THRESHOLD_STEP: f64 = 1.0;
-/// threshold_pct step of the fine keys.
-pub const THRESHOLD_FINE_STEP: f64 = 0.1;
+/// threshold_pct steps of the coarse keys, by where the value is: 1 from 1% up, 0.1 from
+/// 0.1%, 0.01 below. From Hermes 0.20 threshold_pct sizes the listing, whose forms change at
+/// fractions of a percent; steps of a point would jump over them. The fine keys step a tenth
+/// as far (never below 0.01, the finest threshold_pct a tuned YAML writes).
+pub const THRESHOLD_STEPS: [(f64, f64); 3] = [(1.0, 1.0), (0.1, 0.1), (0.0, 0.01)];
+/// The finest threshold_pct step.
+pub const THRESHOLD_FINEST_STEP: f64 = 0.01;
 /// listing_max_tokens step.
 pub const LISTING_BUDGET_STEP: u32 = 500;
 /// Near misses the Search pane explains.
 pub const NEAR_MISSES: usize = 3;
+/// What the status line says when `P` goes past the newest release.
+pub const ROUND_TO_OLDEST: &str = "past the newest release, round to the oldest";
+/// What the status line says when `O` goes back past the oldest release.
+pub const ROUND_TO_NEWEST: &str = "back past the oldest release, round to the newest";
 
 impl App {
     /// A new app on `inputs` with the command line's `overrides` (and a queries file for the
@@ -152,6 +166,7 @@ impl App {
             status: None,
             generation: 0,
             switching: None,
+            switching_round: None,
             rebuild: Job {
                 generation: 0,
                 done: Some(0),
@@ -161,6 +176,7 @@ impl App {
             capturing: None,
             quit: false,
             ended_by: None,
+            failed: None,
         };
         if !app.derived.warnings.is_empty() {
             app.status = Some(app.warning_status());
@@ -320,6 +336,12 @@ impl App {
                 self.quit = true;
                 self.ended_by = Some(signal);
             }
+            // What the failed job was for will never come: the view ends rather than wait
+            // for it (a lint pane "linting..." for ever, a switch that never lands).
+            Msg::WorkerFailed(failure) => {
+                self.quit = true;
+                self.failed = Some(failure);
+            }
             Msg::Linted {
                 generation,
                 findings,
@@ -361,8 +383,10 @@ impl App {
                     let profile = session.profile();
                     self.overrides.profile = Some(profile);
                     self.adopt_session(*session);
+                    let round = self.switching_round.take();
                     self.status = Some(format!(
-                        "{profile} (Hermes {}): {}",
+                        "{}{profile} (Hermes {}): {}",
+                        round.map(|r| format!("{r}: ")).unwrap_or_default(),
                         profile.releases_label(),
                         profile.spec().changes
                     ));
@@ -589,16 +613,17 @@ impl App {
                 };
                 self.focus_pane(panes[next % panes.len()]);
             }
-            Action::ThresholdUp => self.nudge_threshold(THRESHOLD_STEP),
-            Action::ThresholdDown => self.nudge_threshold(-THRESHOLD_STEP),
-            Action::ThresholdUpFine => self.nudge_threshold(THRESHOLD_FINE_STEP),
-            Action::ThresholdDownFine => self.nudge_threshold(-THRESHOLD_FINE_STEP),
+            Action::ThresholdUp => self.nudge_threshold(true, false),
+            Action::ThresholdDown => self.nudge_threshold(false, false),
+            Action::ThresholdUpFine => self.nudge_threshold(true, true),
+            Action::ThresholdDownFine => self.nudge_threshold(false, true),
             Action::ContextNext => self.step_context(true),
             Action::ContextPrev => self.step_context(false),
             Action::ContextEntry => self.overlay = Some(Overlay::ContextPrompt(String::new())),
             Action::CycleMode => {
                 let mode = self.session.settings().enabled.cycled();
                 self.tune(|tuning| tuning.mode = Some(mode));
+                self.status = Some(mode_meaning(mode, self.session.profile()));
             }
             Action::ToggleListing => self.toggle_listing(),
             Action::ListingBudgetUp => self.nudge_listing_budget(true),
@@ -656,26 +681,36 @@ impl App {
     }
 
     /// Starts building the next (or previous) release's session in the background: P and O
-    /// step through the releases, and round again.
+    /// step through the releases, and round again (the status line says when).
     fn switch_profile(&mut self, forward: bool) -> Vec<Effect> {
         if let Some(profile) = self.switching {
             self.status = Some(format!("switching to {profile}..."));
             return Vec::new();
         }
         let current = self.session.profile();
-        let profile = if forward {
-            Profile::released()
-                .find(|p| *p > current)
-                .or_else(|| Profile::released().next())
+        let (next, round_to, round) = if forward {
+            (
+                Profile::released().find(|p| *p > current),
+                Profile::released().next(),
+                ROUND_TO_OLDEST,
+            )
         } else {
-            Profile::released()
-                .rev()
-                .find(|p| *p < current)
-                .or_else(|| Profile::released().next_back())
-        }
-        .unwrap_or(current);
+            (
+                Profile::released().rev().find(|p| *p < current),
+                Profile::released().next_back(),
+                ROUND_TO_NEWEST,
+            )
+        };
+        let (profile, round) = match next {
+            Some(profile) => (profile, None),
+            None => (round_to.unwrap_or(current), Some(round)),
+        };
         self.switching = Some(profile);
-        self.status = Some(format!("switching to {profile}..."));
+        self.switching_round = round;
+        self.status = Some(match round {
+            Some(round) => format!("{round}: switching to {profile}..."),
+            None => format!("switching to {profile}..."),
+        });
         vec![Effect::BuildSession {
             generation: self.generation + 1,
             recipe: self.recipe(profile),
@@ -689,11 +724,57 @@ impl App {
         self.refresh_derived();
     }
 
-    fn nudge_threshold(&mut self, step: f64) {
-        let current = self.session.settings().threshold_pct;
-        // Round to the step's grid so repeated fine steps land on exact tenths.
-        let next = ((current + step) * 10.0).round() / 10.0;
+    /// threshold_pct one step up or down ([`next_threshold`]); from 0.20, the status line says
+    /// which listing that gives and where the form changes on either side.
+    fn nudge_threshold(&mut self, up: bool, fine: bool) {
+        let next = next_threshold(self.session.settings().threshold_pct, up, fine);
         self.tune(|tuning| tuning.threshold_pct = Some(next));
+        self.status = self.listing_status();
+    }
+
+    /// The listing threshold_pct gives at the current context, and the threshold_pct where the
+    /// form changes on either side; None without a listing (before 0.20, inactive, or off).
+    fn listing_status(&self) -> Option<String> {
+        let activation = &self.derived.activation;
+        let form = activation.listing.as_ref()?.listing.form;
+        let settings = self.session.settings();
+        if settings.listing == Mode::Off {
+            return None;
+        }
+        let pct = activation.threshold_pct;
+        let context = activation.context.tokens;
+        if context == 0 {
+            return Some(format!(
+                "{}: with an unknown context length the budget is at most {} tokens, whatever threshold_pct",
+                listing_words(form),
+                thousands(schematax_engine::replay::listing::UNKNOWN_CONTEXT_LISTING_TOKENS)
+            ));
+        }
+        let points = schematax_engine::replay::listing::form_thresholds(
+            &self.derived.form_budgets,
+            settings.listing_max_tokens,
+            context,
+        );
+        let mut text = format!(
+            "threshold {}% of {}: {}",
+            pct_label(pct),
+            context_label(context),
+            listing_words(form)
+        );
+        let here = points.iter().rposition(|(_, at)| *at <= pct);
+        let below = here.filter(|&here| here > 0).map(|here| {
+            let (below, at) = (points[here - 1].0, points[here].1);
+            format!("{} below {}%", form_word(below), pct_label(at))
+        });
+        let above = points
+            .get(here.map_or(0, |here| here + 1))
+            .map(|(next, at)| format!("{} from {}%", form_word(*next), pct_label(*at)));
+        let sides: Vec<String> = below.into_iter().chain(above).collect();
+        if !sides.is_empty() {
+            text.push_str("; ");
+            text.push_str(&sides.join(", "));
+        }
+        Some(text)
     }
 
     /// Whether the profile has a listing; says so in the status line when not.
@@ -972,10 +1053,65 @@ impl App {
     }
 }
 
+/// "full listing", "names listing", ..., "no listing".
+fn listing_words(form: ListingForm) -> String {
+    match form {
+        ListingForm::None => "no listing".to_string(),
+        form => format!("{form} listing"),
+    }
+}
+
+/// "full", "names", ..., "no listing".
+fn form_word(form: ListingForm) -> String {
+    match form {
+        ListingForm::None => "no listing".to_string(),
+        form => form.to_string(),
+    }
+}
+
+/// What `enabled: mode` means under `profile`, for the status line: before 0.20 auto is the
+/// threshold gate; from 0.20 it is active whenever a tool can be deferred, and threshold_pct
+/// sizes the listing instead.
+pub fn mode_meaning(mode: Mode, profile: Profile) -> String {
+    let release = format!("Hermes {}", profile.releases_label());
+    let meaning = match (mode, profile.spec().gate) {
+        (Mode::Off, _) => "never active: every tool is sent as it is",
+        (Mode::On, GateRule::Threshold) => "always active when a tool can be deferred",
+        (Mode::Auto, GateRule::Threshold) => {
+            "active when the deferrable schemas reach threshold_pct of the context"
+        }
+        (Mode::On | Mode::Auto, GateRule::AnyDeferrable) => {
+            "active whenever a tool can be deferred (auto and on alike); threshold_pct sizes the listing"
+        }
+    };
+    format!("enabled: {mode} under {release}: {meaning}")
+}
+
+/// threshold_pct one step from `pct`, up or down ([`THRESHOLD_STEPS`]; a tenth as far when
+/// `fine`), on the grid of hundredths and within [0, 100]. A step down stops at the start of
+/// the range it leaves: from 1.5, `-` goes to 1, then to 0.9.
+pub fn next_threshold(pct: f64, up: bool, fine: bool) -> f64 {
+    let (from, coarse) = THRESHOLD_STEPS
+        .iter()
+        .copied()
+        .find(|&(from, _)| if up { pct >= from } else { pct > from })
+        .unwrap_or(THRESHOLD_STEPS[THRESHOLD_STEPS.len() - 1]);
+    let step = if fine {
+        (coarse / 10.0).max(THRESHOLD_FINEST_STEP)
+    } else {
+        coarse
+    };
+    let next = if up {
+        pct + step
+    } else {
+        (pct - step).max(from)
+    };
+    ToolSearchSettings::clamp_threshold_pct((next * 100.0).round() / 100.0)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use schematax_engine::replay::listing::ListingForm;
     use schematax_engine::tokenizers::TokenizerError;
 
     /// The embedded sample under the seed engine (the tests below name tools `mcp_S_T`).
@@ -1022,6 +1158,37 @@ mod tests {
             app.derived.activation.threshold_pct, 100.0,
             "derived follows"
         );
+    }
+
+    #[test]
+    fn threshold_steps_shrink_with_the_value() {
+        let down = |pct| next_threshold(pct, false, false);
+        let up = |pct| next_threshold(pct, true, false);
+        let mut walk = vec![5.0];
+        while walk[walk.len() - 1] > 0.0 {
+            walk.push(down(walk[walk.len() - 1]));
+        }
+        assert_eq!(
+            walk,
+            [
+                5.0, 4.0, 3.0, 2.0, 1.0, 0.9, 0.8, 0.7, 0.6, 0.5, 0.4, 0.3, 0.2, 0.1, 0.09, 0.08,
+                0.07, 0.06, 0.05, 0.04, 0.03, 0.02, 0.01, 0.0
+            ]
+        );
+        let mut back = vec![0.0];
+        while back[back.len() - 1] < 5.0 {
+            back.push(up(back[back.len() - 1]));
+        }
+        walk.reverse();
+        assert_eq!(back, walk, "up retraces the steps down");
+        // A step down stops where its range starts; the fine keys step a tenth, 0.01 at least.
+        assert_eq!(down(1.5), 1.0);
+        assert_eq!(down(0.15), 0.1);
+        assert_eq!(next_threshold(1.0, false, true), 0.99);
+        assert_eq!(next_threshold(0.05, true, true), 0.06);
+        assert_eq!(next_threshold(10.0, true, true), 10.1);
+        assert_eq!(up(100.0), 100.0);
+        assert_eq!(down(0.0), 0.0);
     }
 
     #[test]

@@ -1,10 +1,12 @@
 //! The overlays' contents: the bridge and listing the model sees, a search's payload, and one
 //! tool's detail.
 
+use schematax_engine::nouns::config::Mode;
 use schematax_engine::nouns::json_text::estimate_tokens;
+use schematax_engine::replay::activation::Activation;
 use schematax_engine::replay::catalog::ToolRef;
 use schematax_engine::replay::listing::ListingForm;
-use schematax_report::thousands;
+use schematax_report::{context_label, pct_label, thousands};
 
 use crate::app::App;
 use crate::state::{DetailView, Overlay};
@@ -59,7 +61,7 @@ impl App {
             None => DetailView {
                 title: "The bridge".to_string(),
                 summary: "Tool Search is inactive: no bridge is sent".to_string(),
-                lines: vec!["With enabled: off, every tool is sent as it is.".into()],
+                lines: vec![why_inactive(activation)],
                 scroll: 0,
             },
         };
@@ -119,5 +121,29 @@ impl App {
             detail.lines.extend(change.diff);
         }
         detail
+    }
+}
+
+/// Why Tool Search is inactive, as one sentence: `enabled: off`, nothing to defer, or (to
+/// 0.19) the deferrable schemas below the threshold.
+fn why_inactive(activation: &Activation) -> String {
+    let sent = "so every tool is sent as it is";
+    let have = thousands(activation.deferrable_tokens);
+    match activation.threshold_tokens {
+        _ if activation.mode == Mode::Off => "With enabled: off, every tool is sent as it is.".into(),
+        _ if activation.deferrable_tools == 0 => {
+            format!("No tool of the servers on can be deferred, {sent}.")
+        }
+        Some(threshold) if activation.context.tokens == 0 => format!(
+            "With enabled: auto and an unknown context length, Tool Search needs {} chars/4 tokens of deferrable schemas; they have {have}, {sent}.",
+            thousands(threshold)
+        ),
+        Some(threshold) => format!(
+            "With enabled: auto, Tool Search activates when the deferrable schemas reach threshold_pct of the context: they have {have} chars/4 tokens, below {}% of {} ({} tokens), {sent}.",
+            pct_label(activation.threshold_pct),
+            context_label(activation.context.tokens),
+            thousands(threshold)
+        ),
+        None => format!("Tool Search is inactive, {sent}."),
     }
 }

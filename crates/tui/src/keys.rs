@@ -16,13 +16,13 @@ pub enum Action {
     NextPane,
     /// Focus the previous pane.
     PrevPane,
-    /// threshold_pct + 1.
+    /// threshold_pct a step up: 1 from 1%, 0.1 from 0.1%, 0.01 below.
     ThresholdUp,
-    /// threshold_pct - 1.
+    /// threshold_pct a step down.
     ThresholdDown,
-    /// threshold_pct + 0.1.
+    /// threshold_pct a tenth of a step up (0.01 at least).
     ThresholdUpFine,
-    /// threshold_pct - 0.1.
+    /// threshold_pct a tenth of a step down.
     ThresholdDownFine,
     /// Next context-length preset.
     ContextNext,
@@ -258,28 +258,28 @@ pub const KEYMAP: &[Binding] = &[
         Global,
         &[ch('+'), ch('=')],
         Action::ThresholdUp,
-        "threshold +1",
+        "threshold up",
         true,
     ),
     bind(
         Global,
         &[ch('-')],
         Action::ThresholdDown,
-        "threshold -1",
+        "threshold down",
         true,
     ),
     bind(
         Global,
         &[ch(']')],
         Action::ThresholdUpFine,
-        "threshold +0.1",
+        "threshold up, finely",
         false,
     ),
     bind(
         Global,
         &[ch('[')],
         Action::ThresholdDownFine,
-        "threshold -0.1",
+        "threshold down, finely",
         false,
     ),
     bind(

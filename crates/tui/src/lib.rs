@@ -16,7 +16,10 @@ pub mod worker;
 
 use ratatui::backend::{Backend, CrosstermBackend};
 use ratatui::crossterm::cursor::Show;
-use ratatui::crossterm::event::{self, DisableBracketedPaste, EnableBracketedPaste, Event};
+use ratatui::crossterm::event::{
+    self, DisableBracketedPaste, EnableBracketedPaste, Event, KeyCode, KeyEvent, KeyEventKind,
+    KeyModifiers,
+};
 use ratatui::crossterm::execute;
 use ratatui::crossterm::terminal::{
     disable_raw_mode, enable_raw_mode, EnterAlternateScreen, LeaveAlternateScreen,
@@ -24,13 +27,16 @@ use ratatui::crossterm::terminal::{
 use ratatui::Terminal;
 use std::io::{IsTerminal, Stdout};
 use std::mem::ManuallyDrop;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{channel, Receiver, RecvTimeoutError, Sender};
+use std::sync::{Mutex, OnceLock, PoisonError};
+use std::thread::ThreadId;
 use std::time::{Duration, Instant};
 
 use app::App;
 use msg::{Effect, Msg};
 use schematax_capture::signals::Signal;
-use worker::Workers;
+use worker::{WorkerFailure, Workers};
 
 /// The signals the view handles: each becomes a [`Msg::Signal`].
 pub const SIGNALS: [Signal; 4] = [
@@ -52,6 +58,9 @@ pub enum TerminalError {
     /// The terminal failed while the view ran.
     #[error("terminal error: {0}")]
     Io(#[from] std::io::Error),
+    /// A background job of the view failed (it panicked), and the view was closed.
+    #[error(transparent)]
+    Worker(#[from] WorkerFailure),
 }
 
 /// How long the view waits for its app before it opens on the loading screen: a quick load,
@@ -105,6 +114,7 @@ pub fn run<E: Send + 'static>(
         Err(RecvTimeoutError::Disconnected) => resume_builder_panic(builder),
     };
     restore_on_panic();
+    let restore = Restore::arm();
     let result = enter().and_then(|()| {
         // `leave` restores the terminal; ratatui's own restore on drop would report a terminal
         // that is gone (SIGHUP) on a stderr that is gone too.
@@ -133,7 +143,7 @@ pub fn run<E: Send + 'static>(
         event_loop(&mut terminal, app, &sender, &receiver, &mut JobControl)
             .map(|app| Some(Outcome::Ran(Box::new(app))))
     });
-    leave();
+    drop(restore);
     match result? {
         Some(outcome) => Ok(outcome),
         // The builder died without an app: its panic is the real story.
@@ -142,10 +152,13 @@ pub fn run<E: Send + 'static>(
 }
 
 /// Re-raises the panic of a builder that ended without an app (waiting for it to finish
-/// unwinding).
+/// unwinding), its report printed first when the view held it back.
 fn resume_builder_panic(builder: std::thread::JoinHandle<()>) -> ! {
     match builder.join() {
-        Err(panic) => std::panic::resume_unwind(panic),
+        Err(panic) => {
+            print_deferred_panics();
+            std::panic::resume_unwind(panic)
+        }
         Ok(()) => unreachable!("a builder that returned has sent its app"),
     }
 }
@@ -224,13 +237,73 @@ fn leave() {
     );
 }
 
-/// Restores the terminal before a panic message prints.
+/// The thread that runs the view (draws and updates): a panic there ends the view.
+static UI_THREAD: OnceLock<ThreadId> = OnceLock::new();
+/// Whether the view holds the terminal (raw mode, the alternate screen).
+static VIEW_ON: AtomicBool = AtomicBool::new(false);
+/// Reports of panics on other threads while the view held the terminal, which would have
+/// printed into the alternate screen and vanished with it. A worker's panic is answered by
+/// its worker ([`Msg::WorkerFailed`]); these print only when a panic ends the process.
+static DEFERRED_PANICS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+/// Panic reports held back at most (the first ones).
+const MAX_DEFERRED_PANICS: usize = 8;
+
+/// Restores the terminal before a panic of the view's own thread prints; holds back the
+/// reports of the other threads' panics while the view runs: a worker's is caught and ends
+/// the view with one line, and neither may touch the terminal under the view.
 fn restore_on_panic() {
+    let _ = UI_THREAD.set(std::thread::current().id());
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        let on_ui_thread = UI_THREAD.get() == Some(&std::thread::current().id());
+        if VIEW_ON.load(Ordering::SeqCst) && !on_ui_thread {
+            let thread = std::thread::current();
+            let report = format!("thread '{}' {info}", thread.name().unwrap_or("<unnamed>"));
+            let mut deferred = DEFERRED_PANICS
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner);
+            if deferred.len() < MAX_DEFERRED_PANICS {
+                deferred.push(report);
+            }
+            return;
+        }
         leave();
         previous(info);
     }));
+}
+
+/// Prints the panic reports held back while the view ran (on the restored terminal).
+fn print_deferred_panics() {
+    let deferred = std::mem::take(
+        &mut *DEFERRED_PANICS
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner),
+    );
+    for report in deferred {
+        eprintln!("{report}");
+    }
+}
+
+/// The terminal held by the view: given back when dropped, also when the view's thread
+/// unwinds from a panic that started on another thread (whose report then prints).
+struct Restore;
+
+impl Restore {
+    /// From now on the view holds the terminal.
+    fn arm() -> Restore {
+        VIEW_ON.store(true, Ordering::SeqCst);
+        Restore
+    }
+}
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        VIEW_ON.store(false, Ordering::SeqCst);
+        leave();
+        if std::thread::panicking() {
+            print_deferred_panics();
+        }
+    }
 }
 
 /// How the event loop suspends the view (Ctrl-Z, SIGTSTP).
@@ -265,18 +338,93 @@ impl Suspend<CrosstermBackend<Stdout>> for JobControl {
 
 /// Reads terminal events on their own thread and forwards them as messages.
 fn spawn_input_reader(sender: Sender<Msg>) {
-    std::thread::spawn(move || loop {
-        let msg = match event::read() {
-            Ok(Event::Key(key)) => Msg::Key(key),
-            Ok(Event::Paste(text)) => Msg::Paste(text),
-            Ok(Event::Resize(..)) => Msg::Resize,
-            Ok(_) => continue,
-            Err(_) => return,
-        };
-        if sender.send(msg).is_err() {
-            return;
+    std::thread::spawn(move || {
+        while let Some(msg) = next_input(&mut TerminalEvents) {
+            if sender.send(msg).is_err() {
+                return;
+            }
         }
     });
+}
+
+/// Where the view's terminal events come from: the terminal, or a test's script.
+pub trait EventSource {
+    /// Waits for the next event.
+    fn read(&mut self) -> std::io::Result<Event>;
+    /// Whether an event is there within `timeout` (at once, when it came with the last one).
+    fn poll(&mut self, timeout: Duration) -> std::io::Result<bool>;
+}
+
+/// The terminal's events, as crossterm reads and parses them.
+struct TerminalEvents;
+
+impl EventSource for TerminalEvents {
+    fn read(&mut self) -> std::io::Result<Event> {
+        event::read()
+    }
+
+    fn poll(&mut self, timeout: Duration) -> std::io::Result<bool> {
+        event::poll(timeout)
+    }
+}
+
+/// How long after a paste the input that follows is still taken as part of it. A terminal
+/// writes a paste at once; a paste whose text holds the end marker `ESC[201~` looks ended
+/// there, and the rest of its text follows at once, read as keys. No person types a key
+/// this soon after a paste.
+pub const PASTE_TAIL: Duration = Duration::from_millis(25);
+
+/// Most bytes of text a paste's tail adds (more is read and dropped): the query line keeps
+/// far less.
+const MAX_PASTE_TAIL_BYTES: usize = 64 * 1024;
+
+/// The next message from `source`; None once it fails (the terminal is gone). A paste takes
+/// the input right behind it ([`PASTE_TAIL`]) as more of its text, never as keys: a paste
+/// holding `ESC[201~` cannot quit, tune or switch anything.
+pub fn next_input(source: &mut impl EventSource) -> Option<Msg> {
+    loop {
+        return Some(match source.read().ok()? {
+            Event::Key(key) => Msg::Key(key),
+            Event::Paste(text) => Msg::Paste(with_paste_tail(text, source)),
+            Event::Resize(..) => Msg::Resize,
+            _ => continue,
+        });
+    }
+}
+
+/// `text` with the pastes and typed characters that arrive within [`PASTE_TAIL`] of each
+/// other after it (other keys, resizes and mouse events among them are dropped).
+fn with_paste_tail(mut text: String, source: &mut impl EventSource) -> String {
+    while let Ok(true) = source.poll(PASTE_TAIL) {
+        let more = match source.read() {
+            Ok(Event::Paste(more)) => more,
+            Ok(Event::Key(key)) => key_as_text(&key).map(String::from).unwrap_or_default(),
+            Ok(_) => continue,
+            Err(_) => break,
+        };
+        if text.len() < MAX_PASTE_TAIL_BYTES {
+            text.push_str(&more);
+        }
+    }
+    text
+}
+
+/// The text a key stands for in a paste: a character, a line break or a tab; nothing for
+/// the other keys and for keys held with Ctrl or Alt.
+fn key_as_text(key: &KeyEvent) -> Option<char> {
+    if key.kind == KeyEventKind::Release
+        || key
+            .modifiers
+            .intersects(KeyModifiers::CONTROL | KeyModifiers::ALT)
+    {
+        return None;
+    }
+    match key.code {
+        KeyCode::Char(c) => Some(c),
+        KeyCode::Enter => Some('\n'),
+        KeyCode::Tab => Some('\t'),
+        _ => None,
+    }
 }
 
 /// Carries out an effect: a suspension here (it needs the terminal), any other on the worker
@@ -299,12 +447,29 @@ fn perform<B: Backend>(
 /// Ctrl-Z and SIGTSTP stop the view.
 pub fn event_loop<B: Backend>(
     terminal: &mut Terminal<B>,
-    mut app: App,
+    app: App,
     sender: &Sender<Msg>,
     receiver: &Receiver<Msg>,
     suspend: &mut impl Suspend<B>,
 ) -> Result<App, B::Error> {
-    let mut workers = Workers::new(sender.clone());
+    event_loop_on(
+        terminal,
+        app,
+        Workers::new(sender.clone()),
+        receiver,
+        suspend,
+    )
+}
+
+/// [`event_loop`] with its background work carried out by `workers` (whose answers must come
+/// to `receiver`).
+pub fn event_loop_on<B: Backend>(
+    terminal: &mut Terminal<B>,
+    mut app: App,
+    mut workers: Workers,
+    receiver: &Receiver<Msg>,
+    suspend: &mut impl Suspend<B>,
+) -> Result<App, B::Error> {
     // The first frame is drawn before the background work starts competing for the cores.
     terminal.draw(|frame| view::render(&app, frame))?;
     for effect in app.startup_effects() {

@@ -17,6 +17,7 @@ use schematax_engine::tokenizers::{Tokenizer, TokenizerError};
 use schematax_releases::Profile;
 
 use crate::state::RecaptureSource;
+use crate::worker::WorkerFailure;
 
 /// What happens to the app.
 #[derive(Debug)]
@@ -76,6 +77,8 @@ pub enum Msg {
         /// The session.
         session: Box<Session>,
     },
+    /// A background job panicked: the view ends, and the command fails with this one line.
+    WorkerFailed(WorkerFailure),
 }
 
 /// How to build a session: the inputs, the overrides and the servers switched off.

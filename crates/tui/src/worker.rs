@@ -2,8 +2,14 @@
 //! wins before it starts. A lint asked for while another lint runs waits; a third request
 //! replaces the second, which is dropped without running. So a burst of server switches runs
 //! at most two lints, not one per switch, and nothing superseded runs to the end first.
+//!
+//! A job that panics (a bug, or an input the engine should have refused) does not take its
+//! worker down silently: the panic is caught and answered with [`Msg::WorkerFailed`], which
+//! ends the view with one line and a non-zero exit.
 
 use std::collections::HashMap;
+use std::fmt;
+use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
@@ -46,6 +52,54 @@ impl JobKind {
         })
     }
 }
+
+impl fmt::Display for JobKind {
+    /// What the job does, as a noun: "the view's {kind} failed".
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            JobKind::Count => "token count",
+            JobKind::Lint => "lint",
+            JobKind::Evaluate => "evaluation",
+            JobKind::Rebuild => "re-indexing",
+            JobKind::BuildSession => "release switch",
+            JobKind::Recapture => "re-capture",
+        })
+    }
+}
+
+/// A background job that panicked: which kind, and what the panic said.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the view's {job} failed: {message}; the view was closed")]
+pub struct WorkerFailure {
+    /// The kind of job.
+    pub job: JobKind,
+    /// The panic's message, on one line.
+    pub message: String,
+}
+
+/// Longest panic message a [`WorkerFailure`] keeps, in characters.
+const MAX_FAILURE_CHARS: usize = 300;
+
+impl WorkerFailure {
+    /// The failure of a `job` that panicked with `payload`.
+    fn of_panic(job: JobKind, payload: &(dyn std::any::Any + Send)) -> WorkerFailure {
+        let text = payload
+            .downcast_ref::<&str>()
+            .copied()
+            .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+            .unwrap_or("a panic without a message");
+        let line = schematax_engine::text::sanitize(text);
+        let mut message: String = line.chars().take(MAX_FAILURE_CHARS).collect();
+        if message.len() < line.len() {
+            message.push('…');
+        }
+        WorkerFailure { job, message }
+    }
+}
+
+/// How a worker carries out an effect: [`Effect::run`] in the view; another function in a test
+/// that needs a job to fail.
+pub type Runner = fn(Effect, &(dyn Fn(Msg) + Sync)) -> Option<Msg>;
 
 /// The job waiting for a worker, and whether the worker should stop.
 struct Mailbox<J> {
@@ -134,14 +188,22 @@ impl<J> Drop for Worker<J> {
 /// the event loop's channel.
 pub struct Workers {
     sender: Sender<Msg>,
+    runner: Runner,
     by_kind: HashMap<JobKind, Worker<Effect>>,
 }
 
 impl Workers {
     /// No workers yet; answers will go to `sender`.
     pub fn new(sender: Sender<Msg>) -> Workers {
+        Workers::with_runner(sender, Effect::run)
+    }
+
+    /// Workers that carry out each effect with `runner` (a panic in it is caught as in the
+    /// view: answered with [`Msg::WorkerFailed`]).
+    pub fn with_runner(sender: Sender<Msg>, runner: Runner) -> Workers {
         Workers {
             sender,
+            runner,
             by_kind: HashMap::new(),
         }
     }
@@ -152,7 +214,7 @@ impl Workers {
         let Some(kind) = JobKind::of(&effect) else {
             return;
         };
-        let sender = &self.sender;
+        let (sender, runner) = (&self.sender, self.runner);
         self.by_kind
             .entry(kind)
             .or_insert_with(|| {
@@ -161,7 +223,12 @@ impl Workers {
                     let progress = |msg: Msg| {
                         let _ = sender.send(msg);
                     };
-                    if let Some(msg) = effect.run(&progress) {
+                    // The effect is consumed by the job: nothing of it is seen after a panic.
+                    let answer = catch_unwind(AssertUnwindSafe(|| runner(effect, &progress)))
+                        .unwrap_or_else(|payload| {
+                            Some(Msg::WorkerFailed(WorkerFailure::of_panic(kind, &*payload)))
+                        });
+                    if let Some(msg) = answer {
                         let _ = sender.send(msg);
                     }
                 })
@@ -344,6 +411,55 @@ mod tests {
         assert_eq!(kinds, ["count", "lint"]);
         workers.submit(Effect::Suspend);
         assert_eq!(workers.by_kind.len(), 2);
+    }
+
+    /// Panics on a lint, runs anything else.
+    fn lint_panics(effect: Effect, progress: &(dyn Fn(Msg) + Sync)) -> Option<Msg> {
+        match effect {
+            Effect::Lint { generation: 1, .. } => panic!("lint {}", "exploded\non two lines"),
+            Effect::Lint { .. } => panic!("{}", 42),
+            other => other.run(progress),
+        }
+    }
+
+    #[test]
+    fn a_job_that_panics_is_answered_with_its_failure_and_the_worker_lives_on() {
+        let (sender, receiver) = channel();
+        let mut workers = Workers::with_runner(sender, lint_panics);
+        let mut app = crate::app::App::new(
+            Arc::new(schematax_engine::inputs::Inputs::sample()),
+            schematax_engine::replay::session::Overrides::default(),
+            schematax_engine::replay::activation::Traffic::default(),
+            None,
+        );
+        let lint = |app: &mut crate::app::App| {
+            app.startup_effects()
+                .into_iter()
+                .find(|e| matches!(e, Effect::Lint { .. }))
+                .unwrap()
+        };
+        let failure = |receiver: &std::sync::mpsc::Receiver<Msg>| loop {
+            match receiver.recv_timeout(Duration::from_secs(60)).unwrap() {
+                Msg::WorkerFailed(failure) => return failure,
+                _ => continue,
+            }
+        };
+        workers.submit(lint(&mut app));
+        let first = failure(&receiver);
+        assert_eq!(
+            first,
+            WorkerFailure {
+                job: JobKind::Lint,
+                message: "lint exploded on two lines".into()
+            }
+        );
+        assert_eq!(
+            first.to_string(),
+            "the view's lint failed: lint exploded on two lines; the view was closed"
+        );
+        // The same worker takes the next job.
+        workers.submit(lint(&mut app));
+        assert_eq!(failure(&receiver).message, "42");
     }
 
     #[test]

@@ -71,6 +71,47 @@ pub fn listing_budget(listing_max_tokens: u32, context_length: u64, threshold_pc
     leg.min(u64::from(listing_max_tokens))
 }
 
+/// Where tuning `threshold_pct` changes the listing's form at `context_length`: for each form
+/// of `form_budgets` (a catalog's [`CatalogListing::form_budgets`]), the least threshold_pct,
+/// in hundredths as the settings are written, whose budget reaches the form's. A form beyond
+/// `listing_max_tokens` is never reached and left out. Empty for an unknown context (0),
+/// where threshold_pct does not size the budget.
+pub fn form_thresholds(
+    form_budgets: &[(ListingForm, u64)],
+    listing_max_tokens: u32,
+    context_length: u64,
+) -> Vec<(ListingForm, f64)> {
+    if context_length == 0 {
+        return Vec::new();
+    }
+    let budget_at = |hundredths: u64| {
+        listing_budget(
+            listing_max_tokens,
+            context_length,
+            hundredths as f64 / 100.0,
+        )
+    };
+    const ALL: u64 = 100 * 100;
+    form_budgets
+        .iter()
+        .filter(|&&(_, least)| budget_at(ALL) >= least)
+        .map(|&(form, least)| {
+            // The least hundredth in [0, 100%] whose budget reaches `least` (the budget grows
+            // with threshold_pct).
+            let (mut low, mut high) = (0, ALL);
+            while low < high {
+                let mid = low + (high - low) / 2;
+                if budget_at(mid) >= least {
+                    high = mid;
+                } else {
+                    low = mid + 1;
+                }
+            }
+            (form, low as f64 / 100.0)
+        })
+        .collect()
+}
+
 /// Python's `str.isspace` (Rust's `is_whitespace` plus the separators U+001C..U+001F).
 fn python_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
@@ -467,6 +508,58 @@ mod tests {
         assert_eq!(listing_budget(200, 0, 0.0), 200);
         assert_eq!(listing_budget(60_000, 0, 1.0), 10_000);
         assert_eq!(listing_budget(4000, 8_000, 0.0), 0);
+    }
+
+    #[test]
+    fn form_thresholds_are_the_least_hundredths_that_reach_each_form() {
+        let budgets = [
+            (ListingForm::None, 0),
+            (ListingForm::Groups, 75),
+            (ListingForm::Names, 300),
+            (ListingForm::Full, 660),
+        ];
+        // 150K: 0.05% is 75 tokens, 0.2% is 300, 0.44% is 660.
+        assert_eq!(
+            form_thresholds(&budgets, 4000, 150_000),
+            [
+                (ListingForm::None, 0.0),
+                (ListingForm::Groups, 0.05),
+                (ListingForm::Names, 0.2),
+                (ListingForm::Full, 0.44),
+            ]
+        );
+        for (form, pct) in form_thresholds(&budgets, 4000, 150_000) {
+            let least = budgets.iter().find(|(f, _)| *f == form).unwrap().1;
+            assert!(listing_budget(4000, 150_000, pct) >= least, "{form}");
+            if pct > 0.0 {
+                let below = pct - 0.01;
+                assert!(listing_budget(4000, 150_000, below) < least, "{form}");
+            }
+        }
+        // Not a round hundredth: 661 tokens of 150K need 0.4407%, so 0.45.
+        assert_eq!(
+            form_thresholds(&[(ListingForm::Full, 661)], 4000, 150_000),
+            [(ListingForm::Full, 0.45)]
+        );
+        // listing_max_tokens below a form's budget: no threshold_pct reaches it.
+        assert_eq!(
+            form_thresholds(&budgets, 500, 150_000),
+            [
+                (ListingForm::None, 0.0),
+                (ListingForm::Groups, 0.05),
+                (ListingForm::Names, 0.2),
+            ]
+        );
+        // Nor does a form beyond 100% of a small context (660 of 500).
+        assert_eq!(
+            form_thresholds(&budgets, 4000, 500),
+            [
+                (ListingForm::None, 0.0),
+                (ListingForm::Groups, 15.0),
+                (ListingForm::Names, 60.0)
+            ]
+        );
+        assert!(form_thresholds(&budgets, 4000, 0).is_empty());
     }
 
     #[test]
