@@ -38,35 +38,28 @@ impl Redactor {
         self.secrets.iter().any(|s| text.contains(s.as_str()))
     }
 
-    /// Where secrets occur in `text`, every occurrence (overlapping ones too), overlapping
+    /// Where secrets occur in `bytes`, every occurrence (overlapping ones too), overlapping
     /// ranges merged, in order.
-    fn ranges(&self, text: &str) -> Vec<Range<usize>> {
+    fn ranges(&self, bytes: &[u8]) -> Vec<Range<usize>> {
         let mut found = Vec::new();
         for secret in &self.secrets {
-            let mut from = 0;
-            while let Some(at) = text[from..].find(secret.as_str()) {
-                let start = from + at;
-                found.push(start..start + secret.len());
-                // The next occurrence may overlap this one: look again from the next character.
-                from = start + text[start..].chars().next().map_or(1, char::len_utf8);
-            }
+            let secret = secret.as_bytes();
+            let starts = bytes.len().saturating_sub(secret.len() - 1);
+            found.extend(
+                (0..starts)
+                    .filter(|&at| bytes[at] == secret[0] && bytes[at..].starts_with(secret))
+                    .map(|at| at..at + secret.len()),
+            );
         }
-        found.sort_by_key(|range| range.start);
-        let mut merged: Vec<Range<usize>> = Vec::new();
-        for range in found {
-            match merged.last_mut() {
-                Some(last) if range.start < last.end => last.end = last.end.max(range.end),
-                _ => merged.push(range),
-            }
-        }
-        merged
+        merge(found)
     }
 
     /// `text` with every secret replaced by `***` (secrets that overlap, by one `***`).
     pub fn redact(&self, text: &str) -> String {
         let mut out = String::with_capacity(text.len());
         let mut done = 0;
-        for range in self.ranges(text) {
+        // Secrets are whole characters: every range starts and ends between two.
+        for range in self.ranges(text.as_bytes()) {
             out.push_str(&text[done..range.start]);
             out.push_str("***");
             done = range.end;
@@ -75,42 +68,21 @@ impl Redactor {
         out
     }
 
-    /// How much of `bytes`, the start of a longer stream, can be masked and let go now: all
-    /// but its last bytes, where a secret may begin that what comes next completes. The cut
-    /// is drawn back to the start of a character and past any secret that crosses it, so
-    /// masking each piece on its own masks every secret of the stream.
-    pub fn maskable_prefix(&self, bytes: &[u8]) -> usize {
+    /// How much of `bytes`, the start of a longer stream, can be let go now: all but its last
+    /// bytes, where a secret may begin that what comes next completes, drawn back to the
+    /// start of a character (three bytes at most: invalid text stays cut).
+    fn safe_cut(&self, bytes: &[u8]) -> usize {
         let Some(longest) = self.secrets.first().map(String::len) else {
             return bytes.len();
         };
-        // A secret not yet whole starts in the last `longest - 1` bytes.
         let mut cut = bytes.len().saturating_sub(longest - 1);
-        // Back to the start of a character (three bytes at most: invalid text stays cut).
         for _ in 0..3 {
             if cut == 0 || cut >= bytes.len() || bytes[cut] & 0xC0 != 0x80 {
                 break;
             }
             cut -= 1;
         }
-        // A whole secret that crosses the cut is let go whole, masked.
-        loop {
-            let crossing_end = self
-                .secrets
-                .iter()
-                .filter_map(|secret| {
-                    let secret = secret.as_bytes();
-                    let first = cut.saturating_sub(secret.len() - 1);
-                    (first..cut)
-                        .filter(|&start| bytes[start..].starts_with(secret))
-                        .map(|start| start + secret.len())
-                        .max()
-                })
-                .max();
-            match crossing_end {
-                Some(end) if end > cut => cut = end,
-                _ => return cut,
-            }
-        }
+        cut
     }
 
     /// Masks every secret in the strings and keys of `value` (what a server sent, before it
@@ -223,6 +195,79 @@ impl Redactor {
     }
 }
 
+/// `ranges` in order, those that overlap merged into one.
+fn merge(mut ranges: Vec<Range<usize>>) -> Vec<Range<usize>> {
+    ranges.sort_by_key(|range| range.start);
+    let mut merged: Vec<Range<usize>> = Vec::new();
+    for range in ranges {
+        match merged.last_mut() {
+            Some(last) if range.start < last.end => last.end = last.end.max(range.end),
+            _ => merged.push(range),
+        }
+    }
+    merged
+}
+
+/// A stream masked as it arrives in pieces (a server's stderr): what it lets go of each piece
+/// is masked as the whole stream would be, a secret split between two pieces included, and
+/// it holds back no more than the longest secret.
+#[derive(Debug, Clone, Default)]
+pub struct StreamMasker {
+    redactor: Redactor,
+    /// Bytes held back: a secret may begin there that the next piece completes.
+    held: Vec<u8>,
+    /// How many of the first held bytes are the rest of a secret whose start was masked in
+    /// what was let go.
+    masked_head: usize,
+}
+
+impl StreamMasker {
+    /// A stream masked with `redactor`.
+    pub fn new(redactor: Redactor) -> StreamMasker {
+        StreamMasker {
+            redactor,
+            ..StreamMasker::default()
+        }
+    }
+
+    /// Takes the next bytes of the stream and returns what can be let go of them, masked: all
+    /// when `ends` (a line or the stream ends there), else all but where a secret may begin.
+    pub fn push(&mut self, bytes: &[u8], ends: bool) -> String {
+        self.held.extend_from_slice(bytes);
+        let cut = if ends {
+            self.held.len()
+        } else {
+            self.redactor.safe_cut(&self.held)
+        };
+        if cut == 0 {
+            return String::new();
+        }
+        let mut found = self.redactor.ranges(&self.held);
+        let continued = self.masked_head > 0;
+        if continued {
+            found.push(0..self.masked_head);
+        }
+        let mut out = Vec::with_capacity(cut);
+        let (mut done, mut head) = (0, 0);
+        for range in merge(found)
+            .into_iter()
+            .take_while(|range| range.start < cut)
+        {
+            out.extend_from_slice(&self.held[done..range.start]);
+            // A secret begun in what was let go was masked there.
+            if !(continued && range.start == 0) {
+                out.extend_from_slice(b"***");
+            }
+            done = range.end.min(cut);
+            head = range.end.saturating_sub(cut);
+        }
+        out.extend_from_slice(&self.held[done..cut]);
+        self.held.drain(..cut);
+        self.masked_head = head;
+        String::from_utf8_lossy(&out).into_owned()
+    }
+}
+
 /// `name` itself when no other holds it, else the first of `name_2`, `name_3`, ... that is free.
 pub fn unique_name(name: &str, taken: &HashSet<String>) -> String {
     if !taken.contains(name) {
@@ -296,25 +341,48 @@ mod tests {
         assert_eq!(r.redact("ababab!"), "***!");
     }
 
+    /// `stream` pushed `read` bytes at a time; and the most bytes held back at once.
+    fn masked_in_pieces(r: &Redactor, stream: &[u8], read: usize) -> (String, usize) {
+        let mut masker = StreamMasker::new(r.clone());
+        let mut out = String::new();
+        let mut held = 0;
+        for chunk in stream.chunks(read) {
+            out.push_str(&masker.push(chunk, false));
+            held = held.max(masker.held.len());
+        }
+        out.push_str(&masker.push(b"", true));
+        (out, held)
+    }
+
     #[test]
-    fn a_stream_cut_anywhere_is_masked_whole() {
+    fn a_stream_cut_anywhere_is_masked_as_a_whole() {
         let secret = "sk-split-0123456789";
         let r = Redactor::new([secret.to_string(), "another-one".to_string()]);
-        let stream = format!("é{secret}-and-{secret}{secret} tail é");
-        // Masking each piece the cut lets go, whatever the size of the reads.
-        for read in 1..stream.len() {
-            let mut out = String::new();
-            let mut pending: Vec<u8> = Vec::new();
-            for chunk in stream.as_bytes().chunks(read) {
-                pending.extend_from_slice(chunk);
-                let cut = r.maskable_prefix(&pending);
-                out.push_str(&r.redact(&String::from_utf8_lossy(&pending[..cut])));
-                pending.drain(..cut);
+        let streams = [
+            format!("é{secret}-and-{secret}{secret} tail é"),
+            // Secrets that overlap one another, and one that overlaps itself.
+            "0123456789abcdefXYZ.".to_string(),
+            format!("<{}>", "a".repeat(1000)),
+        ];
+        let r2 = Redactor::new([
+            "abcdef".to_string(),
+            "defXYZ".to_string(),
+            "aaaa".to_string(),
+        ]);
+        for (r, stream) in [(&r, &streams[0]), (&r2, &streams[1]), (&r2, &streams[2])] {
+            let whole = r.redact(stream);
+            for read in 1..stream.len() {
+                let (out, held) = masked_in_pieces(r, stream.as_bytes(), read);
+                assert_eq!(out, whole, "reads of {read} bytes");
+                // The longest secret less one, and a character drawn back at most.
+                assert!(held <= 21, "reads of {read} bytes: held {held}");
             }
-            out.push_str(&r.redact(&String::from_utf8_lossy(&pending)));
-            assert_eq!(out, "é***-and-****** tail é", "reads of {read} bytes");
         }
-        assert_eq!(Redactor::default().maskable_prefix(b"anything"), 8);
+        assert_eq!(r.redact(&streams[0]), "é***-and-****** tail é");
+        assert_eq!(r2.redact(&streams[1]), "0123456789***.");
+        assert_eq!(r2.redact(&streams[2]), "<***>");
+        let mut plain = StreamMasker::new(Redactor::default());
+        assert_eq!(plain.push(b"anything", false), "anything");
     }
 
     #[test]

@@ -15,6 +15,7 @@ use crate::cleanup::registry;
 use crate::error::CaptureError;
 use crate::limits::{ValueBudget, MAX_CAPTURE_BYTES, MAX_MESSAGE_BYTES};
 use crate::protocol::{Connection, Incoming};
+use crate::redact::StreamMasker;
 use crate::Redactor;
 
 /// Environment variables a server inherits; everything else comes from its configured `env`.
@@ -95,7 +96,7 @@ impl StdioConnection {
         let redactor = redactor.clone();
         let (stderr_reading, stderr_done) = channel::<()>();
         std::thread::spawn(move || {
-            drain_stderr(stderr, log, &tail, &redactor);
+            drain_stderr(stderr, log, &tail, redactor);
             drop(stderr_reading);
         });
         Ok(StdioConnection {
@@ -275,7 +276,7 @@ fn drain_stderr(
     stderr: impl Read,
     log_path: Option<PathBuf>,
     last: &Mutex<String>,
-    redactor: &Redactor,
+    redactor: Redactor,
 ) {
     let mut sink = StderrSink {
         log_path,
@@ -284,28 +285,26 @@ fn drain_stderr(
         last,
     };
     let mut reader = BufReader::new(stderr);
-    let mut pending: Vec<u8> = Vec::new();
+    let mut masker = StreamMasker::new(redactor);
+    let mut piece = Vec::new();
     loop {
+        piece.clear();
         match reader
             .by_ref()
             .take(64 * 1024)
-            .read_until(b'\n', &mut pending)
+            .read_until(b'\n', &mut piece)
         {
             Ok(0) | Err(_) => break,
             Ok(_) => {}
         }
-        let cut = if pending.ends_with(b"\n") {
-            pending.len()
-        } else {
-            redactor.maskable_prefix(&pending)
-        };
-        if cut > 0 {
-            sink.take(&redactor.redact(&String::from_utf8_lossy(&pending[..cut])));
-            pending.drain(..cut);
+        let text = masker.push(&piece, piece.ends_with(b"\n"));
+        if !text.is_empty() {
+            sink.take(&text);
         }
     }
-    if !pending.is_empty() {
-        sink.take(&redactor.redact(&String::from_utf8_lossy(&pending)));
+    let rest = masker.push(b"", true);
+    if !rest.is_empty() {
+        sink.take(&rest);
     }
 }
 
