@@ -336,14 +336,23 @@ fn mask_listing(listing: &mut Listing, redactor: &Redactor) -> Vec<String> {
         .iter()
         .map(|tool| name_of(tool).is_some_and(|name| redactor.holds(&name)))
         .collect();
-    let mut strings = redactor.redact_json(&mut listing.server_info).strings;
+    let mut strings = 0;
+    let mut said = |place: String, masked: redact::Masked| {
+        strings += masked.strings;
+        notes.extend(masked.renamed.into_iter().map(|(name, kept)| {
+            format!("{place}: key {name} equals another key once masked; kept as {kept}")
+        }));
+    };
+    said(
+        "serverInfo".to_string(),
+        redactor.redact_json(&mut listing.server_info),
+    );
     for tool in &mut listing.tools {
         let masked = redactor.redact_json(tool);
-        strings += masked.strings;
-        let tool_name = name_of(tool).unwrap_or_default();
-        notes.extend(masked.renamed.into_iter().map(|(name, kept)| {
-            format!("tool {tool_name}: key {name} equals another key once masked; kept as {kept}")
-        }));
+        said(
+            format!("tool {}", name_of(tool).unwrap_or_default()),
+            masked,
+        );
     }
     // Tool names: a masked one that equals another tool's name gets a name of its own.
     let mut taken: HashSet<String> = listing
