@@ -442,7 +442,7 @@ pub struct CaptureArgs {
     /// hermes.yaml whose mcp_servers to capture.
     #[arg(value_name = "CONFIG")]
     pub config: Option<PathBuf>,
-    /// Only these servers of the config (repeatable).
+    /// Only these servers of the config and the client configs (repeatable).
     #[arg(long = "server", value_name = "NAME")]
     pub servers: Vec<String>,
     /// Where capture files go (default: tools/ beside the config, else ./tools).

@@ -149,7 +149,7 @@ fn every_fault_gets_one_line_and_the_others_are_captured() {
             "fx-error",
             "server answered tools/list with error -32603: backend unavailable",
         ),
-        ("fx-huge", "a response over 64 MiB"),
+        ("fx-huge", "a message over 16 MiB"),
         ("fx-cursor-loop", "tools/list repeated the cursor \"same\""),
         (
             "fx-endless",
@@ -492,6 +492,13 @@ fn usage_errors() {
     assert!(text(&out.stderr).contains("no server \"b\" in mcp_servers"));
     let out = schematax(&["capture", "--name", "x"], &[]);
     assert_eq!(out.status.code(), Some(2));
+    let out = schematax(&["capture", "--server", "b"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("--server needs a CONFIG or --client-config"),
+        "{}",
+        text(&out.stderr)
+    );
 }
 
 #[test]
@@ -640,20 +647,23 @@ fn line_of(stdout: &str, server: &str) -> String {
 #[test]
 fn a_flooding_server_cannot_hold_the_capture_past_its_deadline_or_its_size() {
     // Notifications without end, pings without end (never reading the answers), and pages of
-    // 10 MiB without end: each ends in one line, within the deadline or the 64 MiB limit.
-    for (mode, reason) in [
-        ("flood-notes", None),
-        ("flood-pings", None),
-        ("big-pages", Some("the server sent over 64 MiB")),
+    // 10 MiB without end: each ends in one line, within the deadline or the 64 MiB limit. The
+    // pages are given all the time they need, so that it is the limit that ends them even on a
+    // busy machine.
+    for (mode, timeout, reason) in [
+        ("flood-notes", "3", None),
+        ("flood-pings", "3", None),
+        ("big-pages", "600", Some("the server sent over 64 MiB")),
     ] {
         let dir = tempfile::tempdir().unwrap();
         let config = fixture_config(dir.path(), "fx", mode, "");
         let started = Instant::now();
         let out = schematax(
-            &["capture", config.to_str().unwrap(), "--timeout", "3"],
+            &["capture", config.to_str().unwrap(), "--timeout", timeout],
             &[],
         );
-        // Without the fixes these runs never end; this bound is far above the 3 s deadline.
+        // Without the fixes these runs never end; this bound is far above the 3 s deadline
+        // (and the pages' 64 MiB are read in seconds).
         assert!(
             started.elapsed() < Duration::from_secs(60),
             "{mode}: {:?}",
@@ -846,5 +856,329 @@ fn the_timeout_bounds_a_whole_http_capture() {
     assert!(
         line_of(&stdout, "web").contains("for the whole capture"),
         "{stdout}"
+    );
+}
+
+#[test]
+fn a_secret_across_the_64_kib_cut_of_a_stderr_line_is_masked() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "sk-split-ABCDEFGHIJ-0123456789";
+    let config = fixture_config(
+        dir.path(),
+        "fx",
+        "stderr-split",
+        "    env:\n      SECRET_TOKEN: \"${SCHEMATAX_TEST_SECRET}\"\n",
+    );
+    let out = schematax(
+        &["capture", config.to_str().unwrap(), "--timeout", "60"],
+        &[("SCHEMATAX_TEST_SECRET", secret)],
+    );
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let line = line_of(&stdout, "fx");
+    assert!(
+        line.contains("(exit status 3): x") && line.contains("x*** tail (while waiting for"),
+        "{line}"
+    );
+    let log = std::fs::read_to_string(dir.path().join("tools/fx.stderr.log")).unwrap();
+    assert!(log.ends_with("x*** tail\n"), "{}", &log[log.len() - 80..]);
+    // Neither half of the secret, on either side of the cut, is anywhere.
+    let (head, tail) = secret.split_at(secret.len() / 2);
+    for place in [&log, &stdout, &text(&out.stderr)] {
+        assert!(!place.contains(head) && !place.contains(tail));
+    }
+}
+
+#[test]
+fn the_stderr_log_is_never_written_through_a_link_planted_in_out() {
+    for planted in ["symbolic link", "hard link to another file"] {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim.txt");
+        std::fs::write(&victim, "precious\n").unwrap();
+        let out_dir = dir.path().join("out");
+        std::fs::create_dir(&out_dir).unwrap();
+        let log = out_dir.join("fx.stderr.log");
+        if planted == "symbolic link" {
+            std::os::unix::fs::symlink(&victim, &log).unwrap();
+        } else {
+            std::fs::hard_link(&victim, &log).unwrap();
+        }
+        // The env fixture writes a line to stderr, then answers.
+        let out = schematax(
+            &[
+                "capture",
+                "--out",
+                out_dir.to_str().unwrap(),
+                "--timeout",
+                "60",
+                "--name",
+                "fx",
+                "--",
+                &python(),
+                &fixture(),
+                "env",
+            ],
+            &[],
+        );
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{planted}: {stdout}");
+        let line = line_of(&stdout, "fx");
+        assert!(
+            line.contains("FAILED")
+                && line.contains(&format!("fx.stderr.log is a {planted}"))
+                && line.contains("remove it or choose another --out"),
+            "{line}"
+        );
+        assert_eq!(std::fs::read_to_string(&victim).unwrap(), "precious\n");
+        assert_eq!(
+            std::fs::symlink_metadata(&log)
+                .unwrap()
+                .file_type()
+                .is_symlink(),
+            planted == "symbolic link"
+        );
+    }
+}
+
+/// Runs the binary and returns its output and its peak resident memory in bytes (that of its
+/// largest process: schematax, or a fixture server it started).
+fn schematax_peak(args: &[&str]) -> (Output, u64) {
+    use std::io::Read;
+    use std::os::unix::process::ExitStatusExt;
+    // Reaped by wait4 below, which gives its resource usage too (Child::wait would not).
+    #[allow(clippy::zombie_processes)]
+    let mut child = Command::new(env!("CARGO_BIN_EXE_schematax"))
+        .args(args)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    let read = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            pipe.read_to_end(&mut bytes).unwrap();
+            bytes
+        })
+    };
+    let stdout = read(Box::new(child.stdout.take().unwrap()));
+    let stderr = read(Box::new(child.stderr.take().unwrap()));
+    let mut status = 0;
+    // SAFETY: a zeroed rusage is a valid value for wait4 to fill.
+    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
+    // SAFETY: waiting for our own child, with pointers to live locals.
+    let waited = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
+    assert_eq!(waited, child.id() as i32);
+    let output = Output {
+        status: std::process::ExitStatus::from_raw(status),
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    };
+    // ru_maxrss is in KiB on Linux.
+    (output, usage.ru_maxrss as u64 * 1024)
+}
+
+#[test]
+fn a_message_that_would_cost_gigabytes_to_parse_is_refused_as_it_is_read() {
+    const PEAK: u64 = 400 * 1024 * 1024;
+    // On stdio: one message of 60 MB, and pages of small objects without end (each page well
+    // under the message limit, together past what parsing may hold).
+    for (mode, reason) in [
+        ("big-array", "a message over 16 MiB"),
+        ("object-pages", "the server sent over 500,000 JSON values"),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let config = fixture_config(dir.path(), "fx", mode, "");
+        let (out, peak) =
+            schematax_peak(&["capture", config.to_str().unwrap(), "--timeout", "300"]);
+        let stdout = text(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{mode}: {stdout}");
+        let line = line_of(&stdout, "fx");
+        assert!(line.contains("FAILED") && line.contains(reason), "{line}");
+        assert!(peak < PEAK, "{mode}: peak of {} MiB", peak >> 20);
+    }
+    // Over HTTP: an answer body of 60 MB.
+    let server = HttpFixture::start(&["big-array"]);
+    let dir = tempfile::tempdir().unwrap();
+    let (out, peak) = schematax_peak(&[
+        "capture",
+        "--out",
+        dir.path().to_str().unwrap(),
+        "--timeout",
+        "300",
+        "--name",
+        "web",
+        "--url",
+        &server.url(),
+    ]);
+    let stdout = text(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{stdout}");
+    let line = line_of(&stdout, "web");
+    assert!(
+        line.contains("FAILED") && line.contains("a message over 16 MiB"),
+        "{line}"
+    );
+    assert!(peak < PEAK, "http: peak of {} MiB", peak >> 20);
+}
+
+#[test]
+fn names_equal_once_masked_are_kept_apart_and_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "sk-collide-8080808080";
+    let config = fixture_config(
+        dir.path(),
+        "fx",
+        "mask-collide",
+        "    env:\n      SECRET_TOKEN: \"${SCHEMATAX_TEST_SECRET}\"\n",
+    );
+    let out = schematax(
+        &["capture", config.to_str().unwrap(), "--timeout", "60"],
+        &[("SCHEMATAX_TEST_SECRET", secret)],
+    );
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    let written = std::fs::read_to_string(dir.path().join("tools/fx.json")).unwrap();
+    assert!(!written.contains(secret) && !stdout.contains(secret));
+    let capture: Value = serde_json::from_str(&written).unwrap();
+    // The plain names keep theirs; the masked ones get names of their own.
+    assert_eq!(tool_names(&capture), ["t_***_2", "t_***", "params"]);
+    let schema = &capture["tools"][2]["inputSchema"];
+    let keys: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["key_***_2", "key_***"]);
+    assert_eq!(
+        schema["required"],
+        serde_json::json!(["key_***_2", "key_***"])
+    );
+    assert_eq!(capture["tools"][0]["description"], "Masked.");
+    for note in [
+        "note: tool t_*** equals another tool's name once masked; kept as t_***_2",
+        "note: tool params: key key_*** equals another key once masked; kept as key_***_2",
+    ] {
+        assert!(stdout.contains(note), "{stdout}");
+    }
+    assert!(stdout.contains("fx: 3 tools,"), "{stdout}");
+}
+
+#[test]
+fn a_server_request_on_a_tools_list_stream_is_answered_there() {
+    // The server sends roots/list on the stream of tools/list and the tools only once it is
+    // answered: unanswered, the capture would wait out its timeout and fail.
+    let server = HttpFixture::start(&["sse-request"]);
+    let (out, dir) = capture_url(&server.url(), "60");
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert_eq!(
+        tool_names(&read_json(&dir.path().join("tools/web.json"))),
+        ["after_roots"]
+    );
+}
+
+#[test]
+fn server_picks_among_the_servers_of_a_client_config() {
+    let dir = tempfile::tempdir().unwrap();
+    let entry = |mode: &str| {
+        format!(
+            r#"{{"command": {:?}, "args": [{:?}, {mode:?}]}}"#,
+            python(),
+            fixture()
+        )
+    };
+    let claude = dir.path().join("claude_desktop_config.json");
+    std::fs::write(
+        &claude,
+        format!(
+            r#"{{"mcpServers": {{"fx-a": {}, "fx-b": {}}}}}"#,
+            entry("exit-early"),
+            entry("normal")
+        ),
+    )
+    .unwrap();
+    let out_dir = dir.path().join("captures");
+    let args = |server: &'static str| {
+        vec![
+            "capture".to_string(),
+            "--client-config".into(),
+            claude.display().to_string(),
+            "--server".into(),
+            server.into(),
+            "--out".into(),
+            out_dir.display().to_string(),
+        ]
+    };
+    let run = |args: Vec<String>| {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        schematax(&args, &[])
+    };
+    let out = run(args("fx-b"));
+    assert!(
+        out.status.success(),
+        "{}\n{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    assert!(out_dir.join("fx-b.json").exists());
+    assert!(!text(&out.stdout).contains("fx-a"), "{}", text(&out.stdout));
+    // A name no source has is one line, exit 2.
+    let out = run(args("fx-c"));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("no server \"fx-c\" in ") && stderr.contains("claude_desktop_config.json"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn without_a_config_capture_says_where_the_captures_went_and_how_to_read_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_schematax"))
+        .args([
+            "capture",
+            "--name",
+            "fx",
+            "--timeout",
+            "60",
+            "--",
+            &python(),
+            &fixture(),
+            "normal",
+        ])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    let stdout = text(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(dir.path().join("tools/fx.json").exists());
+    let hint = stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("captures in tools; read them with: "))
+        .unwrap_or_else(|| panic!("no hint:\n{stdout}"));
+    let command = hint.split(" (").next().unwrap();
+    assert_eq!(command, "schematax report --tools tools");
+    // The command it gives reads them.
+    let words: Vec<&str> = command.split(' ').skip(1).collect();
+    let report = Command::new(env!("CARGO_BIN_EXE_schematax"))
+        .args(&words)
+        .args(["--format", "json", "--estimate-only"])
+        .current_dir(dir.path())
+        .output()
+        .unwrap();
+    assert!(report.status.success(), "{}", text(&report.stderr));
+    let report: Value = serde_json::from_slice(&report.stdout).unwrap();
+    assert_eq!(report["deferrable_tools"], 3, "{report}");
+    // With a config and its own tools/ folder there is nothing to add.
+    let config = fixture_config(dir.path(), "fx", "normal", "");
+    let out = schematax(
+        &["capture", config.to_str().unwrap(), "--timeout", "60"],
+        &[],
+    );
+    assert!(out.status.success());
+    assert!(
+        !text(&out.stdout).contains("read them with"),
+        "{}",
+        text(&out.stdout)
     );
 }

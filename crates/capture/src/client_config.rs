@@ -5,7 +5,7 @@
 use serde_json::Value;
 use std::path::Path;
 
-use crate::ServerSpec;
+use crate::{NamedServer, ServerSpec};
 use schematax_engine::inputs::error::{read_limited, InputError};
 use schematax_engine::nouns::config::Transport;
 
@@ -23,14 +23,14 @@ pub enum ClientConfigError {
     NoTransport(String),
 }
 
-/// Reads the servers of a client config, in file order; disabled ones are left out.
-pub fn load(path: &Path) -> Result<Vec<ServerSpec>, InputError> {
+/// Reads the servers of a client config, in file order, each with whether it is enabled.
+pub fn load(path: &Path) -> Result<Vec<NamedServer>, InputError> {
     let bytes = read_limited(path, 16 * 1024 * 1024)?;
     parse(&bytes).map_err(|reason| InputError::new(path, reason.to_string()))
 }
 
 /// Parses a client config.
-pub fn parse(bytes: &[u8]) -> Result<Vec<ServerSpec>, ClientConfigError> {
+pub fn parse(bytes: &[u8]) -> Result<Vec<NamedServer>, ClientConfigError> {
     let root: Value =
         serde_json::from_slice(bytes).map_err(|e| ClientConfigError::InvalidJson(e.to_string()))?;
     let servers = root
@@ -45,9 +45,6 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<ServerSpec>, ClientConfigError> {
             .and_then(Value::as_bool)
             .unwrap_or(false)
             || entry.get("enabled").and_then(Value::as_bool) == Some(false);
-        if disabled {
-            continue;
-        }
         let text = |key: &str| entry.get(key).and_then(Value::as_str).map(str::to_string);
         let pairs = |key: &str| -> Vec<(String, String)> {
             entry
@@ -80,10 +77,13 @@ pub fn parse(bytes: &[u8]) -> Result<Vec<ServerSpec>, ClientConfigError> {
             },
             (None, None) => return Err(ClientConfigError::NoTransport(name.clone())),
         };
-        specs.push(ServerSpec {
-            name: name.clone(),
-            transport,
-            secrets: Vec::new(),
+        specs.push(NamedServer {
+            spec: ServerSpec {
+                name: name.clone(),
+                transport,
+                secrets: Vec::new(),
+            },
+            enabled: !disabled,
         });
     }
     Ok(specs)
@@ -103,13 +103,16 @@ mod tests {
             }}"#,
         )
         .unwrap();
-        assert_eq!(specs.len(), 2);
-        assert_eq!(specs[0].name, "fs");
+        assert_eq!(
+            specs.iter().map(|s| s.enabled).collect::<Vec<_>>(),
+            [true, true, false]
+        );
+        assert_eq!(specs[0].spec.name, "fs");
         assert!(
-            matches!(&specs[0].transport, Transport::Stdio { args, env, .. } if args.len() == 3 && env[0].0 == "K")
+            matches!(&specs[0].spec.transport, Transport::Stdio { args, env, .. } if args.len() == 3 && env[0].0 == "K")
         );
         assert!(
-            matches!(&specs[1].transport, Transport::Http { headers, .. } if headers[0].0 == "Authorization")
+            matches!(&specs[1].spec.transport, Transport::Http { headers, .. } if headers[0].0 == "Authorization")
         );
     }
 
@@ -117,7 +120,10 @@ mod tests {
     fn vs_code_shape() {
         let specs = parse(br#"{"inputs": [], "servers": {"memory": {"type": "stdio", "command": "npx", "args": ["-y", "m"]}, "web": {"type": "http", "url": "http://127.0.0.1:9/mcp"}}}"#).unwrap();
         assert_eq!(
-            specs.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+            specs
+                .iter()
+                .map(|s| s.spec.name.as_str())
+                .collect::<Vec<_>>(),
             ["memory", "web"]
         );
     }

@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::limits::{MAX_CAPTURE_BYTES, MAX_MESSAGE_BYTES, MAX_PAGES};
+use crate::limits::{MAX_CAPTURE_BYTES, MAX_CAPTURE_VALUES, MAX_MESSAGE_BYTES, MAX_PAGES};
 
 /// Non-JSON lines a server wrote on stdout before an error.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -104,8 +104,22 @@ pub enum CaptureError {
         other: String,
     },
     /// One message over [`MAX_MESSAGE_BYTES`].
-    #[error("a response over {} MiB", MAX_MESSAGE_BYTES / (1024 * 1024))]
+    #[error("a message over {} MiB", MAX_MESSAGE_BYTES / (1024 * 1024))]
     TooLarge,
+    /// The server sent more than [`MAX_CAPTURE_VALUES`] JSON values in one capture.
+    #[error(
+        "the server sent over {} JSON values, more than a list of tools needs",
+        schematax_engine::text::thousands(MAX_CAPTURE_VALUES)
+    )]
+    TooManyValues,
+    /// The server's stderr log would be written through a link or into a special file.
+    #[error("{} is {what}: a server's stderr log is written only to a file of its own; remove it or choose another --out", .path.display())]
+    UnsafeLog {
+        /// The log's path.
+        path: PathBuf,
+        /// What is there (`a symbolic link`, ...).
+        what: String,
+    },
     /// An HTTP request failed below HTTP (connection refused, TLS, ...).
     #[error("HTTP request failed: {reason}")]
     Request {
@@ -244,7 +258,11 @@ mod tests {
             "server exited before answering (exit status 3): fatal: cannot reach the backend \
              (while waiting for tools/list; 2 non-JSON lines on stdout, last: \"still starting...\")"
         );
-        assert_eq!(CaptureError::TooLarge.to_string(), "a response over 64 MiB");
+        assert_eq!(CaptureError::TooLarge.to_string(), "a message over 16 MiB");
+        assert_eq!(
+            CaptureError::TooManyValues.to_string(),
+            "the server sent over 500,000 JSON values, more than a list of tools needs"
+        );
         assert_eq!(
             CaptureError::TooManyPages.to_string(),
             "tools/list gave more than 1000 pages; stopped"

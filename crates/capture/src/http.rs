@@ -12,8 +12,8 @@ use std::io::{BufRead, BufReader, Read};
 use std::time::{Duration, Instant};
 
 use crate::error::CaptureError;
-use crate::limits::MAX_MESSAGE_BYTES;
-use crate::protocol::{Connection, Incoming};
+use crate::limits::{ValueBudget, MAX_MESSAGE_BYTES};
+use crate::protocol::{answer_server_request, Connection, Incoming};
 use crate::Redactor;
 
 /// Redirects followed for one request at most.
@@ -32,6 +32,8 @@ pub struct HttpConnection {
     deadline: Instant,
     /// Bytes of every answer body read.
     received: u64,
+    /// JSON values the server may still send.
+    values: ValueBudget,
 }
 
 /// `scheme://host[:port]` of an absolute http(s) URL, lower-cased.
@@ -108,16 +110,20 @@ impl HttpConnection {
             redactor: redactor.clone(),
             deadline: Instant::now() + timeout,
             received: 0,
+            values: ValueBudget::default(),
         })
     }
 
     /// Reads the messages of an answer body: one JSON value, or an SSE stream, read until the
     /// answer to `awaited` (a request's id) has come, even when the server leaves it open.
+    /// With `answering`, a request the server sends on the stream is answered as it comes
+    /// (the server may wait for that answer before it sends the one awaited).
     fn read_body(
         &mut self,
         content_type: &str,
         body: impl Read,
         awaited: Option<&Value>,
+        answering: bool,
     ) -> Result<(), CaptureError> {
         let mut limited = body.take(MAX_MESSAGE_BYTES as u64 + 1);
         if content_type.starts_with("text/event-stream") {
@@ -138,14 +144,17 @@ impl HttpConnection {
                     data.push_str(rest.strip_prefix(' ').unwrap_or(rest));
                     data.push('\n');
                 } else if line.is_empty() && !data.is_empty() {
-                    self.push_text(&std::mem::take(&mut data));
+                    self.push_text(&std::mem::take(&mut data))?;
+                    if answering {
+                        self.answer_requests()?;
+                    }
                     if awaited.is_some_and(|id| self.answered(id)) {
                         return Ok(());
                     }
                 }
             }
             if !data.is_empty() {
-                self.push_text(&data);
+                self.push_text(&data)?;
             }
             if limited.limit() == 0 {
                 return Err(CaptureError::TooLarge);
@@ -159,7 +168,28 @@ impl HttpConnection {
             if text.len() > MAX_MESSAGE_BYTES {
                 return Err(CaptureError::TooLarge);
             }
-            self.push_text(&text);
+            self.push_text(&text)?;
+        }
+        Ok(())
+    }
+
+    /// Answers the requests the server sent (`ping`, `roots/list`, ...) now, each in a POST of
+    /// its own, and takes them out of the inbox. What the answers' POSTs bring back is queued
+    /// as it is, its requests answered later, by the protocol: answers never nest.
+    fn answer_requests(&mut self) -> Result<(), CaptureError> {
+        let (requests, others): (VecDeque<Incoming>, VecDeque<Incoming>) =
+            std::mem::take(&mut self.inbox)
+                .into_iter()
+                .partition(|incoming| match incoming {
+                    Incoming::Message(m) => m.get("method").is_some() && m.get("id").is_some(),
+                    Incoming::Garbage(_) => false,
+                });
+        self.inbox = others;
+        for request in requests {
+            if let Incoming::Message(request) = request {
+                let id = request.get("id").cloned().unwrap_or(Value::Null);
+                self.exchange(&answer_server_request(&id, &request), false)?;
+            }
         }
         Ok(())
     }
@@ -266,22 +296,29 @@ impl HttpConnection {
         }
     }
 
-    /// Queues a JSON message (or a batch of them), or the text as garbage.
-    fn push_text(&mut self, text: &str) {
+    /// Queues a JSON message (or a batch of them), or the text as garbage. What looks like
+    /// JSON is charged to the value budget before it is parsed.
+    fn push_text(&mut self, text: &str) -> Result<(), CaptureError> {
         let trimmed = text.trim();
         if trimmed.is_empty() {
-            return;
+            return Ok(());
         }
+        if !(trimmed.starts_with('{') || trimmed.starts_with('[')) {
+            self.inbox.push_back(Incoming::Garbage(trimmed.to_string()));
+            return Ok(());
+        }
+        self.values.charge(trimmed.as_bytes())?;
         match serde_json::from_str::<Value>(trimmed) {
             Ok(Value::Array(batch)) => self.inbox.extend(batch.into_iter().map(Incoming::Message)),
             Ok(value) => self.inbox.push_back(Incoming::Message(value)),
             Err(_) => self.inbox.push_back(Incoming::Garbage(trimmed.to_string())),
         }
+        Ok(())
     }
-}
 
-impl Connection for HttpConnection {
-    fn send(&mut self, message: &Value) -> Result<(), CaptureError> {
+    /// POSTs one message and queues what the server answers; with `answering`, requests the
+    /// server sends on an answer's stream are answered there (see [`HttpConnection::read_body`]).
+    fn exchange(&mut self, message: &Value, answering: bool) -> Result<(), CaptureError> {
         let body = message.to_string();
         let response = self.post_following(body.as_bytes())?;
         let status = response.status().as_u16();
@@ -313,7 +350,8 @@ impl Connection for HttpConnection {
         }
         // A request is answered on its own stream; a notification or a response has no answer.
         let awaited = message.get("method").and(message.get("id"));
-        self.read_body(&content_type, response.into_body().into_reader(), awaited)?;
+        let reader = response.into_body().into_reader();
+        self.read_body(&content_type, reader, awaited, answering)?;
         // The version the server chose goes on every later request.
         if message.get("method").and_then(Value::as_str) == Some("initialize") {
             self.protocol_version = self.inbox.iter().find_map(|m| match m {
@@ -325,6 +363,12 @@ impl Connection for HttpConnection {
             });
         }
         Ok(())
+    }
+}
+
+impl Connection for HttpConnection {
+    fn send(&mut self, message: &Value) -> Result<(), CaptureError> {
+        self.exchange(message, true)
     }
 
     fn receive(&mut self, _deadline: Instant) -> Result<Incoming, CaptureError> {

@@ -20,13 +20,15 @@ pub mod error;
 pub mod http;
 pub mod limits;
 pub mod protocol;
+pub mod redact;
 pub mod signals;
 pub mod stdio;
 
 pub use error::CaptureError;
+pub use redact::Redactor;
 
 use serde_json::json;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -48,67 +50,6 @@ pub struct ServerSpec {
     /// Values to mask besides its env and header values: those `${VAR}` filled in the config
     /// it came from (an argument or a URL may carry a key).
     pub secrets: Vec<String>,
-}
-
-/// Masks secret values in any text that leaves the program.
-#[derive(Debug, Clone, Default)]
-pub struct Redactor {
-    secrets: Vec<String>,
-}
-
-impl Redactor {
-    /// A redactor for these secret values (very short values are not masked: they would
-    /// garble ordinary text).
-    pub fn new(secrets: impl IntoIterator<Item = String>) -> Redactor {
-        let mut secrets: Vec<String> = secrets.into_iter().filter(|s| s.len() >= 4).collect();
-        secrets.sort_by_key(|s| std::cmp::Reverse(s.len()));
-        Redactor { secrets }
-    }
-
-    /// `text` with every secret replaced by `***`.
-    pub fn redact(&self, text: &str) -> String {
-        let mut out = text.to_string();
-        for secret in &self.secrets {
-            if out.contains(secret.as_str()) {
-                out = out.replace(secret.as_str(), "***");
-            }
-        }
-        out
-    }
-
-    /// Masks every secret in the strings and keys of `value` (what a server sent, before it
-    /// is written to a file); returns how many strings held one.
-    pub fn redact_json(&self, value: &mut serde_json::Value) -> usize {
-        use serde_json::Value;
-        if self.secrets.is_empty() {
-            return 0;
-        }
-        let holds = |text: &str| self.secrets.iter().any(|s| text.contains(s.as_str()));
-        match value {
-            Value::String(text) if holds(text) => {
-                *text = self.redact(text);
-                1
-            }
-            Value::Array(items) => items.iter_mut().map(|v| self.redact_json(v)).sum(),
-            Value::Object(map) => {
-                let mut masked = 0;
-                if map.keys().any(|k| holds(k)) {
-                    let entries = std::mem::take(map);
-                    for (key, item) in entries {
-                        let key = if holds(&key) {
-                            masked += 1;
-                            self.redact(&key)
-                        } else {
-                            key
-                        };
-                        map.insert(key, item);
-                    }
-                }
-                masked + map.values_mut().map(|v| self.redact_json(v)).sum::<usize>()
-            }
-            _ => 0,
-        }
-    }
 }
 
 /// Fills `${VAR}` and `${env:VAR}` from the environment; unset variables become empty and
@@ -152,33 +93,63 @@ fn expand_vars_with(value: &str, lookup: impl Fn(&str) -> Option<String>) -> (St
     (out, missing)
 }
 
+/// A server a config or a client config names, and whether it is enabled there.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NamedServer {
+    /// How to capture it.
+    pub spec: ServerSpec,
+    /// Not switched off (`enabled: false`, `disabled: true`).
+    pub enabled: bool,
+}
+
+/// Every server of a config's `mcp_servers`, in its order.
+pub fn config_servers(config: &Config) -> Vec<NamedServer> {
+    config
+        .mcp_servers
+        .as_deref()
+        .unwrap_or_default()
+        .iter()
+        .map(|s| NamedServer {
+            spec: ServerSpec {
+                name: s.name.clone(),
+                transport: s.transport.clone(),
+                secrets: config.substituted.clone(),
+            },
+            enabled: s.enabled,
+        })
+        .collect()
+}
+
+/// The servers to capture: every enabled one, or the `only` ones, enabled or not. A name of
+/// `only` that none of `servers` has is for the caller to report (as [`specs_from_config`]
+/// does).
+pub fn choose_servers(servers: Vec<NamedServer>, only: &[String]) -> Vec<ServerSpec> {
+    servers
+        .into_iter()
+        .filter(|s| {
+            if only.is_empty() {
+                s.enabled
+            } else {
+                only.contains(&s.spec.name)
+            }
+        })
+        .map(|s| s.spec)
+        .collect()
+}
+
 /// The servers of a config to capture: every enabled one, or the `only` ones (which must exist).
 pub fn specs_from_config(
     config: &Config,
     only: &[String],
 ) -> Result<Vec<ServerSpec>, CaptureError> {
-    let servers = config.mcp_servers.as_deref().unwrap_or_default();
+    let servers = config_servers(config);
     if let Some(name) = only
         .iter()
-        .find(|name| !servers.iter().any(|s| &s.name == *name))
+        .find(|name| !servers.iter().any(|s| &s.spec.name == *name))
     {
         return Err(CaptureError::NoSuchServer { name: name.clone() });
     }
-    Ok(servers
-        .iter()
-        .filter(|s| {
-            if only.is_empty() {
-                s.enabled
-            } else {
-                only.contains(&s.name)
-            }
-        })
-        .map(|s| ServerSpec {
-            name: s.name.clone(),
-            transport: s.transport.clone(),
-            secrets: config.substituted.clone(),
-        })
-        .collect())
+    Ok(choose_servers(servers, only))
 }
 
 /// What changed against the previous capture of a server.
@@ -319,6 +290,7 @@ pub fn capture_server(
                     .strip_suffix(".json")
                     .unwrap_or_default()
             ));
+            stdio::check_log_path(&log)?;
             let mut connection = stdio::StdioConnection::spawn(
                 &expand_vars(command).0,
                 &args,
@@ -344,45 +316,100 @@ pub fn capture_server(
         Transport::Unspecified => return Err(CaptureError::NoTransport),
     };
     let (mut listing, redactor) = listing;
+    notes.extend(mask_listing(&mut listing, &redactor));
+    save(spec, listing, out_dir, notes)
+}
+
+/// Masks every configured secret the server echoed, so it is not written into the file, and
+/// keeps apart the names that masking made equal; returns the notes that say so.
+fn mask_listing(listing: &mut Listing, redactor: &Redactor) -> Vec<String> {
+    let mut notes = Vec::new();
     listing.protocol_version = redactor.redact(&listing.protocol_version);
     notes.extend(listing.notes.iter().map(|note| redactor.redact(note)));
-    // A server that echoes a configured secret does not get it written into the file.
-    let masked = redactor.redact_json(&mut listing.server_info)
-        + listing
-            .tools
-            .iter_mut()
-            .map(|tool| redactor.redact_json(tool))
-            .sum::<usize>();
-    if masked > 0 {
+    let name_of = |tool: &serde_json::Value| {
+        tool.get("name")
+            .and_then(serde_json::Value::as_str)
+            .map(str::to_string)
+    };
+    let masked_name: Vec<bool> = listing
+        .tools
+        .iter()
+        .map(|tool| name_of(tool).is_some_and(|name| redactor.holds(&name)))
+        .collect();
+    let mut strings = 0;
+    let mut said = |place: String, masked: redact::Masked| {
+        strings += masked.strings;
+        notes.extend(masked.renamed.into_iter().map(|(name, kept)| {
+            format!("{place}: key {name} equals another key once masked; kept as {kept}")
+        }));
+    };
+    said(
+        "serverInfo".to_string(),
+        redactor.redact_json(&mut listing.server_info),
+    );
+    for tool in &mut listing.tools {
+        let masked = redactor.redact_json(tool);
+        said(
+            format!("tool {}", name_of(tool).unwrap_or_default()),
+            masked,
+        );
+    }
+    // Tool names: a masked one that equals another tool's name gets a name of its own.
+    let mut taken: HashSet<String> = listing
+        .tools
+        .iter()
+        .zip(&masked_name)
+        .filter(|(_, masked)| !**masked)
+        .filter_map(|(tool, _)| name_of(tool))
+        .collect();
+    for (tool, _) in listing
+        .tools
+        .iter_mut()
+        .zip(&masked_name)
+        .filter(|(_, m)| **m)
+    {
+        let name = name_of(tool).unwrap_or_default();
+        let kept = redact::unique_name(&name, &taken);
+        if kept != name {
+            notes.push(format!(
+                "tool {name} equals another tool's name once masked; kept as {kept}"
+            ));
+            tool["name"] = serde_json::Value::String(kept.clone());
+        }
+        taken.insert(kept);
+    }
+    if strings > 0 {
         notes.push(format!(
-            "{masked} string(s) the server sent held a configured env or header value; masked as ***"
+            "{strings} string(s) the server sent held a configured env or header value; masked as ***"
         ));
     }
-    save(spec, &listing, out_dir, notes)
+    notes
 }
 
 /// Writes the capture file atomically (see [`cleanup::Registry::write_atomically`]) and
 /// compares it with the previous one.
 fn save(
     spec: &ServerSpec,
-    listing: &Listing,
+    listing: Listing,
     out_dir: &Path,
     notes: Vec<String>,
 ) -> Result<Saved, CaptureError> {
     let path = out_dir.join(capture_file_name(&spec.name));
-    let document = json!({
+    let mut document = json!({
         "server": spec.name,
         "serverInfo": listing.server_info,
         "protocolVersion": listing.protocol_version,
         "capturedAt": schematax_engine::text::utc_timestamp(std::time::SystemTime::now()),
-        "tools": listing.tools,
     });
+    // Moved, not copied: the tools are the bulk of what a capture holds.
+    document["tools"] = serde_json::Value::Array(listing.tools);
     // Indented to be read and diffed; compact when that would pass the size every loader
     // accepts, and refused when even that would.
     let mut text = format!("{document:#}\n");
     if text.len() as u64 > limits::MAX_CAPTURE_BYTES {
         text = format!("{document}\n");
     }
+    drop(document);
     if text.len() as u64 > limits::MAX_CAPTURE_BYTES {
         return Err(CaptureError::CaptureTooLarge);
     }
@@ -558,27 +585,6 @@ mod tests {
                 Some(("C.json".to_string(), "c".to_string()))
             ]
         );
-    }
-
-    #[test]
-    fn secrets_are_masked_in_keys_and_strings_of_json() {
-        let r = Redactor::new(["s3cret-value".to_string()]);
-        let mut value = serde_json::json!({
-            "name": "fixture s3cret-value",
-            "s3cret-value": [1, "x s3cret-value y"],
-            "ok": "nothing here"
-        });
-        assert_eq!(r.redact_json(&mut value), 3);
-        assert_eq!(
-            value,
-            serde_json::json!({"name": "fixture ***", "***": [1, "x *** y"], "ok": "nothing here"})
-        );
-    }
-
-    #[test]
-    fn redactor_masks_secrets() {
-        let r = Redactor::new(["s3cret-value".to_string(), "abc".to_string()]);
-        assert_eq!(r.redact("token=s3cret-value abc"), "token=*** abc");
     }
 
     #[test]

@@ -105,7 +105,7 @@ impl<C: Connection> Client<'_, C> {
                 self.connection.receive(self.deadline)
             };
             let incoming = received.map_err(|cause| self.waiting(method, cause))?;
-            let message = match incoming {
+            let mut message = match incoming {
                 Incoming::Garbage(line) => {
                     self.garbage += 1;
                     self.last_garbage = line;
@@ -132,9 +132,10 @@ impl<C: Connection> Client<'_, C> {
                             message: self.quote(text, 200),
                         });
                     }
+                    // Taken, not copied: a page of tools may be large.
                     return message
-                        .get("result")
-                        .cloned()
+                        .as_object_mut()
+                        .and_then(|fields| fields.remove("result"))
                         .ok_or_else(|| CaptureError::NoResult {
                             method: method.to_string(),
                         });
@@ -147,7 +148,7 @@ impl<C: Connection> Client<'_, C> {
 }
 
 /// The answer to a request the server sends the client.
-fn answer_server_request(id: &Value, request: &Value) -> Value {
+pub(crate) fn answer_server_request(id: &Value, request: &Value) -> Value {
     match request.get("method").and_then(Value::as_str) {
         Some("ping") => json!({"jsonrpc": "2.0", "id": id, "result": {}}),
         Some("roots/list") => json!({"jsonrpc": "2.0", "id": id, "result": {"roots": []}}),
@@ -210,9 +211,9 @@ pub fn list_tools<C: Connection>(
         if page > MAX_PAGES {
             return Err(CaptureError::TooManyPages);
         }
-        let result = client.request("tools/list", params)?;
-        match result.get("tools") {
-            Some(Value::Array(items)) => tools.extend(items.iter().cloned()),
+        let mut result = client.request("tools/list", params)?;
+        match result.get_mut("tools").map(Value::take) {
+            Some(Value::Array(items)) => tools.extend(items),
             _ => return Err(CaptureError::NoToolsArray { page }),
         }
         match result.get("nextCursor").and_then(Value::as_str) {

@@ -13,8 +13,9 @@ use std::time::{Duration, Instant};
 
 use crate::cleanup::registry;
 use crate::error::CaptureError;
-use crate::limits::{MAX_CAPTURE_BYTES, MAX_MESSAGE_BYTES};
+use crate::limits::{ValueBudget, MAX_CAPTURE_BYTES, MAX_MESSAGE_BYTES};
 use crate::protocol::{Connection, Incoming};
+use crate::redact::StreamMasker;
 use crate::Redactor;
 
 /// Environment variables a server inherits; everything else comes from its configured `env`.
@@ -49,7 +50,11 @@ pub struct StdioConnection {
     unsent: Arc<AtomicUsize>,
     lines: Receiver<Line>,
     received: u64,
+    /// JSON values the server may still send.
+    values: ValueBudget,
     last_stderr: Arc<Mutex<String>>,
+    /// Disconnected when the stderr reader is done (the server closed its stderr).
+    stderr_done: Receiver<()>,
 }
 
 impl StdioConnection {
@@ -89,7 +94,11 @@ impl StdioConnection {
         let log = log.map(Path::to_path_buf);
         let tail = Arc::clone(&last_stderr);
         let redactor = redactor.clone();
-        std::thread::spawn(move || drain_stderr(stderr, log, &tail, &redactor));
+        let (stderr_reading, stderr_done) = channel::<()>();
+        std::thread::spawn(move || {
+            drain_stderr(stderr, log, &tail, redactor);
+            drop(stderr_reading);
+        });
         Ok(StdioConnection {
             outbox: Some(outbox),
             unsent,
@@ -97,7 +106,9 @@ impl StdioConnection {
             group,
             lines,
             received: 0,
+            values: ValueBudget::default(),
             last_stderr,
+            stderr_done,
         })
     }
 
@@ -113,8 +124,9 @@ impl StdioConnection {
                 _ => break None,
             }
         };
-        // Give the stderr reader a moment to record the last line.
-        std::thread::sleep(Duration::from_millis(50));
+        // Let the stderr reader record the last line: it is done when the server's stderr
+        // closes (a grandchild may hold it open: two seconds at most).
+        let _ = self.stderr_done.recv_timeout(Duration::from_secs(2));
         let last = self
             .last_stderr
             .lock()
@@ -180,49 +192,119 @@ fn read_lines(stdout: impl Read, sender: &std::sync::mpsc::SyncSender<Line>) {
     }
 }
 
-/// Copies stderr to the log (redacted, capped; the file made only when there is something to
-/// write) and keeps its last non-empty line.
-fn drain_stderr(
-    stderr: impl Read,
+/// Refuses a stderr log path that holds anything but a regular file of its own: a symbolic
+/// link, a FIFO, a device, a folder, or a file with other hard links would have the log
+/// written somewhere the user did not ask for.
+pub fn check_log_path(path: &Path) -> Result<(), CaptureError> {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(meta) = std::fs::symlink_metadata(path) else {
+        return Ok(());
+    };
+    let what = if meta.file_type().is_symlink() {
+        "a symbolic link"
+    } else if !meta.is_file() {
+        "not a regular file"
+    } else if meta.nlink() > 1 {
+        "a hard link to another file"
+    } else {
+        return Ok(());
+    };
+    Err(CaptureError::UnsafeLog {
+        path: path.to_path_buf(),
+        what: what.to_string(),
+    })
+}
+
+/// Opens the stderr log for writing, emptied, without following a symbolic link or blocking
+/// on a FIFO; refuses anything but a regular file with one link (planted since
+/// [`check_log_path`] looked).
+fn open_log(path: &Path) -> std::io::Result<std::fs::File> {
+    use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+    if let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() || meta.nlink() > 1 {
+        return Err(std::io::Error::other("not a file of its own"));
+    }
+    file.set_len(0)?;
+    Ok(file)
+}
+
+/// Where the server's stderr goes: the log (made when there is something to write, capped)
+/// and its last non-empty line.
+struct StderrSink<'a> {
     log_path: Option<PathBuf>,
-    last: &Mutex<String>,
-    redactor: &Redactor,
-) {
-    let mut log: Option<std::fs::File> = None;
-    let mut log_tried = false;
-    let mut reader = BufReader::new(stderr);
-    let mut written = 0usize;
-    let mut line = Vec::new();
-    loop {
-        line.clear();
-        // Long lines are cut at 64 KiB; the rest of the line is read as the next one.
-        match reader.by_ref().take(64 * 1024).read_until(b'\n', &mut line) {
-            Ok(0) | Err(_) => return,
-            Ok(_) => {}
-        }
-        let text = redactor.redact(&String::from_utf8_lossy(&line));
+    log: Option<std::fs::File>,
+    written: usize,
+    last: &'a Mutex<String>,
+}
+
+impl StderrSink<'_> {
+    /// Takes a masked piece of stderr.
+    fn take(&mut self, text: &str) {
         let trimmed = text.trim();
         if !trimmed.is_empty() {
-            if let Ok(mut last) = last.lock() {
+            if let Ok(mut last) = self.last.lock() {
                 *last = schematax_engine::text::clip(trimmed, 200);
             }
         }
-        if !log_tried {
-            log_tried = true;
-            log = log_path.as_deref().and_then(|path| {
-                path.parent().map(std::fs::create_dir_all);
-                std::fs::File::create(path).ok()
-            });
+        if let Some(path) = self.log_path.take() {
+            self.log = open_log(&path).ok();
         }
-        if let Some(file) = &mut log {
-            if written < MAX_LOG_BYTES {
+        if let Some(file) = &mut self.log {
+            if self.written < MAX_LOG_BYTES {
                 let _ = file.write_all(text.as_bytes());
-                written += text.len();
-                if written >= MAX_LOG_BYTES {
+                self.written += text.len();
+                if self.written >= MAX_LOG_BYTES {
                     let _ = file.write_all(b"\n[schematax: log truncated at 1 MiB]\n");
                 }
             }
         }
+    }
+}
+
+/// Copies stderr to the log (masked, capped; the file made only when there is something to
+/// write) and keeps its last non-empty line. A line is read 64 KiB at a time: what may be the
+/// start of a secret that the next piece completes is held back until that piece is read.
+fn drain_stderr(
+    stderr: impl Read,
+    log_path: Option<PathBuf>,
+    last: &Mutex<String>,
+    redactor: Redactor,
+) {
+    let mut sink = StderrSink {
+        log_path,
+        log: None,
+        written: 0,
+        last,
+    };
+    let mut reader = BufReader::new(stderr);
+    let mut masker = StreamMasker::new(redactor);
+    let mut piece = Vec::new();
+    loop {
+        piece.clear();
+        match reader
+            .by_ref()
+            .take(64 * 1024)
+            .read_until(b'\n', &mut piece)
+        {
+            Ok(0) | Err(_) => break,
+            Ok(_) => {}
+        }
+        let text = masker.push(&piece, piece.ends_with(b"\n"));
+        if !text.is_empty() {
+            sink.take(&text);
+        }
+    }
+    let rest = masker.push(b"", true);
+    if !rest.is_empty() {
+        sink.take(&rest);
     }
 }
 
@@ -250,12 +332,14 @@ impl Connection for StdioConnection {
                 self.received += bytes.len() as u64;
                 let text = String::from_utf8_lossy(&bytes);
                 let trimmed = text.trim();
-                if trimmed.is_empty() {
-                    return Ok(Incoming::Garbage(String::new()));
+                // A message is an object: anything else is a line of garbage, never parsed.
+                if !trimmed.starts_with('{') {
+                    return Ok(Incoming::Garbage(trimmed.to_string()));
                 }
+                self.values.charge(trimmed.as_bytes())?;
                 Ok(match serde_json::from_str::<Value>(trimmed) {
-                    Ok(value) if value.is_object() => Incoming::Message(value),
-                    _ => Incoming::Garbage(trimmed.to_string()),
+                    Ok(value) => Incoming::Message(value),
+                    Err(_) => Incoming::Garbage(trimmed.to_string()),
                 })
             }
             Ok(Line::TooLarge) => Err(CaptureError::TooLarge),
