@@ -431,7 +431,13 @@ fn replacing_a_capture_says_what_changed() {
         "normal",
     ];
     assert!(text(&schematax(&args, &[]).stdout).contains("[new]"));
+    let first = std::fs::read(dir.path().join("fx.json")).unwrap();
     assert!(text(&schematax(&args, &[]).stdout).contains("[unchanged]"));
+    assert_eq!(
+        std::fs::read(dir.path().join("fx.json")).unwrap(),
+        first,
+        "an unchanged capture is not rewritten (its capturedAt included)"
+    );
     // Edit the earlier capture: drop a tool and change one.
     let path = dir.path().join("fx.json");
     let mut capture = read_json(&path);

@@ -418,16 +418,24 @@ fn save(
     let previous = std::fs::read(&path)
         .ok()
         .and_then(|bytes| parse_capture(&bytes, &spec.name).ok());
-    let change = match previous {
+    let change = match &previous {
         None => Change::New,
         Some(old) => compare(&spec.name, &old.tools, &new.tools),
     };
+    // An unchanged capture of the same server version keeps its file as it was (its
+    // capturedAt says when that list was first seen): nothing reported unchanged is rewritten.
+    let kept = change == Change::Unchanged
+        && previous.as_ref().is_some_and(|old| {
+            old.server_info == new.server_info && old.protocol_version == new.protocol_version
+        });
     // The folder is made only when there is a capture to put in it.
     std::fs::create_dir_all(out_dir).map_err(|e| CaptureError::Write {
         path: out_dir.to_path_buf(),
         reason: schematax_engine::inputs::error::one_line(&e.to_string()),
     })?;
-    cleanup::registry().write_atomically(&path, text.as_bytes())?;
+    if !kept {
+        cleanup::registry().write_atomically(&path, text.as_bytes())?;
+    }
     let chars: u64 = new
         .tools
         .iter()
