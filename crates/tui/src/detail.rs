@@ -43,11 +43,14 @@ impl App {
                             .map(str::to_string),
                     );
                 }
+                let listing = match form {
+                    ListingForm::None => "no listing".to_string(),
+                    form => format!("{form} listing"),
+                };
                 DetailView {
                     title: format!(
-                        "The bridge as the model sees it ({}, {} listing)",
+                        "The bridge as the model sees it ({}, {listing})",
                         self.session.profile(),
-                        form
                     ),
                     summary: format!(
                         "3 tools, {} chars = {} tokens (chars/4), listing included",
@@ -73,9 +76,9 @@ impl App {
             .session
             .search_payload(&[(self.search.query.clone(), self.search.result.clone())]);
         let summary = format!(
-            "{} matches of {} tools, via {}: this is all the model sees (no scores)",
-            self.search.result.hits.len(),
-            self.session.total_available(),
+            "{} of {}, via {}: this is all the model sees (no scores)",
+            schematax_engine::text::count(self.search.result.hits.len(), "match", "matches"),
+            schematax_engine::text::count(self.session.total_available(), "tool", "tools"),
             self.search.result.via.as_str()
         );
         self.overlay = Some(Overlay::Detail(

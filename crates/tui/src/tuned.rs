@@ -23,7 +23,8 @@ impl App {
             || self.session.profile() != self.start_profile
     }
 
-    /// The YAML to paste into hermes.yaml for the tuned values: the keys of the current profile.
+    /// The YAML to paste into hermes.yaml for the tuned values: the keys of the current profile
+    /// that the view changed.
     pub fn tuned_yaml(&self) -> String {
         let settings = self.session.settings();
         let mut yaml = String::new();
@@ -33,18 +34,40 @@ impl App {
                 self.session.context().tokens
             ));
         }
-        yaml.push_str(&format!(
-            "tools:\n  tool_search:\n    enabled: {}\n    threshold_pct: {}\n    search_default_limit: {}\n    max_search_limit: {}\n",
-            settings.enabled,
-            pct_label(settings.threshold_pct),
-            self.search.limit,
-            settings.max_search_limit
-        ));
-        if self.session.profile().spec().config.listing_keys {
-            yaml.push_str(&format!(
-                "    listing: {}\n    listing_max_tokens: {}\n",
-                settings.listing, settings.listing_max_tokens
+        // Only what the view changed: a key left as it was needs no pasting.
+        let baseline = self.baseline();
+        let mut keys: Vec<String> = Vec::new();
+        if settings.enabled != baseline.enabled {
+            keys.push(format!("enabled: {}", settings.enabled));
+        }
+        if settings.threshold_pct != baseline.threshold_pct {
+            keys.push(format!(
+                "threshold_pct: {}",
+                pct_label(settings.threshold_pct)
             ));
+        }
+        if self.search.limit != baseline.search_default_limit as usize {
+            keys.push(format!("search_default_limit: {}", self.search.limit));
+        }
+        if settings.max_search_limit != baseline.max_search_limit {
+            keys.push(format!("max_search_limit: {}", settings.max_search_limit));
+        }
+        if self.session.profile().spec().config.listing_keys {
+            if settings.listing != baseline.listing {
+                keys.push(format!("listing: {}", settings.listing));
+            }
+            if settings.listing_max_tokens != baseline.listing_max_tokens {
+                keys.push(format!(
+                    "listing_max_tokens: {}",
+                    settings.listing_max_tokens
+                ));
+            }
+        }
+        if !keys.is_empty() {
+            yaml.push_str("tools:\n  tool_search:\n");
+            for key in keys {
+                yaml.push_str(&format!("    {key}\n"));
+            }
         }
         let profile = self.session.profile();
         if profile != self.start_profile {

@@ -108,9 +108,9 @@ fn render_warnings(app: &App, scroll: usize, frame: &mut Frame, area: Rect) {
 fn render_tool_list(app: &App, list: &ToolListView, frame: &mut Frame, area: Rect) {
     let server = &app.session.servers()[list.server];
     let title = format!(
-        "{}: {} tools, heaviest first (Enter: detail, Esc: back)",
+        "{}: {}, heaviest first (Enter: detail, Esc: back)",
         server.name,
-        server.tools.len()
+        schematax_engine::text::count(server.tools.len(), "tool", "tools")
     );
     let inner = popup(frame, area, 90, 85, &title);
     let name_width = list

@@ -82,11 +82,11 @@ impl<'a> SearchView<'a> {
             query: &search.query,
             typing: search.typing,
             status: format!(
-                " limit {}/{} · {} · {} tools",
+                " limit {}/{} · {} · {}",
                 search.limit,
                 app.session.settings().max_search_limit,
                 via,
-                schematax_engine::text::thousands(app.session.total_available() as u64)
+                schematax_engine::text::count(app.session.total_available(), "tool", "tools")
             ),
             gate: search.result.gate.as_ref(),
             empty: empty_message(app),
