@@ -251,6 +251,50 @@ fn relative_links_point_to_files_that_exist() {
     assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
 }
 
+/// The example of each row of the README's table of commands: its last cell's command.
+fn table_examples(readme: &str) -> Vec<String> {
+    readme
+        .lines()
+        .filter(|line| line.starts_with('|'))
+        .filter_map(|line| line.trim_end_matches('|').rsplit('|').next())
+        .filter_map(|cell| cell.trim().strip_prefix("`schematax ")?.strip_suffix('`'))
+        .map(str::to_string)
+        .collect()
+}
+
+#[test]
+fn every_example_of_the_readmes_table_runs_as_shown() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let examples = table_examples(&readme);
+    assert!(examples.len() >= 12, "{examples:?}");
+    let scratch = tempfile::tempdir().unwrap();
+    for example in examples {
+        let mut args = words(&example);
+        // Capture starts a server from the network, and the view wants a terminal.
+        if args[0] == "capture" || args[0].ends_with(".yaml") {
+            continue;
+        }
+        // What an example writes goes to a scratch folder, not the repository.
+        if let Some(at) = args.iter().position(|a| a == "--output") {
+            args[at + 1] = scratch.path().join(&args[at + 1]).display().to_string();
+        }
+        let output = Command::new(env!("CARGO_BIN_EXE_schematax"))
+            .args(&args)
+            .current_dir(root)
+            .output()
+            .expect("the binary runs");
+        // `check` exits 1 when over its budget, as the README's example is.
+        let expected = if args[0] == "check" { 1 } else { 0 };
+        assert_eq!(
+            output.status.code(),
+            Some(expected),
+            "`schematax {example}`: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+}
+
 #[test]
 fn elisions_match_any_run_of_lines() {
     let lines = |t: &str| t.lines().map(str::to_string).collect::<Vec<_>>();
