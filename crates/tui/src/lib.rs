@@ -224,11 +224,14 @@ fn leave() {
     );
 }
 
-/// Restores the terminal before a panic message prints.
+/// Restores the terminal before a panic message prints (not for a panic a tokenizer call
+/// catches and turns into an error: the view goes on).
 fn restore_on_panic() {
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        leave();
+        if !schematax_engine::tokenizers::panic_is_contained() {
+            leave();
+        }
         previous(info);
     }));
 }
