@@ -1,9 +1,9 @@
 //! The binary's integration tests, one test binary with a module per area: the command line
-//! (`cli`, `first_hour`, `hostile`, `readme`), capture from live servers (`capture`), the interactive view on
-//! ratatui's `TestBackend` (`tui`) and in a real terminal through tmux (`e2e_tmux`), the report
-//! page and in headless Chromium (`report_page`, `browser`), the loaders under generated input
-//! (`fuzz_loaders`), and the crate graph (`architecture`). `common` and `chromium` are what
-//! several of them share.
+//! (`cli`, `first_hour`, `hostile`, `hostile_tokenizers`, `readme`), capture from live servers
+//! (`capture`), the interactive view on ratatui's `TestBackend` (`tui`) and in a real terminal
+//! through tmux (`e2e_tmux`), the report page and in headless Chromium (`report_page`,
+//! `browser`), the loaders under generated input (`fuzz_loaders`), and the crate graph
+//! (`architecture`). `common` and `chromium` are what several of them share.
 
 mod architecture;
 mod browser;
@@ -15,6 +15,7 @@ mod e2e_tmux;
 mod first_hour;
 mod fuzz_loaders;
 mod hostile;
+mod hostile_tokenizers;
 mod readme;
 mod report_page;
 mod tui;

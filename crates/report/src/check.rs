@@ -621,9 +621,12 @@ fn tool_changes(
             .iter()
             .flat_map(|(_, old, new)| [old.as_str(), new.as_str()])
             .collect();
-        let counts = tokenizer.count_all(&texts);
-        for (change, pair) in changes.iter_mut().zip(counts.chunks(2)) {
-            change.0.tokens_delta = Some(difference(pair[1], pair[0]));
+        // The current definitions were all counted already; a baseline's definition the
+        // tokenizer.json cannot count leaves the changes without a token delta (null).
+        if let Ok(counts) = tokenizer.count_all(&texts) {
+            for (change, pair) in changes.iter_mut().zip(counts.chunks(2)) {
+                change.0.tokens_delta = Some(difference(pair[1], pair[0]));
+            }
         }
     }
     (changes.into_iter().map(|c| c.0).collect(), total)

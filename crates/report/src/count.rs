@@ -32,18 +32,16 @@ impl CountReport {
         ];
         for encoding in [Encoding::O200k, Encoding::Cl100k] {
             let tokenizer = LoadedTokenizer::load(&Tokenizer::Tiktoken(encoding))?;
-            counts.push((encoding.name().to_string(), tokenizer.count(text)));
+            counts.push((encoding.name().to_string(), tokenizer.count(text)?));
         }
         counts.extend(
             ClaudeTokenizer::ALL
                 .iter()
                 .map(|claude| (claude.name().to_string(), claude.count(text))),
         );
-        counts.extend(
-            files
-                .iter()
-                .map(|(name, tokenizer)| (name.clone(), tokenizer.count(text))),
-        );
+        for (name, tokenizer) in files {
+            counts.push((name.clone(), tokenizer.count(text)?));
+        }
         Ok(CountReport { counts })
     }
 

@@ -250,11 +250,16 @@ const MAX_DEFERRED_PANICS: usize = 8;
 
 /// Restores the terminal before a panic of the view's own thread prints; holds back the
 /// reports of the other threads' panics while the view runs: a worker's is caught and ends
-/// the view with one line, and neither may touch the terminal under the view.
+/// the view with one line, and neither may touch the terminal under the view. A panic a
+/// tokenizer call catches and turns into an error touches nothing: the view goes on.
 fn restore_on_panic() {
     let _ = UI_THREAD.set(std::thread::current().id());
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
+        if schematax_engine::tokenizers::panic_is_contained() {
+            previous(info);
+            return;
+        }
         let on_ui_thread = UI_THREAD.get() == Some(&std::thread::current().id());
         if VIEW_ON.load(Ordering::SeqCst) && !on_ui_thread {
             let thread = std::thread::current();

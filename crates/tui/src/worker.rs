@@ -344,14 +344,10 @@ pub fn count_on_screen_first(
     if !rest.is_empty() {
         early(schematax_engine::replay::session::count_tools(
             servers, on_screen, &tokenizer,
-        ));
-        return Ok(schematax_engine::replay::session::count_tools(
-            servers, rest, &tokenizer,
-        ));
+        )?);
+        return schematax_engine::replay::session::count_tools(servers, rest, &tokenizer);
     }
-    Ok(schematax_engine::replay::session::count_tools(
-        servers, on_screen, &tokenizer,
-    ))
+    schematax_engine::replay::session::count_tools(servers, on_screen, &tokenizer)
 }
 
 #[cfg(test)]

@@ -617,7 +617,7 @@ impl Session {
     pub fn count_tokens(&mut self) -> Result<Arc<LoadedTokenizer>, TokenizerError> {
         let tokenizer = LoadedTokenizer::shared(&self.tokenizer.tokenizer)?;
         let places = tools_in_order(&self.servers, &[]);
-        let counts = count_tools(&self.servers, &places, &tokenizer);
+        let counts = count_tools(&self.servers, &places, &tokenizer)?;
         self.set_token_counts(counts);
         Ok(tokenizer)
     }
@@ -1072,21 +1072,21 @@ pub fn tools_in_order(servers: &[Server], first: &[usize]) -> Vec<ToolRef> {
 
 /// Real token counts of the tools at `places`, counted on every core (each definition made
 /// as its chunk is counted). What was cut from over-long strings is not tokenised: it counts
-/// by chars/4.
+/// by chars/4. A `tokenizer.json` that cannot count a definition fails the whole count.
 pub fn count_tools(
     servers: &[Server],
     places: &[ToolRef],
     tokenizer: &LoadedTokenizer,
-) -> Vec<(ToolRef, u64)> {
+) -> Result<Vec<(ToolRef, u64)>, TokenizerError> {
     let counts = tokenizer.count_each(
         places,
         |&place| entry(servers, place).chars as usize,
         |&place| {
             let tool = entry(servers, place);
-            tokenizer.count(&tool.definition()) + estimate_tokens(tool.truncated_chars)
+            Ok(tokenizer.count(&tool.definition())? + estimate_tokens(tool.truncated_chars))
         },
-    );
-    places.iter().copied().zip(counts).collect()
+    )?;
+    Ok(places.iter().copied().zip(counts).collect())
 }
 
 /// The seed engine's overrides, for the engine's tests (whose tools are named `mcp_S_T`).

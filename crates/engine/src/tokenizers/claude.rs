@@ -6,7 +6,10 @@
 //! message frame. `crates/engine/tests/it/tokenizers.rs` checks every tool of every test capture against ctok
 //! itself. No tile crosses the end of an ⟨eow⟩, so the stream is tiled in segments that end
 //! there, each remembered per thread: one core counts 45-50 MB of tool definitions a second
-//! (6-7 MB tiled whole, with a string per character).
+//! (6-7 MB tiled whole, with a string per character). A long text is normalised, marked and
+//! tiled a piece at a time (see [`super::pieces`]): a piece that ends at a word start ends
+//! its stream with that word's ⟨eow⟩, so the pieces' streams, seamed as one, are the whole
+//! text's stream.
 
 use std::borrow::Cow;
 use std::cell::RefCell;
@@ -15,6 +18,8 @@ use std::sync::OnceLock;
 
 use rustc_hash::FxHashMap;
 use serde::Deserialize;
+
+use super::pieces::{pieces, Sizes, Start};
 use unicode_general_category::{get_general_category, GeneralCategory};
 use unicode_normalization::char::canonical_combining_class;
 use unicode_normalization::{is_nfc_quick, IsNormalized, UnicodeNormalization};
@@ -73,8 +78,13 @@ impl ClaudeTokenizer {
     /// Tokens of `text` sent as one user message (the frame included), as `count_tokens`
     /// answers. The first call loads the generation's pieces (a fraction of a second).
     pub fn count(self, text: &str) -> u64 {
+        self.count_in(text, Sizes::COUNTING)
+    }
+
+    /// [`ClaudeTokenizer::count`], the text tiled in pieces of `sizes`.
+    pub(crate) fn count_in(self, text: &str, sizes: Sizes) -> u64 {
         let model = self.model();
-        model.message_overhead + tile(text, model)
+        model.message_overhead + tile(text, model, sizes)
     }
 
     fn model(self) -> &'static Model {
@@ -344,12 +354,42 @@ fn frame_tail(n: usize, model: &Model) -> u64 {
     min_vocab_tile(&run, &model.trie, |_| 1) - 1
 }
 
-/// The tokens of `text`'s content (the frame's overhead aside).
-fn tile(text: &str, model: &Model) -> u64 {
-    let norm = nfc(text, model.fold_quotes);
-    let tail_newlines = norm.len() - norm.trim_end_matches('\n').len();
-    let stream = stream_norm(&norm, model, text.starts_with(' '));
-    tile_stream(&stream, model) + frame_tail(tail_newlines, model)
+/// The tokens of `text`'s content (the frame's overhead aside), a piece of `sizes` at a time:
+/// each piece is normalised and marked alone (only the first opens the message, only the last
+/// ends it), and the pieces' streams are seamed as one.
+fn tile(text: &str, model: &Model, sizes: Sizes) -> u64 {
+    let mut seams = Seams::default();
+    let mut tokens = 0;
+    for piece in pieces(text, sizes, |_, _| true) {
+        #[cfg(test)]
+        super::pieces::longest_read::note(piece.text.len());
+        let norm = nfc(piece.text, model.fold_quotes);
+        let head = match piece.start {
+            Start::Text => Head::Message {
+                raw_space: piece.text.starts_with(' '),
+            },
+            Start::Word { .. } | Start::Forced => Head::Continued,
+        };
+        let stream = stream_norm(&norm, model, head, piece.last);
+        tokens += tile_stream(&mut seams, &stream, model);
+        if piece.last {
+            tokens += frame_tail(norm.len() - norm.trim_end_matches('\n').len(), model);
+        }
+    }
+    tokens
+}
+
+/// What comes before a piece of the marked stream.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Head {
+    /// The message's frame (the text's first piece): it gives a ⟨bow⟩ to a text that does not
+    /// open with its own, and absorbs one leading space of the raw text (`raw_space`).
+    Message {
+        /// Whether the raw text opens with a space.
+        raw_space: bool,
+    },
+    /// The piece before, which ended at a word start.
+    Continued,
 }
 
 /// The most short segments a thread remembers the cost of, per generation, before it forgets
@@ -362,6 +402,10 @@ const LONG_SEGMENT_CACHE_ENTRIES: usize = 1 << 14;
 
 /// The longest segment, in bytes, kept in place as a cache key.
 const SHORT_SEGMENT: usize = 31;
+
+/// The longest segment, in bytes, remembered at all: a longer one (a long run with no word
+/// end) seldom repeats, and the table's memory stays bounded.
+const LONGEST_REMEMBERED_SEGMENT: usize = 1024;
 
 /// A segment of at most [`SHORT_SEGMENT`] bytes as a key: its bytes, zero-padded, and its
 /// length (one flat key: no pointer to follow when it is compared).
@@ -392,6 +436,9 @@ impl SegmentCosts {
             self.short.insert(key, cost);
             return cost;
         }
+        if segment.len() > LONGEST_REMEMBERED_SEGMENT {
+            return tile_segment(segment, model);
+        }
         if let Some(&cost) = self.long.get(segment) {
             return cost;
         }
@@ -413,10 +460,14 @@ thread_local! {
 /// ⟨eow⟩. No piece holds ⟨eow⟩ but as its last character (a test holds the shipped lists to
 /// it), so no tile crosses the end of a segment, and a segment costs the same wherever it
 /// stands: each is tiled once per thread and remembered (tool texts repeat their words).
-fn tile_stream(stream: &str, model: &Model) -> u64 {
+///
+/// `seams` carries the seam from the stream's pieces before (a piece that ends at a word start
+/// ends its stream with an ⟨eow⟩, so its segments are whole).
+fn tile_stream(seams: &mut Seams, stream: &str, model: &Model) -> u64 {
     SEGMENT_COSTS.with(|costs| {
         let costs = &mut costs.borrow_mut()[model.slot];
-        seamed_segments(stream)
+        seams
+            .segments(stream)
             .map(|segment| costs.cost(segment, model))
             .sum()
     })
@@ -426,31 +477,44 @@ fn tile_stream(stream: &str, model: &Model) -> u64 {
 /// (a single space between two marked spans is the seam, not a character; one left-to-right
 /// pass, as a regex substitution, where `x` is any character but a line break), made while
 /// the stream is cut into segments after each ⟨eow⟩: a seam only drops the space that opens
-/// a segment.
-fn seamed_segments(stream: &str) -> impl Iterator<Item = &str> {
-    // The character before the last ⟨eow⟩ so far, when there is one no seam has taken.
-    let mut before_eow: Option<char> = None;
-    let mut first = true;
-    stream.split_inclusive(EOW).map(move |segment| {
+/// a segment. What a seam depends on is kept from one piece of a stream to the next.
+#[derive(Debug, Default)]
+struct Seams {
+    /// The character before the last ⟨eow⟩ so far, when there is one no seam has taken.
+    before_eow: Option<char>,
+    /// Whether a segment was made.
+    started: bool,
+}
+
+impl Seams {
+    /// The segments of the next piece of the stream, seamed.
+    fn segments<'a, 's: 'a>(&'a mut self, stream: &'s str) -> impl Iterator<Item = &'s str> + 'a {
+        stream
+            .split_inclusive(EOW)
+            .map(move |segment| self.seam(segment))
+    }
+
+    /// One segment, seamed to the one before.
+    fn seam<'s>(&mut self, segment: &'s str) -> &'s str {
         let seamed = segment.strip_prefix(' ').filter(|rest| {
-            before_eow.is_some_and(|c| c != '\n')
+            self.before_eow.is_some_and(|c| c != '\n')
                 && rest.trim_start_matches(is_case_marker).starts_with(BOW)
         });
         let kept = seamed.unwrap_or(segment);
         let body = kept.strip_suffix(EOW).unwrap_or(kept);
-        before_eow =
+        self.before_eow =
             if seamed.is_some() && body.trim_start_matches(is_case_marker).chars().eq([BOW]) {
                 // The seam took the text up to that ⟨bow⟩: it cannot start the next.
                 None
-            } else if first && body.is_empty() {
+            } else if !self.started && body.is_empty() {
                 None
             } else {
                 // An ⟨eow⟩ alone follows the ⟨eow⟩ that ended the segment before.
                 body.chars().next_back().or(Some(EOW))
             };
-        first = false;
+        self.started = true;
         kept
-    })
+    }
 }
 
 fn is_case_marker(c: char) -> bool {
@@ -953,21 +1017,26 @@ fn contraction_seam(runs: &[(Class, &str)], i: usize) -> bool {
     i < 2 || !takes_right_border(runs[i - 2].0, runs[i - 2].1)
 }
 
-/// Normalised text as the marked stream the tiler reads, before its seams
-/// ([`seamed_segments`]).
-fn stream_norm(norm: &str, model: &Model, raw_head_space: bool) -> String {
+/// Normalised text (or a piece of it, after `head`; `last` when it ends the text) as the
+/// marked stream the tiler reads, before its seams ([`Seams`]).
+fn stream_norm(norm: &str, model: &Model, head: Head, last: bool) -> String {
     let escaped: Cow<str> = if norm.chars().any(|c| escape_literal_marker(c) != c) {
         Cow::Owned(norm.chars().map(escape_literal_marker).collect())
     } else {
         Cow::Borrowed(norm)
     };
-    let mut norm = escaped.trim_end_matches('\n');
-    if model.frame_bow && raw_head_space && norm.starts_with(' ') && !norm.starts_with("  ") {
+    let mut norm: &str = &escaped;
+    if last {
+        norm = norm.trim_end_matches('\n');
+    }
+    let frame_bow = model.frame_bow && head != Head::Continued;
+    let raw_head_space = matches!(head, Head::Message { raw_space: true });
+    if frame_bow && raw_head_space && norm.starts_with(' ') && !norm.starts_with("  ") {
         norm = &norm[1..];
     }
     let runs = runs(norm);
     if runs.is_empty() {
-        return if model.frame_bow {
+        return if frame_bow {
             BOW.to_string()
         } else {
             String::new()
@@ -977,7 +1046,7 @@ fn stream_norm(norm: &str, model: &Model, raw_head_space: bool) -> String {
     let borders_space = |i: usize, side: isize| -> bool {
         let j = i as isize + side;
         if j < 0 {
-            return model.frame_bow;
+            return frame_bow;
         }
         let Some((class, body)) = runs.get(j as usize) else {
             return false;
@@ -999,7 +1068,7 @@ fn stream_norm(norm: &str, model: &Model, raw_head_space: bool) -> String {
             || (matches!(first_class, Class::Digit | Class::Hard) && digit_bow(first_body))
             || (*first_class == Class::Space && first_body.starts_with(' ')));
     let mut out = String::with_capacity(norm.len() * 2);
-    if !has_own_bow && model.frame_bow {
+    if !has_own_bow && frame_bow {
         out.push(if head_quote { ' ' } else { BOW });
     }
     for (i, (class, body)) in runs.iter().enumerate() {
@@ -1063,6 +1132,40 @@ mod tests {
     }
 
     #[test]
+    fn counts_in_pieces_are_the_whole_text_s_counts() {
+        use crate::tokenizers::test_texts::{long_texts, texts};
+        let texts = texts();
+        for generation in ClaudeTokenizer::ALL {
+            for text in &texts {
+                assert_eq!(
+                    generation.count_in(text, Sizes::EVERY_WORD),
+                    generation.count_in(text, Sizes::WHOLE),
+                    "{}: {text:?}",
+                    generation.name()
+                );
+            }
+            for text in long_texts() {
+                let whole = generation.count_in(&text, Sizes::WHOLE);
+                assert_eq!(generation.count(&text), whole, "{}", generation.name());
+                assert_eq!(generation.count_in(&text, Sizes::EVERY_WORD), whole);
+            }
+        }
+    }
+
+    #[test]
+    fn a_text_cut_where_it_must_be_counts_close_to_whole() {
+        use crate::tokenizers::test_texts::unbroken_texts;
+        for generation in ClaudeTokenizer::ALL {
+            for text in unbroken_texts() {
+                let whole = generation.count_in(&text, Sizes::WHOLE);
+                let cut = generation.count(&text);
+                let cuts = pieces(&text, Sizes::COUNTING, |_, _| true).count() as u64;
+                assert!(whole.abs_diff(cut) <= 4 * cuts, "{whole} {cut} {cuts}");
+            }
+        }
+    }
+
+    #[test]
     fn no_piece_holds_eow_but_at_its_end() {
         // `tile_stream` tiles the stretches between ⟨eow⟩s apart: a piece with ⟨eow⟩ inside
         // would cross from one into the next, and the counts would be wrong.
@@ -1086,12 +1189,18 @@ mod tests {
         let text = "Take a screenshot of the page, or the ELEMENT's \"box\"  (2 times).\n";
         for generation in ClaudeTokenizer::ALL {
             let model = generation.model();
-            let stream = stream_norm(&nfc(text, model.fold_quotes), model, false);
+            let head = Head::Message { raw_space: false };
+            let stream = stream_norm(&nfc(text, model.fold_quotes), model, head, true);
             let whole = tile_segment(&seam_by_chars(&stream), model);
             // Twice: the second time from the thread's cache.
-            assert_eq!(tile_stream(&stream, model), whole);
-            assert_eq!(tile_stream(&stream, model), whole);
+            assert_eq!(tile_stream(&mut Seams::default(), &stream, model), whole);
+            assert_eq!(tile_stream(&mut Seams::default(), &stream, model), whole);
         }
+    }
+
+    /// The seamed segments of a whole stream.
+    fn seamed_segments(stream: &str) -> Vec<&str> {
+        Seams::default().segments(stream).collect()
     }
 
     /// The seam as its pattern reads, character by character.
@@ -1132,7 +1241,7 @@ mod tests {
                 .collect();
             for stream in &streams {
                 let seamed = seam_by_chars(stream);
-                let segments: Vec<&str> = seamed_segments(stream).collect();
+                let segments = seamed_segments(stream);
                 assert_eq!(
                     segments,
                     seamed.split_inclusive(EOW).collect::<Vec<_>>(),
@@ -1144,7 +1253,7 @@ mod tests {
 
     #[test]
     fn the_seam_joins_two_words() {
-        let seam = |s: &str| seamed_segments(s).collect::<String>();
+        let seam = |s: &str| seamed_segments(s).concat();
         let s = format!("a{EOW} {SHIFT}{BOW}b{EOW}");
         assert_eq!(seam(&s), format!("a{EOW}{SHIFT}{BOW}b{EOW}"));
         let kept = format!("a{EOW}  {BOW}b");

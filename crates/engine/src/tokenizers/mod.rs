@@ -7,9 +7,20 @@
 //! known of, o200k_base stands in, and the choice says so.
 
 pub mod claude;
+mod hub;
+mod hugging_face;
+mod pieces;
+#[cfg(test)]
+mod test_texts;
 
-use crate::inputs::error::{read_limited, InputError};
+pub use hub::{find_in_hub, hub_cache};
+pub use hugging_face::panic_is_contained;
+pub use pieces::MAX_PIECE_BYTES;
+
+use crate::inputs::error::InputError;
+use crate::text::sanitize;
 use claude::ClaudeTokenizer;
+use hugging_face::HuggingFace;
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
@@ -69,20 +80,20 @@ impl Tokenizer {
 }
 
 /// How a file's tokenizer is called: the repository of a Hugging Face cache snapshot
-/// (`models--Org--Name/snapshots/REV/tokenizer.json` gives `Name`), else the folder it is in.
+/// (`models--Org--Name/snapshots/REV/tokenizer.json` gives `Name`), else the folder it is in;
+/// made safe for a terminal (a folder's name may hold escape sequences).
 fn hugging_face_label(path: &Path) -> String {
     let folders: Vec<&str> = path
         .ancestors()
         .skip(1)
         .filter_map(|p| p.file_name()?.to_str())
         .collect();
-    if let Some(repo) = folders.iter().find_map(|f| f.strip_prefix("models--")) {
-        return repo.rsplit("--").next().unwrap_or(repo).to_string();
-    }
-    match folders.first() {
-        Some(folder) => folder.to_string(),
-        None => "tokenizer.json".to_string(),
-    }
+    let label = if let Some(repo) = folders.iter().find_map(|f| f.strip_prefix("models--")) {
+        repo.rsplit("--").next().unwrap_or(repo)
+    } else {
+        folders.first().copied().unwrap_or("tokenizer.json")
+    };
+    sanitize(label).into_owned()
 }
 
 /// Why a tokenizer was chosen.
@@ -222,43 +233,8 @@ fn claude_generation(name: &str) -> ClaudeTokenizer {
     }
 }
 
-/// The local Hugging Face hub cache, as `huggingface_hub` finds it: `$HF_HUB_CACHE`, else
-/// `$HF_HOME/hub`, else `$XDG_CACHE_HOME/huggingface/hub`, else `~/.cache/huggingface/hub`.
-pub fn hub_cache(env: impl Fn(&str) -> Option<String>) -> Option<PathBuf> {
-    let set = |name: &str| env(name).filter(|v| !v.is_empty()).map(PathBuf::from);
-    set("HF_HUB_CACHE")
-        .or_else(|| set("HF_HOME").map(|home| home.join("hub")))
-        .or_else(|| set("XDG_CACHE_HOME").map(|cache| cache.join("huggingface/hub")))
-        .or_else(|| set("HOME").map(|home| home.join(".cache/huggingface/hub")))
-}
-
-/// The `tokenizer.json` of repository `model` (`Org/Name`, matched without regard to case) in
-/// the hub cache: the snapshot `refs/main` names, else the newest snapshot that has one.
-pub fn find_in_hub(hub: &Path, model: &str) -> Option<PathBuf> {
-    let (org, name) = model.split_once('/')?;
-    let wanted = format!("models--{org}--{name}").to_lowercase();
-    let repo = std::fs::read_dir(hub)
-        .ok()?
-        .filter_map(Result::ok)
-        .find(|entry| entry.file_name().to_string_lossy().to_lowercase() == wanted)?
-        .path();
-    let snapshots = repo.join("snapshots");
-    if let Ok(main) = std::fs::read_to_string(repo.join("refs/main")) {
-        let file = snapshots.join(main.trim()).join("tokenizer.json");
-        if file.is_file() {
-            return Some(file);
-        }
-    }
-    std::fs::read_dir(&snapshots)
-        .ok()?
-        .filter_map(Result::ok)
-        .map(|entry| entry.path().join("tokenizer.json"))
-        .filter(|file| file.is_file())
-        .max_by_key(|file| std::fs::metadata(file).and_then(|m| m.modified()).ok())
-}
-
-/// A tokenizer that could not be loaded: a `tokenizer.json` that cannot be read or is not
-/// one (the built-in tokenizers always load).
+/// A tokenizer that could not be loaded or could not count: a `tokenizer.json` that cannot be
+/// read, is not one, or fails on a text (the built-in tokenizers always load and count).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(transparent)]
 pub struct TokenizerError(#[from] pub InputError);
@@ -273,7 +249,7 @@ pub struct LoadedTokenizer {
 enum Counter {
     OpenAi(&'static bpe_openai::Tokenizer),
     Claude(ClaudeTokenizer),
-    HuggingFace(Box<tokenizers::Tokenizer>),
+    HuggingFace(Box<HuggingFace>),
 }
 
 impl std::fmt::Debug for LoadedTokenizer {
@@ -291,7 +267,8 @@ impl std::fmt::Debug for LoadedTokenizer {
 
 impl LoadedTokenizer {
     /// Loads `tokenizer`: a fraction of a second for the built-in ones, longer for a large
-    /// `tokenizer.json`. Never call it on a UI thread.
+    /// `tokenizer.json`, which must count a few test texts to be used. Never call it on a UI
+    /// thread.
     pub fn load(tokenizer: &Tokenizer) -> Result<LoadedTokenizer, TokenizerError> {
         let counter = match tokenizer {
             Tokenizer::Tiktoken(Encoding::O200k) => Counter::OpenAi(bpe_openai::o200k_base()),
@@ -301,7 +278,9 @@ impl LoadedTokenizer {
                 generation.count("");
                 Counter::Claude(*generation)
             }
-            Tokenizer::HuggingFace(path) => Counter::HuggingFace(Box::new(load_file(path)?)),
+            Tokenizer::HuggingFace(path) => {
+                Counter::HuggingFace(Box::new(HuggingFace::load(path)?))
+            }
         };
         Ok(LoadedTokenizer { counter })
     }
@@ -330,33 +309,33 @@ impl LoadedTokenizer {
     }
 
     /// Tokens of `text` alone: no special tokens added, and for Claude without the frame of a
-    /// message.
-    pub fn count(&self, text: &str) -> u64 {
-        match &self.counter {
+    /// message. A long text is counted in pieces of at most [`MAX_PIECE_BYTES`], so what it
+    /// costs does not grow with the text. Only a `tokenizer.json` can fail (never with a
+    /// count of 0 for a text it cannot count).
+    pub fn count(&self, text: &str) -> Result<u64, TokenizerError> {
+        Ok(match &self.counter {
             Counter::OpenAi(bpe) => bpe.count(text) as u64,
             Counter::Claude(generation) => generation
                 .count(text)
                 .saturating_sub(generation.frame_tokens()),
-            Counter::HuggingFace(tokenizer) => tokenizer
-                .encode_fast(text, false)
-                .map_or(0, |encoding| encoding.len() as u64),
-        }
+            Counter::HuggingFace(tokenizer) => tokenizer.count(text)?,
+        })
     }
 
     /// Counts every text on every core, in chunks of about the same amount of text.
-    pub fn count_all<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Vec<u64> {
+    pub fn count_all<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Result<Vec<u64>, TokenizerError> {
         self.count_each(texts, |t| t.as_ref().len(), |t| self.count(t.as_ref()))
     }
 
     /// `count` of each item on every core, in consecutive chunks of about the same `size`
     /// (the text an item stands for, which `count` makes only when its chunk is counted: the
-    /// texts of a whole catalog are never all held at once).
+    /// texts of a whole catalog are never all held at once); the first failure, if any.
     pub fn count_each<T: Sync>(
         &self,
         items: &[T],
         size: impl Fn(&T) -> usize + Sync,
-        count: impl Fn(&T) -> u64 + Sync,
-    ) -> Vec<u64> {
+        count: impl Fn(&T) -> Result<u64, TokenizerError> + Sync,
+    ) -> Result<Vec<u64>, TokenizerError> {
         let sizes: Vec<usize> = items.iter().map(&size).collect();
         chunks_by_size(&sizes, CHUNK_BYTES)
             .into_par_iter()
@@ -387,28 +366,8 @@ fn chunks_by_size(sizes: &[usize], bytes: usize) -> Vec<std::ops::Range<usize>> 
     ranges
 }
 
-/// Reads a Hugging Face `tokenizer.json`, with its truncation and padding switched off (they
-/// would change what a count means).
-fn load_file(path: &Path) -> Result<tokenizers::Tokenizer, InputError> {
-    let bytes = read_limited(path, MAX_TOKENIZER_BYTES)?;
-    let mut tokenizer = tokenizers::Tokenizer::from_bytes(&bytes).map_err(|e| {
-        InputError::new(
-            path,
-            format!(
-                "not a Hugging Face tokenizer.json ({})",
-                first_line(&e.to_string())
-            ),
-        )
-    })?;
-    tokenizer.with_padding(None);
-    tokenizer
-        .with_truncation(None)
-        .map_err(|e| InputError::new(path, e.to_string()))?;
-    Ok(tokenizer)
-}
-
 /// The first line of a library's message, shortened.
-fn first_line(text: &str) -> String {
+pub(crate) fn first_line(text: &str) -> String {
     let line = text.lines().next().unwrap_or("").trim();
     let mut short: String = line.chars().take(160).collect();
     if short.len() < line.len() {
@@ -456,38 +415,24 @@ mod tests {
         assert_eq!(family_tokenizer("NousResearch/Hermes-4-70B"), None);
     }
 
-    fn snapshot(hub: &Path, repo: &str, rev: &str) -> PathBuf {
-        let dir = hub.join(repo).join("snapshots").join(rev);
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("tokenizer.json");
-        std::fs::write(&file, "{}").unwrap();
-        file
-    }
-
     #[test]
-    fn hub_cache_lookup_follows_refs_main_and_ignores_case() {
+    fn the_hub_cache_gives_the_repository_s_file() {
         let hub = tempfile::tempdir().unwrap();
-        let repo = "models--NousResearch--Hermes-4-70B";
-        let old = snapshot(hub.path(), repo, "aaa");
-        let main = snapshot(hub.path(), repo, "bbb");
-        std::fs::create_dir_all(hub.path().join(repo).join("refs")).unwrap();
-        std::fs::write(hub.path().join(repo).join("refs/main"), "bbb\n").unwrap();
-        assert_eq!(
-            find_in_hub(hub.path(), "nousresearch/hermes-4-70b"),
-            Some(main.clone())
-        );
-        std::fs::remove_file(hub.path().join(repo).join("refs/main")).unwrap();
-        assert!(find_in_hub(hub.path(), "NousResearch/Hermes-4-70B").is_some());
-        assert_eq!(find_in_hub(hub.path(), "NousResearch/Hermes-4-14B"), None);
-        assert_eq!(find_in_hub(hub.path(), "gpt-4o"), None);
+        let rev = "0123456789abcdef0123456789abcdef01234567";
+        let dir = hub
+            .path()
+            .join("models--NousResearch--Hermes-4-70B/snapshots")
+            .join(rev);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("tokenizer.json"), "{}").unwrap();
         let choice = choose(Some("NousResearch/Hermes-4-70B"), None, Some(hub.path()));
         assert!(matches!(
             choice.origin,
             TokenizerOrigin::HuggingFaceCache { .. }
         ));
-        assert!(
-            choice.tokenizer == Tokenizer::HuggingFace(main)
-                || choice.tokenizer == Tokenizer::HuggingFace(old)
+        assert_eq!(
+            choice.tokenizer,
+            Tokenizer::HuggingFace(dir.join("tokenizer.json"))
         );
         assert_eq!(choice.tokenizer.short_name(), "Hermes-4-70B");
     }
@@ -514,45 +459,82 @@ mod tests {
     }
 
     #[test]
-    fn hub_cache_follows_the_environment() {
-        let env = |pairs: &'static [(&'static str, &'static str)]| {
-            move |name: &str| {
-                pairs
-                    .iter()
-                    .find(|(k, _)| *k == name)
-                    .map(|(_, v)| v.to_string())
-            }
-        };
-        assert_eq!(
-            hub_cache(env(&[("HF_HUB_CACHE", "/a"), ("HF_HOME", "/b")])),
-            Some(PathBuf::from("/a"))
-        );
-        assert_eq!(
-            hub_cache(env(&[("HF_HOME", "/b"), ("HOME", "/h")])),
-            Some(PathBuf::from("/b/hub"))
-        );
-        assert_eq!(
-            hub_cache(env(&[("HOME", "/h")])),
-            Some(PathBuf::from("/h/.cache/huggingface/hub"))
-        );
-        assert_eq!(hub_cache(env(&[])), None);
-    }
-
-    #[test]
     fn counts_exclude_special_tokens_and_the_claude_frame() {
         let o200k = LoadedTokenizer::load(&Tokenizer::Tiktoken(Encoding::O200k)).unwrap();
-        assert_eq!(o200k.count("hello world"), 2);
-        assert_eq!(o200k.count(""), 0);
+        assert_eq!(o200k.count("hello world"), Ok(2));
+        assert_eq!(o200k.count(""), Ok(0));
         // Special-token text counts as ordinary text.
-        assert!(o200k.count("<|endoftext|>") > 1);
+        assert!(o200k.count("<|endoftext|>").unwrap() > 1);
         let claude = LoadedTokenizer::load(&Tokenizer::Claude(ClaudeTokenizer::V3)).unwrap();
         assert_eq!(
             claude.count("hello world"),
-            ClaudeTokenizer::V3.count("hello world") - ClaudeTokenizer::V3.frame_tokens()
+            Ok(ClaudeTokenizer::V3.count("hello world") - ClaudeTokenizer::V3.frame_tokens())
         );
         let texts: Vec<String> = (0..3000).map(|i| format!("tool number {i} ")).collect();
-        let each: Vec<u64> = texts.iter().map(|t| o200k.count(t)).collect();
-        assert_eq!(o200k.count_all(&texts), each);
+        let each: Vec<u64> = texts.iter().map(|t| o200k.count(t).unwrap()).collect();
+        assert_eq!(o200k.count_all(&texts), Ok(each));
+    }
+
+    #[test]
+    fn a_folder_name_is_shown_without_its_escape_sequences() {
+        let path = Path::new("/m/evil\u{1b}]0;owned\u{7}\u{1b}[31mred\u{1b}[0m/tokenizer.json");
+        let tokenizer = Tokenizer::HuggingFace(path.to_path_buf());
+        assert_eq!(tokenizer.name(), "hf:evilred");
+        assert_eq!(tokenizer.short_name(), "evilred");
+        let cached = Path::new("/h/models--Org--Bad\u{1b}[2J/snapshots/r/tokenizer.json");
+        assert_eq!(
+            Tokenizer::HuggingFace(cached.to_path_buf()).name(),
+            "hf:Bad"
+        );
+    }
+
+    #[test]
+    fn no_tokenizer_is_given_more_than_a_piece_at_once() {
+        use pieces::longest_read;
+        let dir = tempfile::tempdir().unwrap();
+        let mut vocab = serde_json::Map::new();
+        for byte in 0..=255u8 {
+            vocab.insert(format!("<0x{byte:02X}>"), vocab.len().into());
+        }
+        let json = serde_json::json!({
+            "version": "1.0", "truncation": null, "padding": null, "added_tokens": [],
+            "normalizer": null, "pre_tokenizer": {"type": "WhitespaceSplit"},
+            "post_processor": null, "decoder": null,
+            "model": {"type": "BPE", "dropout": null, "unk_token": null,
+                      "continuing_subword_prefix": null, "end_of_word_suffix": null,
+                      "fuse_unk": false, "byte_fallback": true, "vocab": vocab, "merges": []}
+        });
+        let file = dir.path().join("tokenizer.json");
+        std::fs::write(&file, json.to_string()).unwrap();
+        let tokenizers = [
+            Tokenizer::Claude(ClaudeTokenizer::V3),
+            Tokenizer::Claude(ClaudeTokenizer::V4_7),
+            Tokenizer::HuggingFace(file),
+        ];
+        let texts = [
+            "Take a screenshot of the page. ".repeat(40_000),
+            "a".repeat(1_000_000),
+            " ".repeat(1_000_000),
+        ];
+        for tokenizer in &tokenizers {
+            let loaded = LoadedTokenizer::load(tokenizer).unwrap();
+            for text in &texts {
+                longest_read::take();
+                loaded.count(text).unwrap();
+                let longest = longest_read::take();
+                // A piece read after the letter before it is one byte longer.
+                assert!(
+                    longest <= MAX_PIECE_BYTES + 1,
+                    "{}: {longest}",
+                    tokenizer.name()
+                );
+                assert!(
+                    longest >= MAX_PIECE_BYTES / 8,
+                    "{}: {longest}",
+                    tokenizer.name()
+                );
+            }
+        }
     }
 
     #[test]

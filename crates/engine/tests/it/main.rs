@@ -1,12 +1,14 @@
 //! The engine's integration tests, one test binary with a module per area: the golden files
 //! checked against Hermes's own code (`parity`), the released Hermes packages replayed as the
 //! oracle on random jobs (`releases`, with the jobs of `oracle_jobs`), properties over
-//! generated catalogs (`properties`), and the real tokenizers against their references
-//! (`tokenizers`). `support` names the repository's test data and the newest release.
+//! generated catalogs (`properties`), the real tokenizers against their references
+//! (`tokenizers`), and hostile, broken and generated tokenizer.json files
+//! (`tokenizer_files`). `support` names the repository's test data and the newest release.
 
 mod oracle_jobs;
 mod parity;
 mod properties;
 mod releases;
 mod support;
+mod tokenizer_files;
 mod tokenizers;

