@@ -1,6 +1,7 @@
 //! The words for which tokenizer a figure is in, shared by every command, the page, the card
 //! and the view.
 
+use schematax_engine::tokenizers::claude::ClaudeTokenizer;
 use serde::Serialize;
 
 use schematax_engine::tokenizers::{Tokenizer, TokenizerChoice, TokenizerOrigin};
@@ -63,8 +64,9 @@ pub fn sentence(choice: &TokenizerChoice) -> String {
         TokenizerOrigin::Given => format!("{name} is the tokenizer.json given ({path})"),
         TokenizerOrigin::ModelFamily { model } => {
             format!(
-                "{name} is the tokenizer of {}",
-                schematax_engine::text::sanitize(model)
+                "{name} is the tokenizer of {}{}",
+                schematax_engine::text::sanitize(model),
+                shared_pieces(&choice.tokenizer)
             )
         }
         TokenizerOrigin::HuggingFaceCache { model } => format!(
@@ -76,6 +78,17 @@ pub fn sentence(choice: &TokenizerChoice) -> String {
             "{name} stands in: no tokenizer is known for {} (give --tokenizer PATH)",
             schematax_engine::text::sanitize(model)
         ),
+    }
+}
+
+/// What a generation shares with another, when it does: claude-v4.8 counts with v4.7's
+/// pieces in a frame of its own.
+fn shared_pieces(tokenizer: &Tokenizer) -> &'static str {
+    match tokenizer {
+        Tokenizer::Claude(ClaudeTokenizer::V4_8) => {
+            " (claude-v4.7's pieces, in a six-token message frame of its own)"
+        }
+        _ => "",
     }
 }
 
@@ -96,6 +109,18 @@ mod tests {
     use super::*;
     use schematax_engine::tokenizers::choose;
     use std::path::Path;
+
+    #[test]
+    fn claude_v4_8_says_it_shares_v4_7_s_pieces() {
+        let choice = choose(Some("claude-opus-4-8"), None, None);
+        assert!(
+            sentence(&choice).contains("claude-v4.7's pieces"),
+            "{}",
+            sentence(&choice)
+        );
+        let v4_7 = choose(Some("claude-opus-4-7"), None, None);
+        assert!(!sentence(&v4_7).contains("pieces"));
+    }
 
     #[test]
     fn every_origin_has_its_words() {

@@ -71,6 +71,20 @@ struct GuardedToken {
     normalized: bool,
 }
 
+/// What a file is, when it is plainly no tokenizer.json: not JSON (the parser's words), or
+/// JSON without the `model` every tokenizer.json has. The tokenizers crate's own words for
+/// these name a field deep in its format, which misleads.
+fn not_a_tokenizer_shape(bytes: &[u8]) -> Option<String> {
+    match serde_json::from_slice::<serde_json::Value>(bytes) {
+        Err(error) => Some(format!("not JSON: {error}")),
+        Ok(serde_json::Value::Object(map)) if !map.contains_key("model") => {
+            Some("a JSON object with no `model`".into())
+        }
+        Ok(serde_json::Value::Object(_)) => None,
+        Ok(_) => Some("JSON, but not an object".into()),
+    }
+}
+
 impl HuggingFace {
     /// Reads, checks and tries out the `tokenizer.json` at `path`; truncation and padding
     /// are switched off (they would change what a count means).
@@ -85,6 +99,9 @@ impl HuggingFace {
                 format!("not a Hugging Face tokenizer.json ({})", first_line(why)),
             )
         };
+        if let Some(shape) = not_a_tokenizer_shape(&bytes) {
+            return Err(not_one(&shape));
+        }
         let mut tokenizer = contained(|| tokenizers::Tokenizer::from_bytes(&bytes))
             .map_err(|panic| not_one(&panic))?
             .map_err(|error| not_one(&error.to_string()))?;

@@ -71,7 +71,8 @@ impl Tokenizer {
     /// A name of at most a dozen characters, for a column heading.
     pub fn short_name(&self) -> String {
         let name = match self {
-            Tokenizer::Tiktoken(encoding) => encoding.name().trim_end_matches("_base").to_string(),
+            // o200k_base and cl100k_base fit: named as everywhere else.
+            Tokenizer::Tiktoken(encoding) => encoding.name().to_string(),
             Tokenizer::Claude(generation) => generation.name().to_string(),
             Tokenizer::HuggingFace(path) => hugging_face_label(path),
         };
@@ -566,5 +567,16 @@ mod tests {
             "{text}"
         );
         assert!(!text.contains('\n'));
+        // A JSON file that is plainly something else says what it is.
+        std::fs::write(&bad, r#"{"server": "s", "tools": []}"#).unwrap();
+        let text = LoadedTokenizer::load(&Tokenizer::HuggingFace(bad.clone()))
+            .unwrap_err()
+            .to_string();
+        assert!(text.ends_with("(a JSON object with no `model`)"), "{text}");
+        std::fs::write(&bad, "{oops").unwrap();
+        let text = LoadedTokenizer::load(&Tokenizer::HuggingFace(bad.clone()))
+            .unwrap_err()
+            .to_string();
+        assert!(text.contains("(not JSON: "), "{text}");
     }
 }
