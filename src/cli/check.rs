@@ -30,7 +30,10 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
     }
     let inputs = input.inputs()?;
     let mut session = Session::new(&inputs.config, &inputs.captures, &input.overrides(&inputs)?);
-    if session.catalog().len() == 0 {
+    // Nothing measured: no capture read, or no server connected. (Connected servers that
+    // list no tool, or a scope that leaves none, are measured: at 0.)
+    let connected = (0..session.servers().len()).any(|s| session.is_connected(s));
+    if inputs.captures.is_empty() || !connected {
         return Err(CliError::MeasuredNothing {
             why: nothing_measured(&inputs, &session),
         });
@@ -94,8 +97,8 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
     })
 }
 
-/// Why a session holds no tool, in words: no capture was read, or the release connects none
-/// of the captured servers (the first warning says why, when one does).
+/// Why a session measured nothing, in words: no capture was read, or the release connects none
+/// of the captured servers (the config's first warning, which may say why).
 fn nothing_measured(inputs: &Inputs, session: &Session) -> String {
     if inputs.captures.is_empty() {
         return format!(

@@ -133,26 +133,51 @@ fn write_output(
     path: &Path,
     write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
 ) -> std::io::Result<()> {
-    let in_place = std::fs::symlink_metadata(path).is_ok_and(|meta| !meta.file_type().is_file());
-    if in_place {
-        let file = std::fs::OpenOptions::new()
-            .write(true)
-            .truncate(true)
-            .open(path)?;
+    // A link the user named is followed to what it names (a dangling one is an error).
+    let target = match std::fs::symlink_metadata(path) {
+        Ok(meta) if meta.file_type().is_symlink() => std::fs::canonicalize(path)?,
+        _ => path.to_path_buf(),
+    };
+    let existing = std::fs::metadata(&target).ok();
+    // A stream (`/dev/stdout`, a FIFO, a device) is written as it is, never truncated, and
+    // appended to (a shell's `>>` keeps what it holds; `>` left it empty).
+    let stream = path.starts_with("/dev") || path.starts_with("/proc");
+    if stream || existing.as_ref().is_some_and(|meta| !meta.is_file()) {
+        let file = std::fs::OpenOptions::new().append(true).open(path)?;
         let mut out = std::io::BufWriter::new(file);
         write(&mut out)?;
         return out.flush();
     }
+    replace_file(&target, existing.as_ref(), write)
+}
+
+/// Replaces the regular file at `path` (or makes it) whole: the text goes to a temporary file
+/// beside it, created exclusively under an unpredictable name, which is renamed over it. A
+/// replaced file keeps its permissions; a new one gets the default ones (0666 less the umask).
+fn replace_file(
+    path: &Path,
+    existing: Option<&std::fs::Metadata>,
+    write: impl FnOnce(&mut dyn Write) -> std::io::Result<()>,
+) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
     let dir = match path.parent() {
         Some(dir) if !dir.as_os_str().is_empty() => dir,
         _ => Path::new("."),
     };
-    let name = path
-        .file_name()
-        .map_or("output".into(), |n| n.to_string_lossy());
+    if !dir.is_dir() {
+        return Err(std::io::Error::new(
+            std::io::ErrorKind::NotFound,
+            format!("no folder {}", dir.display()),
+        ));
+    }
+    let permissions = existing.map_or_else(
+        || std::fs::Permissions::from_mode(0o666),
+        std::fs::Metadata::permissions,
+    );
     let temp = tempfile::Builder::new()
-        .prefix(&format!(".{name}."))
-        .suffix(".schematax.tmp")
+        .prefix(".schematax-")
+        .suffix(".tmp")
+        .permissions(permissions.clone())
         .tempfile_in(dir)?;
     let mut out = std::io::BufWriter::new(temp);
     write(&mut out)?;
@@ -160,6 +185,10 @@ fn write_output(
         .into_inner()
         .map_err(std::io::IntoInnerError::into_error)?;
     temp.as_file().sync_all()?;
+    if existing.is_some() {
+        // The umask applied at creation: a replaced file keeps exactly its mode.
+        temp.as_file().set_permissions(permissions)?;
+    }
     temp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

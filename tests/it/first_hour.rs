@@ -85,13 +85,19 @@ fn output_writes_through_a_symlink_and_into_a_fifo_in_place() {
     let fifo = dir.path().join("pipe");
     let status = Command::new("mkfifo").arg(&fifo).status().unwrap();
     assert!(status.success());
-    let reader = {
-        let fifo = fifo.clone();
-        std::thread::spawn(move || std::fs::read(fifo).unwrap())
-    };
+    // Opened for reading first, without blocking: the output (a few KiB) waits in the pipe,
+    // and a binary that never opens the FIFO fails the test instead of hanging it.
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut reader = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(&fifo)
+        .unwrap();
     let out = run(&["profiles", "--output", fifo.to_str().unwrap()]);
     assert!(out.status.success(), "{}", text(&out.stderr));
-    let read = reader.join().unwrap();
+    let mut read = Vec::new();
+    reader.read_to_end(&mut read).unwrap();
     assert!(text(&read).contains("hermes-0.16"), "{}", text(&read));
     use std::os::unix::fs::FileTypeExt;
     assert!(std::fs::symlink_metadata(&fifo)
@@ -105,6 +111,46 @@ fn output_writes_through_a_symlink_and_into_a_fifo_in_place() {
         .collect();
     names.sort();
     assert_eq!(names, ["link.json", "pipe", "real.json"]);
+}
+
+#[test]
+fn output_keeps_a_files_mode_and_appends_to_a_stream() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let kept = dir.path().join("kept.json");
+    std::fs::write(&kept, "old").unwrap();
+    std::fs::set_permissions(&kept, std::fs::Permissions::from_mode(0o640)).unwrap();
+    let out = run(&["profiles", "--output", kept.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mode = std::fs::metadata(&kept).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o640);
+    let new = dir.path().join("new.json");
+    let out = run(&["profiles", "--output", new.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mode = std::fs::metadata(&new).unwrap().permissions().mode() & 0o777;
+    assert_ne!(
+        mode & 0o044,
+        0,
+        "a new file is readable by others as usual: {mode:o}"
+    );
+    // `--output /dev/stdout` into a log opened for appending keeps what the log held.
+    let log = dir.path().join("ci.log");
+    std::fs::write(&log, "earlier\n").unwrap();
+    let status = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "{} profiles --output /dev/stdout >> {}",
+            env!("CARGO_BIN_EXE_schematax"),
+            log.display()
+        ))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        logged.starts_with("earlier\n") && logged.contains("hermes-0.16"),
+        "{logged}"
+    );
 }
 
 #[test]
@@ -388,20 +434,34 @@ fn a_baseline_of_the_same_config_named_from_another_folder_is_accepted() {
         ],
     );
     assert!(made.status.success(), "{}", text(&made.stderr));
-    std::fs::write(dir.path().join("baseline.json"), &made.stdout).unwrap();
+    std::fs::write(dir.path().join("config/baseline.json"), &made.stdout).unwrap();
     let out = run_in(
         dir.path(),
         &[
             "check",
             "config/hermes.yaml",
             "--baseline",
-            "baseline.json",
+            "config/baseline.json",
             "--max-increase",
             "5",
             "--estimate-only",
         ],
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
+    // Another folder's hermes.yaml is another config.
+    let other = config_with_one_capture(&dir.path().join("other"));
+    let out = run_in(
+        dir.path(),
+        &[
+            "check",
+            &other,
+            "--baseline",
+            "config/baseline.json",
+            "--max-increase",
+            "5",
+        ],
+    );
+    refused(&out, "make the baseline from the same config");
 }
 
 #[test]

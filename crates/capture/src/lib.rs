@@ -424,10 +424,12 @@ fn save(
     };
     // An unchanged capture of the same server version keeps its file as it was (its
     // capturedAt says when that list was first seen): nothing reported unchanged is rewritten.
-    let kept = change == Change::Unchanged
-        && previous.as_ref().is_some_and(|old| {
-            old.server_info == new.server_info && old.protocol_version == new.protocol_version
-        });
+    let kept = previous.as_ref().is_some_and(|old| {
+        old.server == new.server
+            && old.tools == new.tools
+            && old.server_info == new.server_info
+            && old.protocol_version == new.protocol_version
+    });
     // The folder is made only when there is a capture to put in it.
     std::fs::create_dir_all(out_dir).map_err(|e| CaptureError::Write {
         path: out_dir.to_path_buf(),

@@ -254,9 +254,9 @@ impl Version {
             None => (text, None),
         };
         let parts: Vec<u64> = numbers.split('.').map(digits).collect::<Option<_>>()?;
-        (2..=3)
-            .contains(&parts.len())
-            .then_some(Version { parts, post })
+        // A series (`0.22`) names no post-release.
+        let valid = parts.len() == 3 || (parts.len() == 2 && post.is_none());
+        valid.then_some(Version { parts, post })
     }
 
     /// The numeric parts, padded to three (post-releases repackage the same engine).
@@ -871,6 +871,7 @@ mod tests {
             "0.22.2post1",
             "0.22.2.post",
             "1",
+            "0.22.post5",
         ] {
             assert!(
                 matches!(

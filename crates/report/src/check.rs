@@ -81,16 +81,16 @@ impl Baseline {
 
     /// Refuses a baseline of another config (the figures would not be comparable).
     pub fn check_config(&self, path: &Path, current: &CostReport) -> Result<(), InputError> {
-        // The same file, however its path was written (`./hermes.yaml`, `hermes.yaml`), or
-        // named from another folder (`hermes.yaml` there, `config/hermes.yaml` here).
-        let same_file = || {
-            let canonical = |p: &str| std::fs::canonicalize(p).ok();
-            canonical(&self.config_path).is_some_and(|a| Some(a) == canonical(&current.config_path))
-        };
-        if self.config_path != current.config_path
-            && !same_file()
-            && !one_ends_the_other(&self.config_path, &current.config_path)
-        {
+        // The same file, however its path was written (`./hermes.yaml`, `hermes.yaml`), and
+        // from wherever the baseline was made: its relative path is also read from the
+        // baseline file's folder (a baseline kept beside its config).
+        let canonical = |p: &Path| std::fs::canonicalize(p).ok();
+        let now = canonical(Path::new(&current.config_path));
+        let recorded = Path::new(&self.config_path);
+        let beside = path.parent().map(|folder| folder.join(recorded));
+        let same_file = now.is_some()
+            && (canonical(recorded) == now || beside.and_then(|b| canonical(&b)) == now);
+        if self.config_path != current.config_path && !same_file {
             return Err(InputError::new(
                 path,
                 format!(
@@ -101,22 +101,6 @@ impl Baseline {
         }
         Ok(())
     }
-}
-
-/// Whether the shorter of two relative paths is the end of the longer, component by component
-/// (`hermes.yaml` and `config/hermes.yaml`; not `a/hermes.yaml` and `b/hermes.yaml`).
-fn one_ends_the_other(a: &str, b: &str) -> bool {
-    let parts = |p: &str| -> Vec<String> {
-        Path::new(p)
-            .components()
-            .filter(|c| !matches!(c, std::path::Component::CurDir))
-            .map(|c| c.as_os_str().to_string_lossy().into_owned())
-            .collect()
-    };
-    let (a, b) = (parts(a), parts(b));
-    let (short, long) = if a.len() <= b.len() { (a, b) } else { (b, a) };
-    let relative = |p: &str| Path::new(p).is_relative();
-    !short.is_empty() && relative(&short.join("/")) && long.ends_with(&short)
 }
 
 /// One figure held to a limit.
@@ -513,7 +497,6 @@ impl CheckReport {
     }
 }
 
-/// A gate's limits in words: `20,000`, `+5%`, `20,000, +5%` or `-`.
 /// A failing gate in words: its tokens, then beside each limit it broke, the figure that broke
 /// it (the budget beside the tokens, the growth beside the allowed increase).
 fn sarif_message(g: &Gate, failure: &str) -> String {
@@ -544,6 +527,7 @@ fn sarif_message(g: &Gate, failure: &str) -> String {
     )
 }
 
+/// A gate's limits in words: `20,000`, `+5%`, `20,000, +5%` or `-`.
 fn limits(g: &Gate) -> String {
     let parts: Vec<String> = g
         .budget

@@ -65,10 +65,17 @@ impl ReportFormat {
     }
 }
 
-/// A file path as a SARIF `artifactLocation.uri`: a relative URI reference, each byte but the
-/// unreserved ones and `/` percent-encoded (a space, `%` or `#` would make it invalid).
+/// A file path as a SARIF `artifactLocation.uri`: a relative URI reference (or a `file://`
+/// URI for an absolute path), each byte but the unreserved ones and `/` percent-encoded (a
+/// space, `%` or `#` would make it invalid).
 pub fn sarif_uri(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
+    let path = path.replace('\\', "/");
+    // An absolute path is a file URI (a `//` start would read as a host).
+    let mut out = if path.starts_with('/') {
+        String::from("file://")
+    } else {
+        String::with_capacity(path.len())
+    };
     for byte in path.bytes() {
         if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~' | b'/') {
             out.push(char::from(byte));

@@ -252,7 +252,10 @@ pub fn escape_markdown(text: &str) -> String {
                 out.push(c);
                 out.push(ZERO_WIDTH_SPACE);
             }
-            '.' if out.to_ascii_lowercase().ends_with("www") => {
+            '.' if out
+                .get(out.len().saturating_sub(3)..)
+                .is_some_and(|end| end.eq_ignore_ascii_case("www")) =>
+            {
                 out.push(ZERO_WIDTH_SPACE);
                 out.push(c);
             }

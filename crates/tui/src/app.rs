@@ -382,6 +382,9 @@ impl App {
                     self.switching = None;
                     let profile = session.profile();
                     self.overrides.profile = Some(profile);
+                    let mut session = session;
+                    // A tuning made while the session was built applies to it too.
+                    session.retune(&self.overrides);
                     self.adopt_session(*session);
                     let round = self.switching_round.take();
                     self.status = Some(format!(

@@ -1,6 +1,7 @@
 //! What the view was tuned to, as YAML to paste into hermes.yaml.
 
 use schematax_engine::nouns::config::ToolSearchSettings;
+use schematax_engine::replay::session::Overrides;
 use schematax_report::pct_label;
 
 use crate::app::App;
@@ -24,18 +25,20 @@ impl App {
     }
 
     /// The YAML to paste into hermes.yaml for the tuned values: the keys of the current profile
-    /// that the view changed.
+    /// whose values differ from the config's (set in the view or on the command line).
     pub fn tuned_yaml(&self) -> String {
         let settings = self.session.settings();
         let mut yaml = String::new();
-        if self.overrides.context_length != self.cli.context_length {
+        // Against the config itself: what the command line set is pasted too (the view showed
+        // it), what the config already says is not.
+        if self.overrides.context_length.is_some() {
             yaml.push_str(&format!(
                 "model:\n  context_length: {}\n",
                 self.session.context().tokens
             ));
         }
-        // Only what the view changed: a key left as it was needs no pasting.
-        let baseline = self.baseline();
+        // Only what differs from the config: a key left as the config has it needs no pasting.
+        let baseline = Overrides::default().settings(&self.inputs.config, self.session.profile());
         let mut keys: Vec<String> = Vec::new();
         if settings.enabled != baseline.enabled {
             keys.push(format!("enabled: {}", settings.enabled));
