@@ -449,9 +449,12 @@ fn generated_tokenizer_files_load_and_count_or_are_refused_in_one_line() {
         "ab ab  [CLS] ▁x ## <> \n\n 123",
         "",
     ];
+    // A fixed sequence of files: the same 400 every run (a run that draws anew can meet a
+    // file no earlier run met, and a suite must not change under its authors).
     let config = Config {
         cases: 400,
         failure_persistence: None,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(34),
         ..Config::default()
     };
     TestRunner::new(config)
