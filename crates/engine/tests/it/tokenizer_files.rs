@@ -117,6 +117,22 @@ fn what_is_known_to_panic_is_refused_when_the_file_is_read() {
         let path = write(dir.path(), &format!("{index}.json"), json);
         one_line(&load(&path).unwrap_err(), &path, words);
     }
+    // An added token a Strip normaliser makes empty: the crate's matcher finds it at the same
+    // place for ever, its list of splits growing until memory runs out.
+    let mut stripped = tokenizer_json(
+        json!({"type": "Strip", "strip_left": true, "strip_right": true}),
+        json!(null),
+        byte_model(),
+        json!(null),
+    );
+    stripped["added_tokens"] = json!([{"id": 20, "content": "\n", "single_word": true,
+        "lstrip": false, "rstrip": true, "normalized": true, "special": false}]);
+    let path = write(dir.path(), "stripped.json", &stripped);
+    one_line(
+        &load(&path).unwrap_err(),
+        &path,
+        "an added token is empty once normalised",
+    );
     // An empty end_of_word_suffix (Qwen3's file has one) loads and counts.
     let mut suffix = byte_model();
     suffix["end_of_word_suffix"] = json!("");
@@ -450,11 +466,17 @@ fn generated_tokenizer_files_load_and_count_or_are_refused_in_one_line() {
         "",
     ];
     // A fixed sequence of files: the same 400 every run (a run that draws anew can meet a
-    // file no earlier run met, and a suite must not change under its authors).
+    // file no earlier run met, and a suite must not change under its authors);
+    // SCHEMATAX_TOKENIZER_FUZZ_SEED draws another sequence, to look further.
     let config = Config {
         cases: 400,
         failure_persistence: None,
-        rng_seed: proptest::test_runner::RngSeed::Fixed(34),
+        rng_seed: proptest::test_runner::RngSeed::Fixed(
+            std::env::var("SCHEMATAX_TOKENIZER_FUZZ_SEED")
+                .ok()
+                .and_then(|seed| seed.parse().ok())
+                .unwrap_or(34),
+        ),
         ..Config::default()
     };
     TestRunner::new(config)
