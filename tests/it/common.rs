@@ -4,7 +4,8 @@
 
 use schematax_releases::Profile;
 use serde_json::Value;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
+use std::time::Duration;
 
 /// Runs the binary with `args`.
 pub fn schematax(args: &[&str]) -> Output {
@@ -106,4 +107,31 @@ pub fn newest() -> &'static str {
 /// The first release of [`newest`], as `--hermes` takes it.
 pub fn newest_version() -> &'static str {
     Profile::newest().spec().releases[0].version
+}
+
+/// Runs the binary with `env` set, killing it and failing if it has not finished within
+/// `hang` (a deadline that only catches a hang: far above what the command takes, even in a
+/// debug build on a busy machine).
+pub fn schematax_within(hang: Duration, args: &[&str], env: &[(&str, &std::path::Path)]) -> Output {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_schematax"));
+    command
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let child = command.spawn().expect("the binary runs");
+    let pid = child.id();
+    // The output is read while the process runs (a full pipe would stall it).
+    let (sender, receiver) = std::sync::mpsc::channel();
+    std::thread::spawn(move || sender.send(child.wait_with_output().expect("output")));
+    receiver.recv_timeout(hang).unwrap_or_else(|_| {
+        Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status()
+            .ok();
+        panic!("schematax {args:?} still running after {hang:?}")
+    })
 }

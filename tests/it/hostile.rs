@@ -10,7 +10,7 @@ use schematax_engine::replay::session::{Overrides, Session};
 use schematax_releases::Profile;
 use serde_json::{json, Value};
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::Duration;
 
 /// Far above what any of these takes, even in a debug build on a busy machine.
@@ -20,24 +20,7 @@ const HUGE: usize = 3 * 1024 * 1024;
 
 /// Runs the binary, killing it and failing if it has not finished before [`HANG`].
 fn schematax(args: &[&str]) -> Output {
-    let child = Command::new(env!("CARGO_BIN_EXE_schematax"))
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let pid = child.id();
-    // The output is read while the process runs (a full pipe would stall it).
-    let (sender, receiver) = std::sync::mpsc::channel();
-    std::thread::spawn(move || sender.send(child.wait_with_output().expect("output")));
-    receiver.recv_timeout(HANG).unwrap_or_else(|_| {
-        Command::new("kill")
-            .args(["-9", &pid.to_string()])
-            .status()
-            .ok();
-        panic!("schematax {args:?} still running after {HANG:?}")
-    })
+    crate::common::schematax_within(HANG, args, &[])
 }
 
 /// Runs expecting exit 2 and one line naming `file` and mentioning `needle`.

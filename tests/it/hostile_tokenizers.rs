@@ -5,7 +5,7 @@
 
 use serde_json::{json, Map, Value};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::Duration;
 
 /// Far above what any of these takes, even in a debug build on a busy machine.
@@ -14,26 +14,7 @@ const HANG: Duration = Duration::from_secs(300);
 /// Runs the binary with `env` set, killing it and failing if it has not finished before
 /// [`HANG`].
 fn schematax(args: &[&str], env: &[(&str, &Path)]) -> Output {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_schematax"));
-    command
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    let child = command.spawn().expect("the binary runs");
-    let pid = child.id();
-    let (sender, receiver) = std::sync::mpsc::channel();
-    std::thread::spawn(move || sender.send(child.wait_with_output().expect("output")));
-    receiver.recv_timeout(HANG).unwrap_or_else(|_| {
-        Command::new("kill")
-            .args(["-9", &pid.to_string()])
-            .status()
-            .ok();
-        panic!("schematax {args:?} still running after {HANG:?}")
-    })
+    crate::common::schematax_within(HANG, args, env)
 }
 
 /// Asserts exit 2 and one line on stderr naming `file` and saying `words`.
