@@ -611,6 +611,7 @@ mod tests {
             description: Some(description.into()),
             input_schema: None,
             truncated_chars: 0,
+            ..McpTool::default()
         };
         let old = vec![tool("a", "one"), tool("b", "two")];
         let new = vec![tool("a", "one, longer now"), tool("c", "three")];

@@ -561,6 +561,7 @@ fn capture_of(server: String) -> ServerCapture {
         captured_at: None,
         skipped: Vec::new(),
         client_refusal: None,
+        ..ServerCapture::default()
     }
 }
 
@@ -619,6 +620,7 @@ fn distinct_tool(pools: &Pools, server: &ServerDraw, rng: &mut Rng, taken: &mut 
         description: Some(description),
         input_schema: Some(schema),
         truncated_chars: 0,
+        ..McpTool::default()
     }
 }
 
@@ -755,6 +757,7 @@ fn operation(index: usize, resource: &[&str]) -> McpTool {
         description: Some(text(template)),
         input_schema: Some(ObjectText::new(&object_schema(properties, required))),
         truncated_chars: 0,
+        ..McpTool::default()
     }
 }
 

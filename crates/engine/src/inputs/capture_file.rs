@@ -16,7 +16,8 @@ use crate::inputs::error::{read_limited, InputError};
 use crate::nouns::json_text::{write_json_string, CharCounter};
 use crate::nouns::object_text::ObjectText;
 use crate::nouns::tools::{
-    EntryNote, McpTool, ServerCapture, SkipReason, MAX_ANALYSED_STRING_BYTES, MAX_NAME_BYTES,
+    EntryNote, McpTool, ServerCapture, SkipReason, ToolMeta, MAX_ANALYSED_STRING_BYTES,
+    MAX_NAME_BYTES,
 };
 use crate::text::human_bytes;
 
@@ -212,13 +213,7 @@ pub fn parse_capture(
     }
     let mut capture = ServerCapture {
         server: default_server.to_string(),
-        tools: Vec::new(),
-        source: PathBuf::new(),
-        server_info: None,
-        protocol_version: None,
-        captured_at: None,
-        skipped: Vec::new(),
-        client_refusal: None,
+        ..ServerCapture::default()
     };
     let mut raw_tools: Vec<Value> = Vec::new();
     let mut documents = 0usize;
@@ -310,6 +305,40 @@ fn read_metadata(object: &Map<String, Value>, capture: &mut ServerCapture) {
     if let Some(Value::String(at)) = object.get("capturedAt") {
         capture.captured_at = Some(at.clone());
     }
+    let instructions = object.get("instructions").or_else(|| {
+        object
+            .get("result")
+            .and_then(|result| result.get("instructions"))
+    });
+    if let Some(Value::String(text)) = instructions {
+        let mut text = text.clone();
+        cut_string(&mut text);
+        capture.instructions = Some(text);
+    }
+}
+
+/// What agents read of a tool's `_meta` (anything else in it is dropped).
+fn read_tool_meta(meta: Option<Value>) -> ToolMeta {
+    let Some(Value::Object(meta)) = meta else {
+        return ToolMeta::default();
+    };
+    let mut search_hint = meta
+        .get("anthropic/searchHint")
+        .and_then(Value::as_str)
+        .map(str::to_string);
+    if let Some(hint) = search_hint.as_mut() {
+        cut_string(hint);
+    }
+    let visibility = meta
+        .get("ui")
+        .and_then(|ui| ui.get("visibility"))
+        .and_then(Value::as_array);
+    ToolMeta {
+        always_load: meta.get("anthropic/alwaysLoad").and_then(Value::as_bool),
+        search_hint,
+        hidden_from_model: visibility
+            .is_some_and(|list| !list.iter().any(|v| v.as_str() == Some("model"))),
+    }
 }
 
 /// One entry of a tools array -> [`McpTool`]: MCP (`inputSchema`), OpenAI (`function`) or
@@ -351,11 +380,20 @@ fn normalize_tool(raw: Value) -> Result<McpTool, SkipReason> {
         }
         Some(_) => return Err(SkipReason::SchemaNotObject(name)),
     };
+    let title = match object.remove("title") {
+        Some(Value::String(mut text)) => {
+            cut_string(&mut text);
+            Some(text)
+        }
+        _ => None,
+    };
     Ok(McpTool {
         name,
         description,
         input_schema,
         truncated_chars,
+        title,
+        meta: read_tool_meta(object.remove("_meta")),
     })
 }
 
@@ -418,6 +456,26 @@ mod tests {
         assert_eq!(c.captured_at.as_deref(), Some("2026-12-02T19:17:51Z"));
         assert_eq!(names(&c), ["a"]);
         assert_eq!(c.tools[0].description.as_deref(), Some("d"));
+    }
+
+    #[test]
+    fn instructions_title_and_the_meta_agents_read_are_kept() {
+        let c = parse_capture(
+            br#"{"server":"gh","instructions":"Use the repo tools.","tools":[{"name":"a","title":"A tool","_meta":{"anthropic/alwaysLoad":true,"anthropic/searchHint":"git hub","ui":{"visibility":["app"]},"other":1}},{"name":"b","_meta":{"ui":{"visibility":["model","app"]}}},{"name":"c"}]}"#,
+            "x",
+        )
+        .unwrap();
+        assert_eq!(c.instructions.as_deref(), Some("Use the repo tools."));
+        let a = &c.tools[0];
+        assert_eq!(a.title.as_deref(), Some("A tool"));
+        assert_eq!(a.meta.always_load, Some(true));
+        assert_eq!(a.meta.search_hint.as_deref(), Some("git hub"));
+        assert!(a.meta.hidden_from_model);
+        assert!(!c.tools[1].meta.hidden_from_model);
+        assert_eq!(c.tools[2].meta, ToolMeta::default());
+        let old = parse_capture(br#"{"tools":[{"name":"a"}]}"#, "x").unwrap();
+        assert_eq!(old.instructions, None);
+        assert_eq!(old.tools[0].title, None);
     }
 
     #[test]

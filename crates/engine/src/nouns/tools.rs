@@ -13,8 +13,9 @@ pub const MAX_NAME_BYTES: usize = 1024;
 /// cut to this for search, lint and the tokenizers; its whole size still counts.
 pub const MAX_ANALYSED_STRING_BYTES: usize = 1024 * 1024;
 
-/// One MCP tool as the server listed it: the parts Hermes sends to the model.
-#[derive(Debug, Clone, PartialEq)]
+/// One MCP tool as the server listed it: the parts Hermes sends to the model, and the few
+/// other fields some agents read (the title, and hints in `_meta`).
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct McpTool {
     /// The raw MCP tool name.
     pub name: String,
@@ -26,10 +27,27 @@ pub struct McpTool {
     /// Characters (as measured in the definition) cut from strings over
     /// [`MAX_ANALYSED_STRING_BYTES`] at load: counted in the tool's size, not analysed.
     pub truncated_chars: u64,
+    /// The tool's `title`, when the server gave a string (Codex searches it).
+    pub title: Option<String>,
+    /// What agents read of the tool's `_meta`.
+    pub meta: ToolMeta,
+}
+
+/// The keys of a tool's `_meta` that an agent reads; the rest of `_meta` is not kept.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ToolMeta {
+    /// `_meta["anthropic/alwaysLoad"]`: Claude Code never defers a tool set `true`, and
+    /// defers one set `false` even under a server-wide `alwaysLoad`.
+    pub always_load: Option<bool>,
+    /// `_meta["anthropic/searchHint"]`: words Claude Code's ranking weighs beside the name.
+    pub search_hint: Option<String>,
+    /// True when `_meta.ui.visibility` is a list without `"model"`: the tool is for the
+    /// user's interface only, and Claude Code leaves it out of the model's pool.
+    pub hidden_from_model: bool,
 }
 
 /// The tools of one server, read from one capture file.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Default)]
 pub struct ServerCapture {
     /// The server key (the file's `server` field, else its stem).
     pub server: String,
@@ -43,6 +61,9 @@ pub struct ServerCapture {
     pub protocol_version: Option<String>,
     /// `capturedAt` (RFC 3339, as `schematax capture` writes it), when recorded.
     pub captured_at: Option<String>,
+    /// The server's `instructions` from its `initialize` answer, when recorded: several
+    /// agents send them to the model every turn.
+    pub instructions: Option<String>,
     /// Entries of the file that were not usable tools, or not wholly analysed.
     pub skipped: Vec<EntryNote>,
     /// The first entry Hermes's MCP client library would refuse (not an object, no string

@@ -444,6 +444,7 @@ mod tests {
                 description: Some(description.into()),
                 input_schema: None,
                 truncated_chars: 0,
+                ..McpTool::default()
             },
         )
     }

@@ -658,6 +658,7 @@ mod tests {
             description: Some(format!("does {name}")),
             input_schema: None,
             truncated_chars: 0,
+            ..McpTool::default()
         }
     }
 
@@ -687,6 +688,7 @@ mod tests {
             description: None,
             input_schema: None,
             truncated_chars: 0,
+            ..McpTool::default()
         };
         let e = ToolEntry::new(seed(), "s", &tool);
         assert_eq!(
@@ -724,6 +726,7 @@ mod tests {
             description: Some(text.clone()),
             input_schema: None,
             truncated_chars: 0,
+            ..McpTool::default()
         };
         assert_eq!(ToolEntry::new(seed(), "s", &t).description, text);
         assert_eq!(
