@@ -1,4 +1,6 @@
-//! The Hermes release table, as data: one row per range of releases that share a Tool Search
+//! The agents table ([`AGENTS`]: Hermes, Claude Code, Codex, Copilot, Cursor, Gemini CLI, the
+//! APIs, each rule a value, with the fixed texts each sends in [`agent_texts`]) and the Hermes
+//! release table, as data: one row per range of releases that share a Tool Search
 //! engine ([`PROFILES`]), every rule in which the rows differ ([`rules`]), and each release's
 //! bridge texts, byte for byte ([`bridge_texts`]). Nothing here runs a rule: the engine
 //! (`schematax-engine`) reads the row of the release it replays.
@@ -12,10 +14,13 @@
 // A failure is an error value with a message, never a panic (unit tests may unwrap).
 #![deny(clippy::unwrap_used)]
 
+pub mod agent_texts;
+pub mod agents;
 pub mod bridge_texts;
 pub mod profile;
 pub mod rules;
 
+pub use agents::{Agent, AgentChoice, AgentError, AgentRelease, AgentRules, AGENTS};
 pub use profile::{
     known_releases, Profile, ProfileSpec, Release, Upstream, VersionError, VersionMatch,
     HERMES_2026_09, PROFILES,
