@@ -5,6 +5,7 @@
 //! `browser`), the loaders under generated input (`fuzz_loaders`), and the crate graph
 //! (`architecture`). `common` and `chromium` are what several of them share.
 
+mod agents;
 mod architecture;
 mod browser;
 mod capture;

@@ -7,7 +7,7 @@ use serde::Serialize;
 use crate::table::{escape_markdown, Align, Table};
 use crate::{thousands, Format};
 use schematax_engine::agents::eval::AgentEvaluation;
-use schematax_engine::agents::search::{AgentSearch, MatchKind};
+use schematax_engine::agents::hits::{AgentSearch, MatchKind};
 use schematax_engine::agents::settings::ToolSearchSwitch;
 use schematax_engine::agents::turn::{Activation, AgentTurn, Part, ShareMeasure};
 use schematax_engine::analyses::eval::{Metrics, QuerySet};
