@@ -906,10 +906,11 @@ fn instructions_titles_and_meta_are_written_and_read_back() {
         &["capture", config.to_str().unwrap(), "--timeout", "10"],
         &[],
     );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("[unchanged]"), "{stdout}");
     assert!(
-        text(&out.stdout).contains("[unchanged]"),
-        "{}",
-        text(&out.stdout)
+        stdout.contains("\n  note: the server's instructions changed\n"),
+        "{stdout}"
     );
     assert_eq!(
         load_file(&path).unwrap().instructions.as_deref(),

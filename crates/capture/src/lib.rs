@@ -503,6 +503,9 @@ fn save(
         .map(|t| definition_chars(Profile::default(), &spec.name, t))
         .sum();
     let mut notes = notes;
+    if let Some(old) = &previous {
+        notes.extend(instructions_change(&old.instructions, &new.instructions));
+    }
     notes.extend(new.skipped.iter().map(ToString::to_string));
     Ok(Saved {
         server: spec.name.clone(),
@@ -512,6 +515,17 @@ fn save(
         change,
         notes,
     })
+}
+
+/// A note when a server's instructions differ from its previous capture's: the tools'
+/// changes do not show it, and agents send them to the model.
+fn instructions_change(old: &Option<String>, new: &Option<String>) -> Option<String> {
+    match (old, new) {
+        (Some(old), Some(new)) if old != new => Some("the server's instructions changed".into()),
+        (None, Some(_)) => Some("the server's instructions are new in this capture".into()),
+        (Some(_), None) => Some("the server gives no instructions any more".into()),
+        _ => None,
+    }
 }
 
 /// Tools added, removed and changed between two captures of `server`.
@@ -674,6 +688,25 @@ mod tests {
         let mut short = format!("Use {secret} sparingly.");
         assert_eq!(mask_instructions(&mut short, &redactor), (true, None));
         assert_eq!(short, "Use *** sparingly.");
+    }
+
+    #[test]
+    fn changed_instructions_are_said() {
+        let text = |t: &str| Some(t.to_string());
+        assert_eq!(instructions_change(&text("a"), &text("a")), None);
+        assert_eq!(instructions_change(&None, &None), None);
+        assert_eq!(
+            instructions_change(&text("a"), &text("b")).as_deref(),
+            Some("the server's instructions changed")
+        );
+        assert_eq!(
+            instructions_change(&None, &text("b")).as_deref(),
+            Some("the server's instructions are new in this capture")
+        );
+        assert_eq!(
+            instructions_change(&text("a"), &None).as_deref(),
+            Some("the server gives no instructions any more")
+        );
     }
 
     #[test]
