@@ -866,6 +866,26 @@ enabled = false
     }
 
     #[test]
+    fn deep_nesting_is_refused_not_followed() {
+        for text in [
+            format!("x = {}", "[".repeat(100_000)),
+            format!(
+                "[mcp_servers.a]\ncommand = \"c\"\nargs = {}1{}",
+                "[".repeat(50_000),
+                "]".repeat(50_000)
+            ),
+        ] {
+            let error = parse(&text, "config.toml").unwrap_err().to_string();
+            assert!(error.contains("recursion"), "{error}");
+        }
+        let json = format!(r#"{{"mcpServers": {}}}"#, "[".repeat(100_000));
+        assert!(parse(&json, "x.json")
+            .unwrap_err()
+            .to_string()
+            .contains("recursion"));
+    }
+
+    #[test]
     fn loading_names_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("config.toml");
