@@ -91,8 +91,10 @@ pub struct ClientServer {
 impl ClientServer {
     /// Whether the agent `kind` shows the model this server's tool `tool` (its raw MCP name),
     /// by the server's lists: not in `exclude_tools`, and in `include_tools` when that is set.
-    /// Gemini CLI also takes an allow-list entry `tool(...)` for `tool`; Codex matches names
-    /// exactly. Whether the server is `enabled` is not looked at here.
+    /// Gemini CLI also takes an allow-list entry `tool(...)` for `tool` (`isEnabled` in
+    /// google-gemini/gemini-cli's `packages/core/src/tools/mcp-client.ts`); Codex matches names
+    /// exactly (`ToolFilter` in openai/codex). Whether the server is `enabled` is not looked
+    /// at here.
     pub fn exposes_tool(&self, kind: ClientKind, tool: &str) -> bool {
         if self.exclude_tools.iter().any(|name| name == tool) {
             return false;
@@ -373,8 +375,8 @@ fn parse_codex(text: &str) -> Result<ClientConfig, ClientConfigError> {
     codex_servers(table)
 }
 
-/// The `[mcp_servers.NAME]` tables of a parsed Codex config, read as Codex 0.171.0 reads them
-/// (`codex-rs/core/src/config/types.rs`): `command`, `args`, `env`, `env_vars` (variables
+/// The `[mcp_servers.NAME]` tables of a parsed Codex config, read as openai/codex reads them
+/// (`RawMcpServerConfig` in `codex-rs/core/src/config/types.rs`): `command`, `args`, `env`, `env_vars` (variables
 /// passed on from Codex's environment), `cwd`; or `url`, `http_headers`, `env_http_headers`
 /// (header -> variable), `bearer_token_env_var`; and `enabled`, `enabled_tools`,
 /// `disabled_tools`.
