@@ -663,6 +663,14 @@ fn real_servers_over_stdio() {
         );
         assert!(!capture["protocolVersion"].as_str().unwrap().is_empty());
     }
+    // What other agents read: the server's instructions and its tools' titles.
+    let everything = read_json(&dir.path().join("tools/everything.json"));
+    let instructions = everything["instructions"].as_str().unwrap_or_default();
+    assert!(
+        instructions.starts_with("# Everything Server"),
+        "{instructions:?}"
+    );
+    assert_eq!(everything["tools"][0]["title"], "Echo Tool");
 }
 
 #[test]
