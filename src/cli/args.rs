@@ -483,7 +483,8 @@ pub struct CaptureArgs {
     /// Seconds the whole capture of a server may take (every request and page together).
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_CAPTURE_TIMEOUT, value_parser = parse_timeout, allow_negative_numbers = true)]
     pub timeout: f64,
-    /// Claude Desktop, Claude Code, Cursor or VS Code MCP config (repeatable).
+    /// MCP config of Claude Desktop, Claude Code, Cursor, VS Code, Codex (config.toml) or
+    /// Gemini CLI (settings.json) (repeatable).
     #[arg(long = "client-config", value_name = "PATH")]
     pub client_configs: Vec<PathBuf>,
     /// Name of a server given here.
