@@ -249,3 +249,24 @@ fn the_binary_embeds_the_bm25_version_schematax_replays() {
         );
     }
 }
+
+/// The fragments Codex 0.171.0 was seen sending (tests/data/agents/), against the frame here.
+#[test]
+fn the_observed_fragments_use_this_frame_and_budget() {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/data/agents/codex-0.171.0-observed.json");
+    let observed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    // The built-in namespace's line, its description whole or cut by the shared budget.
+    let builtin = format!("\n- {}", codex::MULTI_AGENT_NAMESPACE);
+    let fragments = observed["fragments"].as_array().unwrap();
+    assert_eq!(fragments.len(), 7);
+    for case in fragments {
+        let fragment = case["fragment"].as_str().unwrap();
+        assert!(fragment.starts_with(codex::NAMESPACES_OPEN), "{fragment}");
+        assert!(fragment.ends_with(&format!("\n{}", codex::NAMESPACES_CLOSE)));
+        assert!(fragment.len() <= 4096, "{} bytes", fragment.len());
+        let omitted = fragment.contains(" additional namespaces omitted.\n");
+        assert!(omitted || fragment.contains(&builtin), "{fragment}");
+    }
+}

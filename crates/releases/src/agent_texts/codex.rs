@@ -4,6 +4,15 @@
 //!
 //! # The namespace listing (`<tools>` fragment), as 0.171.0 builds it
 //!
+//! Checked by running the 0.171.0 binary (`codex exec`, model `gpt-5.5`) against a loopback
+//! mock of the Responses API: for seven sets of 4 to 75 MCP servers (multibyte and 4-byte
+//! characters, `\r\n`, tabs, first lines over 250 characters, names that overflow the
+//! budget) the fragment it sent equals, byte for byte, the rule below
+//! (`tests/data/agents/codex-0.171.0-observed.json`). With a `gpt-6*` model the same binary
+//! sends another tool surface (code mode, a `collaboration` namespace instead of
+//! `multi_agent_v1`, no top-level `tool_search`, MCP namespaces still listed): these texts
+//! are the `gpt-5*` surface.
+//!
 //! The rule below was read in openai/codex's `core/src/context/world_state/tools.rs` and
 //! `tools_budget.rs` at the revision whose strings the 0.171.0 binary holds (the metric names
 //! `codex.thread.tools.namespaces_total` and `codex.thread.tools.fragment_bytes`, the content
@@ -11,8 +20,9 @@
 //! ` additional namespaces omitted.` all occur in it). Descriptions are not XML-escaped in
 //! that revision (an older one escaped them).
 //!
-//! 1. **Entries.** One per deferred namespace: every MCP server with at least one usable tool
-//!    (`mcp__<server>`, named as below) and [`MULTI_AGENT_NAMESPACE`] with
+//! 1. **Entries.** One per deferred namespace: every connected MCP server with at least one
+//!    usable tool (`mcp__<server>`, named as below; its description is the `instructions` of
+//!    its `initialize` result, none without) and [`MULTI_AGENT_NAMESPACE`] with
 //!    [`MULTI_AGENT_DESCRIPTION`]. They are kept in a `BTreeMap`, so sorted bytewise by name.
 //! 2. **Description normalising** (per entry, before any budget): take the first line
 //!    (`str::lines`: split at `\n`, a trailing `\r` dropped), trim Unicode whitespace at both
@@ -53,26 +63,31 @@
 //!    its own 64-byte reserve), plus `No deferred tool namespaces remain.\n` when none is
 //!    left; an unchanged set sends nothing new (the earlier fragment stays in the history).
 //!
-//! # Model-visible names (openai/codex `codex-mcp/src/mcp_tool_names.rs`, `mcp/mod.rs`)
+//! # Model-visible names (`codex-mcp/src/mcp_tool_names.rs`, `mcp/mod.rs`; checked on the binary)
 //!
-//! * **Sanitising:** every char outside `[A-Za-z0-9_]` (hyphens included, one `_` per
-//!   Unicode char) becomes `_`; an empty result becomes `_`. The namespace is
-//!   `mcp__` + the sanitised server name, the callable name the sanitised tool name.
-//! * **Repeats:** a tool whose raw identity (server, namespace, connector, name) repeats is
-//!   skipped after the first (`skipping duplicated tool`, in the binary).
-//! * **Collisions after sanitising:** if two different raw namespaces sanitise to the same
-//!   namespace, each gets `_` + the first 12 hex digits of the SHA-1 of its raw namespace
-//!   identity `server\0namespace\0connector_id` (empty connector for plain MCP servers),
-//!   inserted before a trailing `__` if there is one. Then, if two different raw tools share
-//!   (namespace, callable), each callable gets `_` + 12 hex of the SHA-1 of the raw tool
-//!   identity `server\0namespace\0connector_id\0callable\0tool_name`.
-//! * **Length:** candidates are processed in order of their raw tool identity; a name whose
-//!   qualified form is too long, or already taken, is cut: the callable keeps its first
-//!   `max - len(namespace) - 13` chars followed by the 13-char hash suffix (when the namespace
-//!   alone is too long, the namespace is cut to `max - 13` chars and the callable is only the
-//!   suffix); a further clash hashes `identity\0<attempt>` for attempt 1, 2, ...
-//!   The source in the index has `max` = 64 bytes; the reference page reports 128 for the
-//!   0.171.0 binary (not checked here: it is a number, not a string, in the binary).
+//! * **Sanitising:** every char outside `[A-Za-z0-9_]` (hyphens and dots included, one `_`
+//!   per Unicode char: `ünï` gives `_n_`) becomes `_`; an empty result becomes `_`. The
+//!   namespace is `mcp__` + the sanitised server name, the callable the sanitised tool name.
+//!   A lossy sanitising alone adds no hash (`tool-1` is called `tool_1`).
+//! * **Repeats:** a tool whose raw identity repeats on a server is skipped after the first
+//!   (`skipping duplicated tool`).
+//! * **Namespace collisions:** when different servers sanitise to the same namespace, every
+//!   one of them (also one whose name was already clean) gets `_` + the first 12 hex digits
+//!   of SHA-1(`server\0server\0`): `srv-a`, `srv_a` and `srv.a` become
+//!   `mcp__srv_a_3d45d6a8778b`, `mcp__srv_a_3d6801e14b80` and `mcp__srv_a_4a4dc31e0f17`.
+//! * **Callable collisions:** when different tools of one namespace sanitise to the same
+//!   callable, every one of them gets `_` + 12 hex of SHA-1(`server\0server\0\0tool\0tool`)
+//!   (the raw server and tool names; the empty field is the connector id).
+//! * **Length:** when len(namespace) + len(callable) + 2 exceeds **128** bytes, the callable
+//!   becomes its first 128 - len(namespace) - 2 - 13 chars + `_` + 12 hex of the same tool
+//!   hash (a namespace of 87 bytes and a tool name of 112 gave a 39-byte callable ending in
+//!   `_dd8e71458f1f`; 10 + 112 was kept whole). If the namespace alone leaves no room, it is
+//!   cut to 128 - 13 chars and the callable is the suffix (source; not observed). The source
+//!   in the index still says 64.
+//! * A namespace's description in `tool_search` results (not in the listing) falls back to
+//!   `Tools in the <namespace> namespace.` when the server sends no instructions.
+//! * Servers still starting when the first request goes out are missing from the first
+//!   listing and come later in an `Added deferred tool namespaces:` fragment.
 
 /// The `tool_search` tool as sent (699 characters of compact JSON).
 pub const TOOL_SEARCH_DEFINITION: &str = "{\"type\":\"tool_search\",\"execution\":\"client\",\"description\":\"# Tool discovery\\n\\nSearches over deferred tool metadata with BM25 and exposes matching tools for the next model call.\\n\\nSome of the tools may not have been provided to you upfront, and you should use this tool (`tool_search`) to search for the required tools. For MCP tool discovery, always use `tool_search` instead of `list_mcp_resources` or `list_mcp_resource_templates`.\",\"parameters\":{\"type\":\"object\",\"properties\":{\"limit\":{\"type\":\"number\",\"description\":\"Maximum number of tools to return. Defaults to 8.\"},\"query\":{\"type\":\"string\",\"description\":\"Search query for deferred tools.\"}},\"required\":[\"query\"],\"additionalProperties\":false}}";
