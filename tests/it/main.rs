@@ -3,8 +3,10 @@
 //! (`capture`), the interactive view on ratatui's `TestBackend` (`tui`) and in a real terminal
 //! through tmux (`e2e_tmux`), the report page and in headless Chromium (`report_page`,
 //! `browser`), the loaders under generated input (`fuzz_loaders`), and the crate graph
-//! (`architecture`). `common` and `chromium` are what several of them share.
+//! (`architecture`), and the fixed texts of other agents against their shipped packages
+//! (`agent_packages_codex`). `common` and `chromium` are what several of them share.
 
+mod agent_packages_codex;
 mod agents;
 mod architecture;
 mod browser;
