@@ -75,6 +75,12 @@ pub enum NameChars {
 pub enum OverlongName {
     /// Kept whole.
     Kept,
+    /// When namespace, separator and tool pass `max_bytes`, the tool part is cut to fit with
+    /// `_` and 12 hex digits of its hash (see [`NameCollisions::HashSuffix`]) at its end.
+    HashCut {
+        /// The longest full name in bytes.
+        max_bytes: usize,
+    },
     /// Over `max` characters: the first `head`, `...`, the last `tail`.
     Ellipsized {
         /// Longest name kept whole.
@@ -84,6 +90,17 @@ pub enum OverlongName {
         /// Characters kept from the end.
         tail: usize,
     },
+}
+
+/// What an agent does when two names are equal once sanitised.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum NameCollisions {
+    /// The first tool of a name is kept, the later ones are left out.
+    FirstKept,
+    /// Every member of a colliding group gets `_` and the first 12 hex digits of a SHA-1:
+    /// of `server\0server\0` for namespaces, of `server\0server\0\0tool\0tool` for a
+    /// server's tools (a tool named twice on one server keeps its first).
+    HashSuffix,
 }
 
 /// How a server's tool is named before the model: `prefix` + server + `separator` + tool,
@@ -100,6 +117,8 @@ pub struct NamingRule {
     pub leading_underscore: bool,
     /// What happens to a long name.
     pub overlong: OverlongName,
+    /// What happens when sanitised names collide.
+    pub collisions: NameCollisions,
 }
 
 /// When an agent defers MCP tools.
@@ -142,8 +161,8 @@ pub enum DefinitionShape {
 pub enum ListingRule {
     /// Nothing.
     Nothing,
-    /// `open` + `header` + `\n` + each tool's full name on its own line + `close`, names in
-    /// UTF-16 code-unit order.
+    /// `open` + `header` + `\n` + the full names joined by `\n` (and one after the last
+    /// when `newline_after_last`) + `close`, names in UTF-16 code-unit order.
     NamesOnePerLine {
         /// What opens the block.
         open: &'static str,
@@ -151,6 +170,8 @@ pub enum ListingRule {
         header: &'static str,
         /// What closes it.
         close: &'static str,
+        /// A line break follows the last name too.
+        newline_after_last: bool,
     },
     /// One line per server namespace, `- <namespace>: <description>`, where the
     /// description is the first line of the server's `instructions` (at most
@@ -238,8 +259,6 @@ pub enum RankingRule {
     },
     /// The ranking runs on the provider's servers and is not published.
     ServerSide,
-    /// The ranking uses embeddings of a model that is not available offline.
-    Embeddings,
     /// No search tool: the agent reads the tools' files with its own tools.
     OwnTools,
     /// Nothing is deferred, so nothing is searched.
@@ -291,6 +310,7 @@ static CLAUDE_CODE_2_1_328: AgentRules = AgentRules {
         chars: NameChars::AlnumUnderscoreHyphen,
         leading_underscore: false,
         overlong: OverlongName::Kept,
+        collisions: NameCollisions::FirstKept,
     },
     deferral: DeferralRule::SettingWithTokenShare {
         default_pct: 10,
@@ -302,6 +322,7 @@ static CLAUDE_CODE_2_1_328: AgentRules = AgentRules {
         open: claude_code::REMINDER_OPEN,
         header: claude_code::DEFERRED_HEADER,
         close: claude_code::REMINDER_CLOSE,
+        newline_after_last: false,
     },
     fixed_tools: &[claude_code::TOOL_SEARCH_DEFINITION],
     instructions: InstructionsRule::Block {
@@ -353,7 +374,8 @@ static CODEX_0_171_0: AgentRules = AgentRules {
         separator: "__",
         chars: NameChars::AlnumUnderscore,
         leading_underscore: false,
-        overlong: OverlongName::Kept,
+        overlong: OverlongName::HashCut { max_bytes: 128 },
+        collisions: NameCollisions::HashSuffix,
     },
     deferral: DeferralRule::Always,
     definition: DefinitionShape::ResponsesFunction,
@@ -387,7 +409,7 @@ static CODEX_0_171_0: AgentRules = AgentRules {
         },
         texts: PartFidelity {
             exact: true,
-            note: "tool_search, the resource tools and the namespace texts occur in the 0.171.0 binary",
+            note: "tool_search, the resource tools, the namespace listing and the names match the request bodies the 0.171.0 binary sends",
         },
         ranking: PartFidelity {
             exact: true,
@@ -408,17 +430,22 @@ static COPILOT_VSCODE: AgentRules = AgentRules {
         chars: NameChars::AlnumUnderscoreHyphen,
         leading_underscore: false,
         overlong: OverlongName::Kept,
+        collisions: NameCollisions::FirstKept,
     },
     deferral: DeferralRule::Always,
     definition: DefinitionShape::Anthropic,
     listing: ListingRule::NamesOnePerLine {
-        open: copilot::INSTRUCTIONS_OPEN,
-        header: copilot::DEFERRED_HEADER,
+        open: copilot::REGEX_INSTRUCTIONS_OPEN,
+        header: copilot::REGEX_DEFERRED_HEADER,
         close: copilot::INSTRUCTIONS_CLOSE,
+        newline_after_last: true,
     },
-    fixed_tools: &[copilot::TOOL_SEARCH_DEFINITION],
+    fixed_tools: &[
+        copilot::REGEX_TOOL_SEARCH_DEFINITION,
+        copilot::TOOL_SEARCH_REMINDER,
+    ],
     instructions: InstructionsRule::NotSent,
-    ranking: RankingRule::Embeddings,
+    ranking: RankingRule::ServerSide,
     loading: LoadRule {
         default_results: 5,
         description_chars: None,
@@ -426,15 +453,15 @@ static COPILOT_VSCODE: AgentRules = AgentRules {
     fidelity: Fidelity {
         deferral: PartFidelity {
             exact: false,
-            note: "tool search on (the default for Claude models in the source read); the never-deferred built-ins are not counted",
+            note: "tool search on in its default server mode (Claude models, the source read); the never-deferred built-ins are not counted",
         },
         texts: PartFidelity {
             exact: false,
-            note: "texts from microsoft/vscode-copilot-chat's source, not from a shipped package",
+            note: "the server-mode texts (instructions, regex tool, reminder) rendered from microsoft/vscode-copilot-chat's source, not checked against a shipped package",
         },
         ranking: PartFidelity {
             exact: false,
-            note: "ranked with Copilot's embeddings (client mode) or the provider's regex (server mode): not replayable offline",
+            note: "server mode: Anthropic's regex tool ranks on its servers (client mode: Copilot's embeddings); neither is replayable offline",
         },
         loading: PartFidelity {
             exact: false,
@@ -451,6 +478,7 @@ static CURSOR: AgentRules = AgentRules {
         chars: NameChars::AlnumUnderscoreHyphen,
         leading_underscore: false,
         overlong: OverlongName::Kept,
+        collisions: NameCollisions::FirstKept,
     },
     deferral: DeferralRule::Always,
     definition: DefinitionShape::Anthropic,
@@ -458,6 +486,7 @@ static CURSOR: AgentRules = AgentRules {
         open: "",
         header: "",
         close: "",
+        newline_after_last: false,
     },
     fixed_tools: &[],
     instructions: InstructionsRule::NotSent,
@@ -498,6 +527,7 @@ static GEMINI_CLI_0_61_0: AgentRules = AgentRules {
             head: 30,
             tail: 30,
         },
+        collisions: NameCollisions::FirstKept,
     },
     deferral: DeferralRule::Never,
     definition: DefinitionShape::GeminiDeclaration,
@@ -537,6 +567,7 @@ static ANTHROPIC_API: AgentRules = AgentRules {
         chars: NameChars::AlnumUnderscoreHyphen,
         leading_underscore: false,
         overlong: OverlongName::Kept,
+        collisions: NameCollisions::FirstKept,
     },
     deferral: DeferralRule::CallerMarks,
     definition: DefinitionShape::Anthropic,
@@ -576,6 +607,7 @@ static OPENAI_RESPONSES: AgentRules = AgentRules {
         chars: NameChars::AlnumUnderscoreHyphen,
         leading_underscore: false,
         overlong: OverlongName::Kept,
+        collisions: NameCollisions::FirstKept,
     },
     deferral: DeferralRule::CallerMarks,
     definition: DefinitionShape::ResponsesFunction,

@@ -407,7 +407,7 @@ impl AgentTurnReport {
         let rows: [(&str, &Size); 7] = [
             ("definitions sent whole", &p.eager),
             ("listing of deferred tools", &p.listing),
-            ("search and fixed tools", &p.fixed_tools),
+            ("search tool and fixed texts", &p.fixed_tools),
             ("server instructions", &p.instructions),
             ("every turn", &p.per_turn),
             ("every turn, nothing deferred", &p.without_deferral),
@@ -891,7 +891,7 @@ impl AgentCompareReport {
         row("  listing of deferred tools", &|a| {
             measure(&a.parts.listing)
         });
-        row("  search and fixed tools", &|a| {
+        row("  search tool and fixed texts", &|a| {
             measure(&a.parts.fixed_tools)
         });
         row("  server instructions", &|a| measure(&a.parts.instructions));

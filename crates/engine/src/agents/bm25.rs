@@ -9,7 +9,6 @@ use bm25::{Language, SearchEngine, SearchEngineBuilder};
 use schematax_releases::agents::RankingRule;
 
 use super::hits::{AgentHit, AgentSearch, MatchKind};
-use super::naming::sanitize;
 use super::turn::TurnTool;
 use crate::nouns::tools::{McpTool, ServerCapture};
 
@@ -75,7 +74,6 @@ impl Bm25Index {
     /// Indexes the deferred tools of a turn beside the rule's built-in texts.
     pub fn build(
         rule: &RankingRule,
-        naming_prefix: &str,
         tools: &[TurnTool],
         captures: &[ServerCapture],
     ) -> Option<Self> {
@@ -87,16 +85,13 @@ impl Bm25Index {
         else {
             return None;
         };
-        let chars = schematax_releases::agents::NameChars::AlnumUnderscore;
         let mut texts = Vec::new();
         let mut documents = Vec::new();
         for t in tools.iter().filter(|t| t.deferred) {
             let capture = &captures[t.capture];
-            let namespace = format!("{naming_prefix}{}", sanitize(chars, &t.server));
-            let callable = sanitize(chars, &t.tool);
             texts.push(search_text(
-                &namespace,
-                &callable,
+                &t.namespace,
+                &t.callable,
                 &t.server,
                 &capture.tools[t.index],
                 capture.instructions.as_deref(),

@@ -1,5 +1,9 @@
 //! A namespace listing within a byte budget (Codex's `<tools>` fragment): every namespace's
-//! line, and as much of each description as the budget leaves.
+//! line, and as much of each description as the budget leaves, shared one character at a
+//! time.
+
+/// Bytes held back when not even the names fit.
+const OMISSION_RESERVE: usize = 64;
 
 /// The line a namespace gets with `description` (or none).
 fn line(namespace: &str, description: Option<&str>) -> String {
@@ -9,86 +13,94 @@ fn line(namespace: &str, description: Option<&str>) -> String {
     }
 }
 
-/// Bytes a namespace's description line adds to its bare line when `chars` characters of
-/// its description are kept (a cut one ends in `...`).
-fn description_bytes(description: &str, chars: usize) -> usize {
-    let total = description.chars().count();
-    if chars >= total {
-        return 2 + description.len();
-    }
-    let kept: usize = description.chars().take(chars).map(char::len_utf8).sum();
-    2 + kept + 3
+/// A description that is there and not empty.
+fn described(description: &Option<String>) -> Option<&str> {
+    description.as_deref().filter(|d| !d.is_empty())
 }
 
-/// `open` + one line per namespace + `close`, within `max_bytes`: whole when it fits; else
-/// every name with the budget left shared one description character per namespace per
-/// round (a cut description ends in `...`); else as many names as fit in the budget less 64
-/// bytes, then `... N additional namespaces omitted.`.
+/// `open` + one line per namespace + `close`, the body within `max_bytes` less the frame:
+/// - when even the bare names do not fit, no descriptions: names are taken in order while
+///   they fit in the body less 64 bytes (a name that does not fit is passed over), then
+///   `... N additional namespaces omitted.`;
+/// - else every description whole when they all fit;
+/// - else the bytes left are shared round the namespaces with a description, one character
+///   per turn (the first also pays for `: `); a namespace whose next character does not fit
+///   stops there. A description kept whole shows whole; one cut to fewer than 3 bytes shows
+///   none; another shows what fits before `...` within the bytes it kept.
 pub fn render(
     open: &str,
     close: &str,
     entries: &[(String, Option<String>)],
     max_bytes: usize,
 ) -> String {
-    let whole: String = entries.iter().map(|(n, d)| line(n, d.as_deref())).collect();
-    if open.len() + whole.len() + close.len() <= max_bytes {
-        return format!("{open}{whole}{close}");
-    }
-    let bare: usize = entries.iter().map(|(n, _)| line(n, None).len()).sum();
-    let frame = open.len() + close.len();
-    if frame + bare <= max_bytes {
-        let mut left = max_bytes - frame - bare;
-        let mut kept = vec![0usize; entries.len()];
-        let mut spent = vec![0usize; entries.len()];
-        loop {
-            let mut grew = false;
-            for (i, (_, description)) in entries.iter().enumerate() {
-                let Some(d) = description else { continue };
-                if kept[i] >= d.chars().count() {
-                    continue;
-                }
-                let cost = description_bytes(d, kept[i] + 1);
-                if cost - spent[i] <= left {
-                    left -= cost - spent[i];
-                    spent[i] = cost;
-                    kept[i] += 1;
-                    grew = true;
-                }
-            }
-            if !grew {
-                break;
+    let budget = max_bytes.saturating_sub(open.len() + close.len());
+    let names: usize = entries.iter().map(|(n, _)| line(n, None).len()).sum();
+    if names > budget {
+        let room = budget.saturating_sub(OMISSION_RESERVE);
+        let mut body = String::new();
+        let mut omitted = 0;
+        for (n, _) in entries {
+            let l = line(n, None);
+            if body.len() + l.len() <= room {
+                body.push_str(&l);
+            } else {
+                omitted += 1;
             }
         }
-        let lines: String = entries
+        if omitted > 0 {
+            body.push_str(&format!("... {omitted} additional namespaces omitted.\n"));
+        }
+        return format!("{open}{body}{close}");
+    }
+    let mut left = budget - names;
+    let whole: usize = entries
+        .iter()
+        .filter_map(|(_, d)| described(d))
+        .map(|d| 2 + d.len())
+        .sum();
+    let kept: Vec<usize> = if whole <= left {
+        entries
             .iter()
-            .zip(&kept)
-            .map(|((n, d), k)| match d {
-                Some(d) if *k > 0 => {
-                    let text: String = d.chars().take(*k).collect();
-                    if *k < d.chars().count() {
-                        line(n, Some(&format!("{text}...")))
-                    } else {
-                        line(n, Some(&text))
-                    }
-                }
-                _ => line(n, None),
-            })
+            .map(|(_, d)| described(d).map_or(0, str::len))
+            .collect()
+    } else {
+        let mut kept = vec![0usize; entries.len()];
+        let mut queue: std::collections::VecDeque<usize> = (0..entries.len())
+            .filter(|&i| described(&entries[i].1).is_some())
             .collect();
-        return format!("{open}{lines}{close}");
-    }
-    let budget = max_bytes.saturating_sub(frame + 64);
-    let mut text = String::new();
-    let mut taken = 0;
-    for (n, _) in entries {
-        let l = line(n, None);
-        if text.len() + l.len() > budget {
-            break;
+        while let Some(i) = queue.pop_front() {
+            let d = described(&entries[i].1).unwrap_or_default();
+            let Some(c) = d[kept[i]..].chars().next() else {
+                continue;
+            };
+            let cost = c.len_utf8() + if kept[i] == 0 { 2 } else { 0 };
+            if cost > left {
+                continue;
+            }
+            left -= cost;
+            kept[i] += c.len_utf8();
+            if kept[i] < d.len() {
+                queue.push_back(i);
+            }
         }
-        text.push_str(&l);
-        taken += 1;
-    }
-    let omitted = entries.len() - taken;
-    format!("{open}{text}... {omitted} additional namespaces omitted.\n{close}")
+        kept
+    };
+    let body: String = entries
+        .iter()
+        .zip(&kept)
+        .map(|((n, d), &k)| match described(d) {
+            Some(d) if k == d.len() => line(n, Some(d)),
+            Some(d) if k >= 3 => {
+                let mut end = k - 3;
+                while !d.is_char_boundary(end) {
+                    end -= 1;
+                }
+                line(n, Some(&format!("{}...", &d[..end])))
+            }
+            _ => line(n, None),
+        })
+        .collect();
+    format!("{open}{body}{close}")
 }
 
 #[cfg(test)]

@@ -2,7 +2,11 @@
 
 use std::cmp::Ordering;
 
-use schematax_releases::agents::{NameChars, NamingRule, OverlongName};
+use sha1::{Digest, Sha1};
+
+use schematax_releases::agents::{NameChars, NameCollisions, NamingRule, OverlongName};
+
+use crate::nouns::tools::ServerCapture;
 
 /// Whether `c` is kept whole under `chars`.
 fn kept(chars: NameChars, c: char) -> bool {
@@ -19,6 +23,122 @@ fn kept(chars: NameChars, c: char) -> bool {
 pub fn sanitize(chars: NameChars, text: &str) -> String {
     text.chars()
         .map(|c| if kept(chars, c) { c } else { '_' })
+        .collect()
+}
+
+/// The name of one tool before the model: its namespace (the prefixed server), the tool
+/// part, and the two joined.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ToolName {
+    /// The prefixed, sanitised server (with its hash when servers collide).
+    pub namespace: String,
+    /// The sanitised tool (with its hash when tools collide or the name is cut).
+    pub callable: String,
+    /// The name the model sees.
+    pub full: String,
+}
+
+/// The first 12 hex digits of the SHA-1 of `parts` joined by NUL bytes.
+fn hash12(parts: &[&str]) -> String {
+    let digest = Sha1::digest(parts.join("\0").as_bytes());
+    digest.iter().take(6).map(|b| format!("{b:02x}")).collect()
+}
+
+/// Every tool's name under `rule`, per capture and tool (`None`: a tool the agent leaves
+/// out, named twice on its server). Under [`NameCollisions::HashSuffix`], colliding
+/// namespaces and tools get hashes and long names are cut with one; otherwise each name is
+/// [`full_name`]'s, and equal names are the pool's to drop.
+pub fn catalog_names(rule: &NamingRule, captures: &[ServerCapture]) -> Vec<Vec<Option<ToolName>>> {
+    if rule.collisions == NameCollisions::FirstKept {
+        return captures
+            .iter()
+            .map(|c| {
+                c.tools
+                    .iter()
+                    .map(|t| {
+                        Some(ToolName {
+                            namespace: format!(
+                                "{}{}",
+                                rule.prefix,
+                                sanitize(rule.chars, &c.server)
+                            ),
+                            callable: sanitize(rule.chars, &t.name),
+                            full: full_name(rule, &c.server, &t.name),
+                        })
+                    })
+                    .collect()
+            })
+            .collect();
+    }
+    let bare = |text: &str| {
+        let s = sanitize(rule.chars, text);
+        if s.is_empty() {
+            "_".to_string()
+        } else {
+            s
+        }
+    };
+    let namespaces: Vec<String> = captures
+        .iter()
+        .map(|c| format!("{}{}", rule.prefix, bare(&c.server)))
+        .collect();
+    let namespaces: Vec<String> = namespaces
+        .iter()
+        .zip(captures)
+        .map(|(ns, c)| {
+            if namespaces.iter().filter(|other| *other == ns).count() > 1 {
+                format!("{ns}_{}", hash12(&[&c.server, &c.server, ""]))
+            } else {
+                ns.clone()
+            }
+        })
+        .collect();
+    captures
+        .iter()
+        .zip(namespaces)
+        .map(|(capture, namespace)| {
+            let mut seen = std::collections::HashSet::new();
+            let raw: Vec<Option<&str>> = capture
+                .tools
+                .iter()
+                .map(|t| seen.insert(t.name.as_str()).then_some(t.name.as_str()))
+                .collect();
+            let callables: Vec<Option<String>> = raw.iter().map(|t| t.map(bare)).collect();
+            raw.iter()
+                .zip(&callables)
+                .map(|(tool, callable)| {
+                    let (tool, callable) = (tool.as_ref()?, callable.as_ref()?);
+                    let hash = || hash12(&[&capture.server, &capture.server, "", tool, tool]);
+                    let collides = callables
+                        .iter()
+                        .filter(|c| c.as_deref() == Some(callable.as_str()))
+                        .count()
+                        > 1;
+                    let mut callable = if collides {
+                        format!("{callable}_{}", hash())
+                    } else {
+                        callable.clone()
+                    };
+                    if let OverlongName::HashCut { max_bytes } = rule.overlong {
+                        let full = namespace.len() + rule.separator.len() + callable.len();
+                        if full > max_bytes {
+                            let keep = max_bytes
+                                .saturating_sub(namespace.len() + rule.separator.len() + 13);
+                            let mut end = keep.min(callable.len());
+                            while !callable.is_char_boundary(end) {
+                                end -= 1;
+                            }
+                            callable = format!("{}_{}", &callable[..end], hash());
+                        }
+                    }
+                    Some(ToolName {
+                        full: format!("{namespace}{}{callable}", rule.separator),
+                        namespace: namespace.clone(),
+                        callable,
+                    })
+                })
+                .collect()
+        })
         .collect()
 }
 
@@ -91,6 +211,7 @@ mod tests {
         chars: NameChars::AlnumUnderscoreHyphen,
         leading_underscore: false,
         overlong: OverlongName::Kept,
+        collisions: NameCollisions::FirstKept,
     };
 
     const GEMINI: NamingRule = NamingRule {
@@ -103,6 +224,7 @@ mod tests {
             head: 30,
             tail: 30,
         },
+        collisions: NameCollisions::FirstKept,
     };
 
     #[test]

@@ -16,9 +16,6 @@ pub enum NotReplayable {
     /// The ranking runs on the provider's servers.
     #[error("ranks on the provider's servers, which is not published")]
     ServerSide,
-    /// The ranking uses embeddings of a model not available offline.
-    #[error("ranks with embeddings of a model that is not available offline")]
-    Embeddings,
     /// The agent has no search tool.
     #[error("has no search tool: it reads the tools' files with its own tools")]
     OwnTools,
@@ -45,15 +42,13 @@ impl AgentIndex {
         let rules = turn.release.rules;
         let index = match rules.ranking {
             RankingRule::ServerSide => return Err(NotReplayable::ServerSide),
-            RankingRule::Embeddings => return Err(NotReplayable::Embeddings),
             RankingRule::OwnTools => return Err(NotReplayable::OwnTools),
             RankingRule::None => return Err(NotReplayable::NothingDeferred),
             rule @ RankingRule::Keywords { .. } => {
                 KeywordIndex::build(&rule, &turn.tools, captures).map(AgentIndex::Keywords)
             }
             rule @ RankingRule::Bm25Crate { .. } => {
-                Bm25Index::build(&rule, rules.naming.prefix, &turn.tools, captures)
-                    .map(AgentIndex::Bm25)
+                Bm25Index::build(&rule, &turn.tools, captures).map(AgentIndex::Bm25)
             }
         };
         if !turn.activation.on() {

@@ -8,7 +8,7 @@ use schematax_releases::agents::{
     AgentRelease, DeferralRule, DefinitionShape, InstructionsRule, ListingRule, RankingRule,
 };
 
-use super::naming::{full_name, sanitize};
+use super::naming::catalog_names;
 use super::settings::{AgentSettings, ToolSearchSwitch};
 use crate::nouns::json_text::{char_count, estimate_tokens, write_json_string};
 use crate::nouns::tools::{McpTool, ServerCapture};
@@ -22,6 +22,10 @@ const MAX_POOL_NAME_CHARS: usize = 128;
 pub struct TurnTool {
     /// The name the model sees.
     pub name: String,
+    /// Its namespace (the prefixed server, as the agent names it).
+    pub namespace: String,
+    /// Its tool part.
+    pub callable: String,
     /// The server key.
     pub server: String,
     /// The raw MCP tool name.
@@ -295,16 +299,21 @@ fn pool(
     let mut tools = Vec::new();
     let mut left_out = Vec::new();
     let mut seen = HashSet::new();
+    let names = catalog_names(&rules.naming, captures);
     for (c, capture) in captures.iter().enumerate() {
         let server = settings.servers.get(&capture.server);
         for (i, tool) in capture.tools.iter().enumerate() {
+            let Some(named) = names[c][i].clone() else {
+                left_out.push(format!("{}/{}", capture.server, tool.name));
+                continue;
+            };
             let filtered = server.is_some_and(|s| {
                 s.exclude_tools.contains(&tool.name)
                     || s.include_tools
                         .as_ref()
                         .is_some_and(|only| !only.contains(&tool.name))
             });
-            let name = full_name(&rules.naming, &capture.server, &tool.name);
+            let name = named.full;
             let hidden = keyword_pool
                 && (tool.meta.hidden_from_model || name.chars().count() > MAX_POOL_NAME_CHARS);
             if filtered || hidden || !seen.insert(name.clone()) {
@@ -320,6 +329,8 @@ fn pool(
                     rules.loading.description_chars,
                 ),
                 name,
+                namespace: named.namespace,
+                callable: named.callable,
                 server: capture.server.clone(),
                 tool: tool.name.clone(),
                 capture: c,
@@ -479,7 +490,6 @@ fn listing_texts(
     tools: &[TurnTool],
     captures: &[ServerCapture],
 ) -> Vec<String> {
-    let naming = &release.rules.naming;
     let deferred: Vec<&TurnTool> = tools.iter().filter(|t| t.deferred).collect();
     if deferred.is_empty() {
         return Vec::new();
@@ -490,6 +500,7 @@ fn listing_texts(
             open,
             header,
             close,
+            newline_after_last,
         } => {
             let mut names: Vec<&str> = deferred.iter().map(|t| t.name.as_str()).collect();
             names.sort_by(|a, b| a.encode_utf16().cmp(b.encode_utf16()));
@@ -499,6 +510,9 @@ fn listing_texts(
                 text.push('\n');
             }
             text.push_str(&names.join("\n"));
+            if newline_after_last {
+                text.push('\n');
+            }
             text.push_str(close);
             vec![text]
         }
@@ -511,8 +525,7 @@ fn listing_texts(
         } => {
             let mut entries: Vec<(String, Option<String>)> = Vec::new();
             for tool in deferred {
-                let namespace =
-                    format!("{}{}", naming.prefix, sanitize(naming.chars, &tool.server));
+                let namespace = tool.namespace.clone();
                 if entries.iter().any(|(n, _)| *n == namespace) {
                     continue;
                 }

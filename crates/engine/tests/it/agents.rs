@@ -236,3 +236,78 @@ fn cursor_sees_names_only() {
     assert_eq!(turn.listing.texts, ["gh-get_issue\ngh-list_repos\nt-now"]);
     assert_eq!(turn.chars_per_turn(), 12 + 1 + 13 + 1 + 5);
 }
+
+fn observed() -> serde_json::Value {
+    let path = crate::support::repo_root().join("tests/data/agents/codex-0.171.0-observed.json");
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+fn capture_of(server: &str, instructions: Option<&str>, tools: &[&str]) -> ServerCapture {
+    let tools: Vec<serde_json::Value> = tools
+        .iter()
+        .map(|t| serde_json::json!({"name": t, "inputSchema": {"type": "object"}}))
+        .collect();
+    let mut document = serde_json::json!({"server": server, "tools": tools});
+    if let Some(text) = instructions {
+        document["instructions"] = text.into();
+    }
+    parse_capture(document.to_string().as_bytes(), server).unwrap()
+}
+
+#[test]
+fn codex_listing_is_the_fragment_its_binary_sent() {
+    for case in observed()["fragments"].as_array().unwrap() {
+        let captures: Vec<ServerCapture> = case["servers"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(server, instructions)| capture_of(server, instructions.as_str(), &["t"]))
+            .collect();
+        let turn =
+            AgentTurn::build(release("codex"), &captures, &AgentSettings::default(), None).unwrap();
+        assert_eq!(
+            turn.listing.texts,
+            [case["fragment"].as_str().unwrap()],
+            "{} servers",
+            captures.len()
+        );
+    }
+}
+
+#[test]
+fn codex_names_are_the_ones_its_binary_gave_after_collisions_and_cuts() {
+    for case in observed()["names"].as_array().unwrap() {
+        let captures: Vec<ServerCapture> = case["servers"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(server, tools)| {
+                let tools: Vec<&str> = tools
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|t| t.as_str().unwrap())
+                    .collect();
+                capture_of(server, None, &tools)
+            })
+            .collect();
+        let turn =
+            AgentTurn::build(release("codex"), &captures, &AgentSettings::default(), None).unwrap();
+        for loaded in case["loaded_by_one_search"].as_array().unwrap() {
+            let namespace = loaded["namespace"].as_str().unwrap();
+            for callable in loaded["callables"].as_array().unwrap() {
+                let callable = callable.as_str().unwrap();
+                assert!(
+                    turn.tools
+                        .iter()
+                        .any(|t| t.namespace == namespace && t.callable == callable),
+                    "{namespace} {callable} not among {:?}",
+                    turn.tools
+                        .iter()
+                        .map(|t| (&t.namespace, &t.callable))
+                        .collect::<Vec<_>>()
+                );
+            }
+        }
+    }
+}
