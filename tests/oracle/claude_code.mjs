@@ -1,0 +1,172 @@
+// Claude Code's own ToolSearch ranking and fixed texts, run from its shipped package.
+//
+//   node tests/oracle/claude_code.mjs <claude binary>          < {"tools":[...],"queries":[...],"k":5}
+//   node tests/oracle/claude_code.mjs <claude binary> --texts
+//
+// The package (@anthropic-ai/claude-code-linux-x64, scripts/install-agent-packages) is a
+// bun-compiled binary that embeds its minified JS source. This takes out of it the functions
+// ToolSearch ranks with (the scorer, the query cut, the name parts, the description cache and the
+// MCP tool's description cut, the pool's order) and runs them in node, unchanged but for one
+// patch: the ranking returns {name, score} instead of names. Stubbed are only what does not
+// rank: the yield budget, the debug logger, the environment (no overrides set), the wire-key
+// map (empty by default) and one remote switch of the ToolSearch text (off by default).
+//
+// Ranking input, on stdin: tools as the MCP server lists them, {serverName, toolName,
+// description, searchHint} ("name" optional: the package's own naming builds it); the pool is
+// built as Claude Code builds it (de-duplicated by full name, sorted with localeCompare). Output:
+// [{"query", "hits": [{"name", "score"}]}], score null for a hit of the exact-name or
+// `mcp__` prefix rules, which return before scoring.
+//
+// --texts prints {"toolSearchDefinition", "deferredHeader", "reminderOpen", "reminderClose",
+// "instructionsOpen", "instructionsCutMark", "constants": {...}}.
+
+import { Bundle, tokenize } from "./js_source.mjs";
+import { readFileSync } from "node:fs";
+
+const [binary, mode] = process.argv.slice(2);
+if (!binary) {
+  process.stderr.write("usage: claude_code.mjs <claude binary> [--texts]\n");
+  process.exit(2);
+}
+const bundle = new Bundle(binary);
+
+/// Runs `code` (extracted declarations) with `stubs` in scope and returns `names`' values.
+function evaluate(code, stubs, names) {
+  const stubNames = Object.keys(stubs);
+  const result = `return {${Object.entries(names).map(([k, v]) => `${JSON.stringify(k)}: ${v}`).join(",")}};`;
+  return new Function(...stubNames, `"use strict";\n${code}\n${result}`)(...stubNames.map((n) => stubs[n]));
+}
+
+/// Extracts `roots` from the chunk declaring `anchor` (whose text holds `marker`), leaving out
+/// `stubs`; fails on a used name found nowhere that is not a JS built-in.
+function take(anchor, marker, roots, stubs) {
+  const idx = bundle.findChunk(anchor, marker);
+  const { code, names, globals } = bundle.extract(idx, roots, new Set(Object.keys(stubs)));
+  const unknown = [...globals].filter((g) => !(g in globalThis));
+  if (unknown.length > 0) throw new Error(`${roots}: used but not found: ${unknown.join(", ")}`);
+  return { idx, code, names };
+}
+
+/// Replaces `from` by `to` in `code`, where it must occur exactly once.
+function patchOnce(code, from, to) {
+  const at = code.indexOf(from);
+  if (at < 0 || code.indexOf(from, at + 1) >= 0) throw new Error(`patch target not found once: ${from}`);
+  return code.slice(0, at) + to + code.slice(at + from.length);
+}
+
+/// A piece of source that a step here copies must be in the package as written.
+function mustOccur(chunkIdx, text) {
+  if (!bundle.chunks[chunkIdx].text.includes(text)) throw new Error(`not in the package: ${text}`);
+}
+
+const noop = () => {};
+const envUnset = {}; // the environment Claude Code reads: no override set
+
+// --- ranking ---------------------------------------------------------------------------------
+
+function rankingFunctions() {
+  const stubs = {
+    Co: () => ({ maybeYield: async () => {} }), // the yield budget of long loops
+    KBe: (key) => key, // wire key -> internal key: identity while no key map is loaded
+    t: noop, // debug log
+  };
+  const r = take("r8t", "async function r8t(", ["r8t", "zkn"], stubs);
+  const code = patchOnce(r.code, ".slice(0,g).map((ee)=>ee.name)}", ".slice(0,g)}");
+  const ranking = evaluate(code, stubs, r.names);
+  // The MCP tool's description as prompt() gives it: cut at Gae() characters.
+  const cutStubs = { Fe: noop, s: envUnset };
+  const factory = take("ti", 'description`,e,we)', ["ti", "Gae", "_r"], cutStubs);
+  mustOccur(factory.idx, 'Te=ti(Rt,`Tool "${le.name}" description`,e,oe),Jt=ti(Rt,`Tool "${le.name}" description`,e,we)');
+  mustOccur(factory.idx, "maxDescriptionLength:oe=Gae(),maxLoadedDescriptionLength:we=Gae(!0)");
+  mustOccur(factory.idx, "async prompt({loadedThroughToolSearch:Re}){return Re?Jt:Te}");
+  mustOccur(factory.idx, 'searchHint:Ae?.replace(/\\s+/g," ").trim()||void 0');
+  mustOccur(factory.idx, 'Rt=se?.tools?.[le.name]??le.description??""');
+  mustOccur(factory.idx, "let $t=_r(e,le.name)");
+  const cut = evaluate(factory.code, cutStubs, factory.names);
+  // The pool's order.
+  const pool = take("afn", "assembleToolPool:afn", ["HA", "Wde"], {});
+  mustOccur(pool.idx, "HA(R.toSorted(Wde).concat(w.sort(Wde)),(D)=>D.name)");
+  const order = evaluate(pool.code, {}, pool.names);
+  return { ...ranking, ...cut, ...order };
+}
+
+/// Claude Code's MCP tool object, as far as ranking reads it.
+function mcpTool(f, t) {
+  const description = t.description ?? "";
+  const label = `Tool "${t.toolName}" description`;
+  return {
+    name: t.name ?? f._r(t.serverName, t.toolName),
+    mcpInfo: { serverName: t.serverName, toolName: t.toolName },
+    isMcp: true,
+    searchHint: typeof t.searchHint === "string" ? t.searchHint.replace(/\s+/g, " ").trim() || undefined : undefined,
+    async prompt({ loadedThroughToolSearch }) {
+      return f.ti(description, label, undefined, loadedThroughToolSearch ? f.Gae(true) : f.Gae());
+    },
+  };
+}
+
+async function rank(input) {
+  const f = rankingFunctions();
+  const tools = input.tools.map((t) => mcpTool(f, t));
+  const pool = f.HA(f.HA(tools, (x) => x.name).sort(f.Wde), (x) => x.name);
+  const describer = new f.zkn();
+  const k = input.k ?? 5;
+  const out = [];
+  for (const query of input.queries) {
+    const hits = await f.r8t(query, pool, pool, [], k, describer);
+    out.push({
+      query,
+      hits: hits.map((h) => (typeof h === "string" ? { name: h, score: null } : h)),
+    });
+  }
+  return { pool: pool.map((t) => t.name), results: out };
+}
+
+// --- texts -----------------------------------------------------------------------------------
+
+/// The cooked value of a template-literal piece as the tokenizer gives it (`...${, }...${, }...`).
+function cook(raw) {
+  const inner = raw.replace(/^[`}]/, "").replace(/(\$\{|`)$/, "");
+  return new Function(`return \`${inner}\`;`)();
+}
+
+function texts() {
+  const description = take("j5o", "function j5o(", ["j5o"], { Wnl: () => false });
+  const j5o = evaluate(description.code, { Wnl: () => false }, description.names).j5o;
+  const schema = take("Pus", "Pus=p(()=>", ["Pus"], {});
+  const inputSchema = evaluate(schema.code, {}, schema.names).Pus();
+  const header = take("Zzi", "Zzi=`", ["Zzi"], {});
+  const reminder = take("dni", "function dni(", ["dni"], {});
+  const wrapped = evaluate(reminder.code, {}, reminder.names).dni("\u0000");
+  const [reminderOpen, reminderClose] = wrapped.split("\u0000");
+  const cut = take("Fl", "function Fl(", ["Fl"], { Fe: noop, s: envUnset });
+  const long = "x".repeat(5000);
+  const cutText = evaluate(cut.code, { Fe: noop, s: envUnset }, cut.names).Fl(long, "server");
+  const capChars = cutText.lastIndexOf("x") + 1;
+  // The instructions attachment: the template pieces around the optional "shortened" sentence.
+  const idx = bundle.findChunk("Dvt", "function Dvt(");
+  const toks = tokenize(bundle.chunks[idx].text);
+  const first = toks.findIndex((t) => t.t === "tmpl" && t.v.startsWith("`# MCP Server Instructions"));
+  let next = first + 1;
+  while (toks[next].t !== "tmpl") next++;
+  const instructionsOpen = reminderOpen + cook(toks[first].v) + cook(toks[next].v);
+  return {
+    toolSearchDescription: j5o(),
+    toolSearchInputSchema: inputSchema,
+    toolSearchSchemaSource: schema.code.slice(schema.code.lastIndexOf("var Pus")),
+    deferredHeader: evaluate(header.code, {}, header.names).Zzi,
+    reminderOpen,
+    reminderClose,
+    instructionsOpen,
+    instructionsCapChars: capChars,
+    instructionsCutMark: cutText.slice(capChars),
+  };
+}
+
+if (mode === "--texts") {
+  process.stdout.write(`${JSON.stringify(texts(), null, 1)}\n`);
+} else {
+  const input = JSON.parse(readFileSync(0, "utf8"));
+  const { results } = await rank(input);
+  process.stdout.write(`${JSON.stringify(results)}\n`);
+}
