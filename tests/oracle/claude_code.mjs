@@ -54,9 +54,11 @@ function patchOnce(code, from, to) {
   return code.slice(0, at) + to + code.slice(at + from.length);
 }
 
-/// A piece of source that a step here copies must be in the package as written.
+/// A piece of source that a step here copies or relies on must be in the package as written
+/// (in chunk `chunkIdx`, or anywhere when it is null).
 function mustOccur(chunkIdx, text) {
-  if (!bundle.chunks[chunkIdx].text.includes(text)) throw new Error(`not in the package: ${text}`);
+  const chunks = chunkIdx === null ? bundle.chunks : [bundle.chunks[chunkIdx]];
+  if (!chunks.some((c) => c.text.includes(text))) throw new Error(`not in the package: ${text}`);
 }
 
 const noop = () => {};
@@ -131,15 +133,32 @@ function cook(raw) {
 }
 
 function texts() {
-  const description = take("j5o", "function j5o(", ["j5o"], { Wnl: () => false });
-  const j5o = evaluate(description.code, { Wnl: () => false }, description.names).j5o;
-  const schema = take("Pus", "Pus=p(()=>", ["Pus"], {});
-  const inputSchema = evaluate(schema.code, {}, schema.names).Pus();
+  // FOt (describe system turns as "a message from the system") reads the model only when one
+  // is given; Wnl is a remote switch (the fetch rule), off unless the server turns it on.
+  const flagStubs = { Wnl: () => false, utr: () => false, _x: (m) => m };
+  const description = take("j5o", "function j5o(", ["j5o"], flagStubs);
+  mustOccur(description.idx, "function FOt(e){return e.describesSystemTurns??(e.model!==void 0&&utr(_x(e.model)))}");
+  mustOccur(null, "function Wnl(){return Ci().toolSearchFetchRule}");
+  const j5o = evaluate(description.code, flagStubs, description.names).j5o;
+  // The input schema is zod, which the package converts with zod's JSON Schema writer; zod's
+  // classes are set up by the bundle's module initialisers, which this does not run. So the
+  // schema's source is read with builders that record what it declares (type, description,
+  // optional, default), and the test checks those against the definition's input_schema.
+  const field = (type) => {
+    const f = { type, optional: false };
+    f.describe = (d) => { f.description = d; return f; };
+    f.optional = () => { f.optional = true; return f; };
+    f.default = (v) => { f.default = v; return f; };
+    return f;
+  };
+  const zodStubs = { p: (make) => make, c: (shape) => ({ type: "object", properties: shape }), n: () => field("string"), v: () => field("number") };
+  const schema = take("Pus", "Pus=p(()=>", ["Pus"], zodStubs);
+  const inputSchema = JSON.parse(JSON.stringify(evaluate(schema.code, zodStubs, schema.names).Pus()));
   const header = take("Zzi", "Zzi=`", ["Zzi"], {});
-  const reminder = take("dni", "function dni(", ["dni"], {});
-  const wrapped = evaluate(reminder.code, {}, reminder.names).dni("\u0000");
+  const reminder = take("Gd", "function Gd(e){return`${Ck}", ["Gd"], {});
+  const wrapped = evaluate(reminder.code, {}, reminder.names).Gd("\u0000");
   const [reminderOpen, reminderClose] = wrapped.split("\u0000");
-  const cut = take("Fl", "function Fl(", ["Fl"], { Fe: noop, s: envUnset });
+  const cut = take("Fl", 'return ti(e,"Server instructions",o,r)', ["Fl"], { Fe: noop, s: envUnset });
   const long = "x".repeat(5000);
   const cutText = evaluate(cut.code, { Fe: noop, s: envUnset }, cut.names).Fl(long, "server");
   const capChars = cutText.lastIndexOf("x") + 1;
@@ -150,10 +169,29 @@ function texts() {
   let next = first + 1;
   while (toks[next].t !== "tmpl") next++;
   const instructionsOpen = reminderOpen + cook(toks[first].v) + cook(toks[next].v);
+  // The declarations the constants of schematax's Claude Code row are read from, as written.
+  const declaration = (name, marker) => bundle.chunks[bundle.findChunk(name, marker)].parsed.decls.get(name).text;
+  const sources = {
+    r8t: declaration("r8t", "async function r8t("),
+    dw: declaration("dw", "var dw=16384"),
+    sw: declaration("sw", "var dw=16384"),
+    iw: declaration("iw", "var dw=16384"),
+    XJs: declaration("XJs", "function XJs("),
+    aw: declaration("aw", "var dw=16384"),
+    zoo: declaration("zoo", "zoo=4096"),
+    Voo: declaration("Voo", "zoo=4096"),
+    Gae: declaration("Gae", "function Gae("),
+    ete: declaration("ete", "var ete=500"),
+    Bvt: declaration("Bvt", "var Bvt=10"),
+    Uvt: declaration("Uvt", "function Uvt("),
+    jvs: declaration("jvs", "var jvs=2.5"),
+    Wvs: declaration("Wvs", "function Wvs("),
+    Pus: declaration("Pus", "Pus=p(()=>"),
+  };
   return {
+    sources,
     toolSearchDescription: j5o(),
     toolSearchInputSchema: inputSchema,
-    toolSearchSchemaSource: schema.code.slice(schema.code.lastIndexOf("var Pus")),
     deferredHeader: evaluate(header.code, {}, header.names).Zzi,
     reminderOpen,
     reminderClose,

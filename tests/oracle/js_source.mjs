@@ -269,9 +269,18 @@ export function freeNames(text) {
   const tokens = tokenize(text);
   const declared = declaredNames(tokens);
   const used = new Set();
+  const classBody = []; // per open bracket: whether it is a class body
+  let pendingClass = false;
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k];
+    if (t.t === "id" && t.v === "class") pendingClass = true;
+    if (t.t === "p" && (t.v === "(" || t.v === "[" || t.v === "{")) {
+      classBody.push(t.v === "{" && pendingClass);
+      if (t.v === "{") pendingClass = false;
+    }
+    if (t.t === "p" && (t.v === ")" || t.v === "]" || t.v === "}")) classBody.pop();
     if (t.t === "tmpl") continue;
+    if (t.t === "id" && classBody[classBody.length - 1] && (tokens[k + 1]?.v === "=" || tokens[k + 1]?.v === ";")) continue; // a field
     if (t.t !== "id" || KEYWORDS.has(t.v) || declared.has(t.v) || t.v.startsWith("#")) continue;
     const before = tokens[k - 1]?.v;
     if (before === "." || before === "?.") continue;
@@ -353,7 +362,8 @@ export class Bundle {
       const rename = new Map([[name, `${name}$${chunk}`]]);
       for (const used of freeNames(decl.text)) {
         if (stubs.has(used) || used === name) continue;
-        const at = this.resolve(used, chunk);
+        let at;
+        try { at = this.resolve(used, chunk); } catch (e) { throw new Error(`${name} uses ${e.message}`); }
         if (at === null) { globals.add(used); continue; }
         visit(at.chunk, at.name);
         rename.set(used, `${at.name}$${at.chunk}`);
