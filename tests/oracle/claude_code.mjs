@@ -17,6 +17,7 @@
 // [{"query", "hits": [{"name", "score"}]}], score null for a hit of the exact-name or
 // `mcp__` prefix rules, which return before scoring.
 //
+// --names prints the pool's full names, in its order, for the tools on stdin.
 // --texts prints {"toolSearchDefinition", "deferredHeader", "reminderOpen", "reminderClose",
 // "instructionsOpen", "instructionsCutMark", "constants": {...}}.
 
@@ -205,6 +206,6 @@ if (mode === "--texts") {
   process.stdout.write(`${JSON.stringify(texts(), null, 1)}\n`);
 } else {
   const input = JSON.parse(readFileSync(0, "utf8"));
-  const { results } = await rank(input);
-  process.stdout.write(`${JSON.stringify(results)}\n`);
+  const { pool, results } = await rank({ queries: [], ...input });
+  process.stdout.write(`${JSON.stringify(mode === "--names" ? pool : results)}\n`);
 }
