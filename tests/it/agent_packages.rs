@@ -359,7 +359,7 @@ fn catalog(draw: &mut Draw, all: &[(String, Vec<Value>)], dir: &Path) -> Vec<Val
 /// required terms, server prefixes, exact names, mixed case.
 fn queries(draw: &mut Draw, tools: &[Value], names: &[String]) -> Vec<String> {
     let mut out = Vec::new();
-    for _ in 0..24 {
+    for _ in 0..28 {
         let tool = draw.pick(tools);
         let name_words = words(tool["toolName"].as_str().unwrap_or_default());
         let description_words = words(tool["description"].as_str().unwrap_or_default());
@@ -406,10 +406,34 @@ fn queries(draw: &mut Draw, tools: &[Value], names: &[String]) -> Vec<String> {
                     .unwrap_or(w)
             }
         };
-        out.push(query);
+        // A query naming one of Claude Code's own tools finds that tool, which is already
+        // loaded, before ranking; schematax models MCP tools only.
+        if !CLAUDE_CODE_OWN_TOOLS.contains(&query.to_lowercase().as_str()) {
+            out.push(query);
+        }
     }
     out
 }
+
+/// Claude Code's own tools, lowercased (an exact-name query finds them first).
+const CLAUDE_CODE_OWN_TOOLS: &[&str] = &[
+    "agent",
+    "bash",
+    "edit",
+    "glob",
+    "grep",
+    "ls",
+    "multiedit",
+    "notebookedit",
+    "read",
+    "skill",
+    "task",
+    "todowrite",
+    "toolsearch",
+    "webfetch",
+    "websearch",
+    "write",
+];
 
 /// One difference between the package's ranking and schematax's, for the failure message.
 fn differences(expected: &Value, got: &Value) -> Vec<String> {
@@ -452,6 +476,29 @@ fn differences(expected: &Value, got: &Value) -> Vec<String> {
     out
 }
 
+/// `schematax search --agent claude-code` over the catalog in `dir`, as JSON, or why not.
+fn schematax_search(dir: &Path, queries: &[String]) -> Result<Value, String> {
+    let dir_arg = dir.to_str().expect("UTF-8 temp path");
+    let mut args = vec![
+        "search",
+        "--agent",
+        "claude-code",
+        "--tools",
+        dir_arg,
+        "--format",
+        "json",
+        "--",
+    ];
+    args.extend(queries.iter().map(String::as_str));
+    let output = crate::common::schematax(&args);
+    serde_json::from_slice(&output.stdout).map_err(|_| {
+        format!(
+            "schematax search failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        )
+    })
+}
+
 #[test]
 fn claude_code_ranking_is_the_packages() {
     let Some(binary) = claude_binary() else {
@@ -459,60 +506,55 @@ fn claude_code_ranking_is_the_packages() {
     };
     let all = captures();
     let mut draw = Draw(0x5eed_c1a0de);
-    let mut problems = Vec::new();
-    let mut compared = 0;
-    for round in 0..6 {
-        let dir = std::env::temp_dir().join(format!(
-            "schematax-cc-oracle-{}-{round}",
-            std::process::id()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        let tools = catalog(&mut draw, &all, &dir);
-        // The names as the package builds them (an empty query list ranks nothing).
-        let names: Vec<String> =
-            oracle(&binary, &["--names"], &json!({"tools": tools}).to_string())
+    let base = std::env::temp_dir().join(format!("schematax-cc-oracle-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&base);
+    let dirs: Vec<PathBuf> = (0..6).map(|round| base.join(round.to_string())).collect();
+    let catalogs: Vec<Vec<Value>> = dirs
+        .iter()
+        .map(|dir| catalog(&mut draw, &all, dir))
+        .collect();
+    // The names as the package builds them, to draw exact-name and prefix queries from.
+    let jobs: Vec<Value> = catalogs
+        .iter()
+        .map(|tools| json!({"tools": tools}))
+        .collect();
+    let pools = oracle(
+        &binary,
+        &["--names"],
+        &json!({"catalogs": jobs}).to_string(),
+    );
+    let queries: Vec<Vec<String>> = catalogs
+        .iter()
+        .zip(pools.as_array().expect("pools"))
+        .map(|(tools, pool)| {
+            let names: Vec<String> = pool
                 .as_array()
                 .expect("names")
                 .iter()
                 .map(|n| n.as_str().expect("name").to_string())
                 .collect();
-        let queries = queries(&mut draw, &tools, &names);
-        let expected = oracle(
-            &binary,
-            &[],
-            &json!({"tools": tools, "queries": queries, "k": 5}).to_string(),
-        );
-        let dir_arg = dir.to_str().expect("UTF-8 temp path").to_string();
-        let mut args = vec![
-            "search",
-            "--agent",
-            "claude-code",
-            "--tools",
-            &dir_arg,
-            "--format",
-            "json",
-            "--",
-        ];
-        args.extend(queries.iter().map(String::as_str));
-        let output = crate::common::schematax(&args);
-        let stdout = String::from_utf8_lossy(&output.stdout);
-        match serde_json::from_str::<Value>(&stdout) {
+            queries(&mut draw, tools, &names)
+        })
+        .collect();
+    let jobs: Vec<Value> = catalogs
+        .iter()
+        .zip(&queries)
+        .map(|(tools, queries)| json!({"tools": tools, "queries": queries, "k": 5}))
+        .collect();
+    let expected = oracle(&binary, &[], &json!({"catalogs": jobs}).to_string());
+    let mut problems = Vec::new();
+    for (round, dir) in dirs.iter().enumerate() {
+        match schematax_search(dir, &queries[round]) {
             Ok(got) => {
                 assert_eq!(got["agent"], "claude-code@2.1.328");
-                problems.extend(
-                    differences(&expected, &got)
-                        .into_iter()
-                        .map(|d| format!("catalog {round}: {d}")),
-                );
+                let found = differences(&expected[round], &got);
+                problems.extend(found.into_iter().map(|d| format!("catalog {round}: {d}")));
             }
-            Err(_) => problems.push(format!(
-                "catalog {round}: schematax search failed: {}",
-                String::from_utf8_lossy(&output.stderr)
-            )),
+            Err(why) => problems.push(format!("catalog {round}: {why}")),
         }
-        compared += queries.len();
-        let _ = std::fs::remove_dir_all(&dir);
     }
+    let _ = std::fs::remove_dir_all(&base);
+    let compared: usize = queries.iter().map(Vec::len).sum();
     assert!(
         problems.is_empty(),
         "{} of {compared} queries rank differently from Claude Code 2.1.328:\n{}",

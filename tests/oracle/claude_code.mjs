@@ -18,6 +18,7 @@
 // `mcp__` prefix rules, which return before scoring.
 //
 // --names prints the pool's full names, in its order, for the tools on stdin.
+// {"catalogs": [job, ...]} on stdin answers each job, in one array.
 // --texts prints {"toolSearchDefinition", "deferredHeader", "reminderOpen", "reminderClose",
 // "instructionsOpen", "instructionsCutMark", "constants": {...}}.
 
@@ -73,7 +74,7 @@ function rankingFunctions() {
     KBe: (key) => key, // wire key -> internal key: identity while no key map is loaded
     t: noop, // debug log
   };
-  const r = take("r8t", "async function r8t(", ["r8t", "zkn"], stubs);
+  const r = take("r8t", "async function r8t(", ["r8t", "zkn", "XJs"], stubs);
   const code = patchOnce(r.code, ".slice(0,g).map((ee)=>ee.name)}", ".slice(0,g)}");
   const ranking = evaluate(code, stubs, r.names);
   // The MCP tool's description as prompt() gives it: cut at Gae() characters.
@@ -87,6 +88,8 @@ function rankingFunctions() {
   mustOccur(factory.idx, "let $t=_r(e,le.name)");
   const cut = evaluate(factory.code, cutStubs, factory.names);
   // The pool's order.
+  mustOccur(null, "Do=await r8t(ot,In,io,Zt(io),tt,ko)");
+  mustOccur(null, "{max_results:tt=5}=o,ot=XJs(o.query)");
   const pool = take("afn", "assembleToolPool:afn", ["HA", "Wde"], {});
   mustOccur(pool.idx, "HA(R.toSorted(Wde).concat(w.sort(Wde)),(D)=>D.name)");
   const order = evaluate(pool.code, {}, pool.names);
@@ -108,15 +111,21 @@ function mcpTool(f, t) {
   };
 }
 
+let functions = null;
+
 async function rank(input) {
-  const f = rankingFunctions();
+  functions ??= rankingFunctions();
+  const f = functions;
   const tools = input.tools.map((t) => mcpTool(f, t));
   const pool = f.HA(f.HA(tools, (x) => x.name).sort(f.Wde), (x) => x.name);
   const describer = new f.zkn();
   const k = input.k ?? 5;
   const out = [];
   for (const query of input.queries) {
-    const hits = await f.r8t(query, pool, pool, [], k, describer);
+    // ToolSearch's call(): `ot=XJs(o.query)`, then `r8t(ot,In,io,Zt(io),tt,ko)` with the
+    // deferred tools, all tools, the loaded ones (none here: only MCP tools are modelled),
+    // max_results and the describe cache.
+    const hits = await f.r8t(f.XJs(query), pool, pool, [], k, describer);
     out.push({
       query,
       hits: hits.map((h) => (typeof h === "string" ? { name: h, score: null } : h)),
@@ -206,6 +215,16 @@ if (mode === "--texts") {
   process.stdout.write(`${JSON.stringify(texts(), null, 1)}\n`);
 } else {
   const input = JSON.parse(readFileSync(0, "utf8"));
-  const { pool, results } = await rank({ queries: [], ...input });
-  process.stdout.write(`${JSON.stringify(mode === "--names" ? pool : results)}\n`);
+  const answer = async (job) => {
+    const { pool, results } = await rank({ queries: [], ...job });
+    return mode === "--names" ? pool : results;
+  };
+  let out;
+  if (input.catalogs) {
+    out = [];
+    for (const job of input.catalogs) out.push(await answer(job));
+  } else {
+    out = await answer(input);
+  }
+  process.stdout.write(`${JSON.stringify(out)}\n`);
 }
