@@ -19,8 +19,9 @@
 //
 // --names prints the pool's full names, in its order, for the tools on stdin.
 // {"catalogs": [job, ...]} on stdin answers each job, in one array.
-// --texts prints {"toolSearchDefinition", "deferredHeader", "reminderOpen", "reminderClose",
-// "instructionsOpen", "instructionsCutMark", "constants": {...}}.
+// --texts prints {"toolSearchDefinition", "toolSearchDescription", "toolSearchInputSchema",
+// "deferredHeader", "reminderOpen", "reminderClose", "instructionsOpen", "instructionsCapChars",
+// "instructionsCutMark", "sources": {name: declaration text}}.
 
 import { Bundle, tokenize } from "./js_source.mjs";
 import { readFileSync } from "node:fs";
@@ -150,20 +151,16 @@ function texts() {
   mustOccur(description.idx, "function FOt(e){return e.describesSystemTurns??(e.model!==void 0&&utr(_x(e.model)))}");
   mustOccur(null, "function Wnl(){return Ci().toolSearchFetchRule}");
   const j5o = evaluate(description.code, flagStubs, description.names).j5o;
-  // The input schema is zod, which the package converts with zod's JSON Schema writer; zod's
-  // classes are set up by the bundle's module initialisers, which this does not run. So the
-  // schema's source is read with builders that record what it declares (type, description,
-  // optional, default), and the test checks those against the definition's input_schema.
-  const field = (type) => {
-    const f = { type, optional: false };
-    f.describe = (d) => { f.description = d; return f; };
-    f.optional = () => { f.optional = true; return f; };
-    f.default = (v) => { f.default = v; return f; };
-    return f;
-  };
-  const zodStubs = { p: (make) => make, c: (shape) => ({ type: "object", properties: shape }), n: () => field("string"), v: () => field("number") };
-  const schema = take("Pus", "Pus=p(()=>", ["Pus"], zodStubs);
-  const inputSchema = JSON.parse(JSON.stringify(evaluate(schema.code, zodStubs, schema.names).Pus()));
+  // The input schema: the zod schema Pus, converted by YV (zod's JSON Schema writer, which
+  // IYn calls for a tool without inputJSONSchema), zod's classes set up by their own module
+  // initialisers.
+  const schemaChunk = bundle.findChunk("Pus", "Pus=p(()=>");
+  const writerChunk = bundle.findChunk("YV", "function YV(e){let o=qS.lookup(e)");
+  mustOccur(null, 'function IYn(e,{remoteToolForwarding:o}){let g="inputJSONSchema"in e&&e.inputJSONSchema?e.inputJSONSchema:YV(e.inputSchema);');
+  mustOccur(null, "oo={name:e.name,description:is.description,input_schema:No}");
+  const schema = bundle.extractAll([[schemaChunk, "Pus"], [writerChunk, "YV"], [schemaChunk, "So"]], new Set());
+  const { Pus, YV, So } = evaluate(schema.code, {}, schema.names);
+  const inputSchema = YV(Pus());
   const header = take("Zzi", "Zzi=`", ["Zzi"], {});
   const reminder = take("Gd", "function Gd(e){return`${Ck}", ["Gd"], {});
   const wrapped = evaluate(reminder.code, {}, reminder.names).Gd("\u0000");
@@ -200,6 +197,8 @@ function texts() {
   };
   return {
     sources,
+    // As the request sends it: {name, description, input_schema}, compact.
+    toolSearchDefinition: JSON.stringify({ name: So, description: j5o(), input_schema: inputSchema }),
     toolSearchDescription: j5o(),
     toolSearchInputSchema: inputSchema,
     deferredHeader: evaluate(header.code, {}, header.names).Zzi,

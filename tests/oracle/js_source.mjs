@@ -198,7 +198,8 @@ export function topLevel(text) {
           let e = j + 1;
           while (e < tokens.length && !(tokens[e].d === 0 && (tokens[e].v === ";" || tokens[e].v === ","))) e++;
           const last = tokens[e - 1];
-          decls.set(nameTok.v, { kind: "var", text: `var ${text.slice(nameTok.s, last.e)};` });
+          const kind = e === j + 1 ? "unset" : "var"; // `var X;`: set by a module initialiser
+          decls.set(nameTok.v, { kind, text: `var ${text.slice(nameTok.s, last.e)};`, tokens: [j + 2, e] });
           j = e;
         }
         if (tokens[j]?.v === ",") { j++; continue; }
@@ -207,7 +208,19 @@ export function topLevel(text) {
       k = j;
     }
   }
-  return { decls, imports };
+  // Bundled ES modules set some top-level variables inside a lazy initialiser
+  // (`var init=wrap(()=>{X=...})`): the initialiser of each such variable.
+  const initialiser = new Map();
+  for (const [name, decl] of decls) {
+    if (decl.kind !== "var") continue;
+    const [from, to] = decl.tokens;
+    for (let k = from; k < to; k++) {
+      const t = tokens[k];
+      if (t.t !== "id" || tokens[k + 1]?.v !== "=" || tokens[k - 1]?.v === "." || tokens[k - 1]?.v === "?.") continue;
+      if (decls.get(t.v)?.kind === "unset" && !initialiser.has(t.v)) initialiser.set(t.v, name);
+    }
+  }
+  return { decls, imports, initialiser };
 }
 
 /// Names a piece of code declares (parameters, let/const/var, functions, classes, catch
@@ -230,7 +243,10 @@ function declaredNames(tokens) {
     if (t.t === "id" && (t.v === "function" || t.v === "class")) {
       let j = k + 1;
       if (tokens[j]?.v === "*") j++;
-      if (tokens[j]?.t === "id") { names.add(tokens[j].v); j++; }
+      // A declaration binds its name around it; an expression (`x=class y{}`) only inside.
+      const before = tokens[k - 1]?.v === "async" ? tokens[k - 2]?.v : tokens[k - 1]?.v;
+      const declaration = before === undefined || before === ";" || before === "{" || before === "}";
+      if (tokens[j]?.t === "id") { if (declaration) names.add(tokens[j].v); j++; }
       if (t.v === "function" && tokens[j]?.v === "(") addPattern(j + 1, closing(tokens, j));
     } else if (t.v === "=>") {
       const p = tokens[k - 1];
@@ -351,14 +367,28 @@ export class Bundle {
   /// `name$chunk`. Returns {code, names, globals}: `names` maps each root to its new name;
   /// `globals` are the names used but declared nowhere (JS built-ins, or something missed).
   extract(idx, roots, stubs) {
+    return this.extractAll(roots.map((r) => [idx, r]), stubs);
+  }
+
+  /// `extract` for roots of several chunks: [[chunk, name], ...].
+  extractAll(pairs, stubs) {
     const seen = new Set();
     const order = [];
+    const inits = [];
     const globals = new Set();
     const visit = (chunk, name) => {
       const key = `${chunk}:${name}`;
       if (seen.has(key)) return;
       seen.add(key);
-      const decl = this.parsed(chunk).decls.get(name);
+      const parsed = this.parsed(chunk);
+      const decl = parsed.decls.get(name);
+      const init = parsed.initialiser.get(name);
+      if (decl.kind === "unset" && init !== undefined) {
+        order.push(`var ${name}$${chunk};`);
+        visit(chunk, init);
+        inits.push(`${init}$${chunk}`);
+        return;
+      }
       const rename = new Map([[name, `${name}$${chunk}`]]);
       for (const used of freeNames(decl.text)) {
         if (stubs.has(used) || used === name) continue;
@@ -371,15 +401,21 @@ export class Bundle {
       order.push(renameIn(decl.text, rename));
     };
     const names = {};
-    for (const r of roots) {
+    for (const [idx, r] of pairs) {
       const at = this.resolve(r, idx);
       if (at === null) throw new Error(`${r}: not declared in the chunk nor imported by it`);
       visit(at.chunk, at.name);
       names[r] = `${at.name}$${at.chunk}`;
     }
-    return { code: order.join("\n"), names, globals };
+    // Declarations first (functions hoist, variables in dependency order), then the
+    // initialisers of the variables set lazily.
+    const code = [...order, ...[...new Set(inits)].map((f) => `${f}();`)].join("\n");
+    return { code, names, globals };
   }
 }
+
+/// Tokens after which a `{` opens an object literal rather than a block.
+const OBJECT_BEFORE = new Set(["(", ",", "=", ":", "[", "?", "return", "||", "&&", "??", "...", "!", "in", "of", "typeof", "yield", "await", "+", "-", "===", "!==", "==", "!="]);
 
 /// `text` with the identifiers of `rename` (free uses and the declaration's own name)
 /// replaced; a shorthand property `{a}` becomes `{a:a$1}`.
@@ -391,7 +427,8 @@ function renameIn(text, rename) {
   let at = 0;
   for (let k = 0; k < tokens.length; k++) {
     const t = tokens[k];
-    if (t.t === "p" && (t.v === "(" || t.v === "[" || t.v === "{")) enclosing.push(t.v);
+    if (t.t === "p" && (t.v === "(" || t.v === "[")) enclosing.push(t.v);
+    if (t.t === "p" && t.v === "{") enclosing.push(OBJECT_BEFORE.has(tokens[k - 1]?.v) ? "object" : "block");
     if (t.t === "p" && (t.v === ")" || t.v === "]" || t.v === "}")) enclosing.pop();
     if (t.t !== "id" || !rename.has(t.v)) continue;
     const before = tokens[k - 1]?.v;
@@ -400,7 +437,7 @@ function renameIn(text, rename) {
     if (after === ":" && (before === "{" || before === ",")) continue;
     const own = k <= 2 && (before === "function" || before === "class" || before === "var");
     if (declared.has(t.v) && !own && rename.get(t.v) !== undefined && !isOwnName(tokens, t.v)) continue;
-    const shorthand = enclosing[enclosing.length - 1] === "{" && (before === "{" || before === ",") && (after === "," || after === "}");
+    const shorthand = enclosing[enclosing.length - 1] === "object" && (before === "{" || before === ",") && (after === "," || after === "}");
     out += text.slice(at, t.s) + (shorthand ? `${t.v}:` : "") + rename.get(t.v);
     at = t.e;
   }
