@@ -31,6 +31,7 @@
 // A failure is an error value with a message, never a panic (unit tests may unwrap).
 #![deny(clippy::unwrap_used)]
 
+pub mod agents;
 pub mod analyses;
 pub mod inputs;
 pub mod nouns;

@@ -124,13 +124,6 @@ pub enum DeferralRule {
         /// Characters per token of the offline fallback.
         fallback_chars_per_token: f64,
     },
-    /// Tools are grouped behind stubs once there are at least `at_least` of them.
-    ToolCount {
-        /// The count that starts grouping.
-        at_least: usize,
-        /// A server with at most this many tools is one group.
-        group_within: usize,
-    },
 }
 
 /// The JSON shape a tool's full definition is sent in.
@@ -175,9 +168,6 @@ pub enum ListingRule {
         /// The built-in namespace listed beside the servers, and its description.
         builtin: (&'static str, &'static str),
     },
-    /// One stub tool per group (`activate_<group>`, its summary, no schema): a server of at
-    /// most the rule's `group_within` tools is one group.
-    GroupStubs,
 }
 
 /// Whether the servers' `instructions` are sent, and how.
@@ -243,8 +233,8 @@ pub enum RankingRule {
         k1: f32,
         /// BM25's b.
         b: f32,
-        /// The search texts of the built-in tools in the same corpus.
-        builtin_texts: &'static [&'static str],
+        /// The built-in tools in the same corpus: each name and search text.
+        builtin_texts: &'static [(&'static str, &'static str)],
     },
     /// The ranking runs on the provider's servers and is not published.
     ServerSide,

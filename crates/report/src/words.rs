@@ -91,6 +91,7 @@ impl Words for ConfigWarning {
             ConfigProblem::NoSuchRelease { error, fallback } => {
                 write!(f, "{key}: {error}; using {fallback}")
             }
+            ConfigProblem::NoSuchAgent(error) => write!(f, "{key}: {error}; using hermes"),
             ConfigProblem::NoSuchProfile { id, fallback } => {
                 let ids: Vec<&str> = Profile::all().map(Profile::id).collect();
                 write!(
@@ -501,6 +502,7 @@ fn expected_words(expected: Expected) -> &'static str {
         Expected::ToolNames => "a list of tool names",
         Expected::Version => "a version",
         Expected::Profile => "a profile name",
+        Expected::Agent => "an agent name (NAME or NAME@VERSION)",
     }
 }
 

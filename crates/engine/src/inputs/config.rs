@@ -17,7 +17,7 @@ use crate::nouns::config::{
 };
 use crate::text::did_you_mean;
 use crate::yaml::{self, Mapping, Yaml, YamlError};
-use schematax_releases::Profile;
+use schematax_releases::{AgentChoice, Profile};
 
 /// Largest config file read, so a mistaken path to a huge file fails fast.
 pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
@@ -213,13 +213,23 @@ impl Config {
                 Some(Vec::new())
             }
         };
-        let profile = parse_profile(root.get("schematax"), &mut warnings);
+        let mut profile = parse_profile(root.get("schematax"), &mut warnings);
+        let agent = match parse_agent(root.get("schematax"), &mut warnings) {
+            Some((AgentChoice::Hermes, Some(version))) => {
+                profile =
+                    profile.or_else(|| Profile::for_version(&version).ok().map(|m| m.profile));
+                None
+            }
+            Some((AgentChoice::Hermes, None)) | None => None,
+            Some((other, _)) => Some(other),
+        };
         Config {
             tool_search,
             defer,
             model,
             mcp_servers,
             profile,
+            agent,
             warnings,
             ignored: None,
             duplicate_key: None,
@@ -673,7 +683,7 @@ fn parse_profile(value: Option<&Yaml>, warnings: &mut Vec<ConfigWarning>) -> Opt
     check_keys(
         map,
         "schematax.",
-        &["hermes", "profile"],
+        &["hermes", "profile", "agent"],
         KeyCheck::All,
         warnings,
     );
@@ -746,6 +756,39 @@ fn parse_profile(value: Option<&Yaml>, warnings: &mut Vec<ConfigWarning>) -> Opt
         }
     }
     profile.or(hermes)
+}
+
+/// `schematax.agent`: `NAME[@VERSION]` of a known agent (a wrong type is reported by
+/// [`parse_profile`]'s key check of the section; here only the value).
+fn parse_agent(
+    value: Option<&Yaml>,
+    warnings: &mut Vec<ConfigWarning>,
+) -> Option<(AgentChoice, Option<String>)> {
+    let Some(Yaml::Map(map)) = value else {
+        return None;
+    };
+    match map.get("agent") {
+        None | Some(Yaml::Null) => None,
+        Some(Yaml::Str(text)) => match AgentChoice::parse(text) {
+            Ok(choice) => Some(choice),
+            Err(error) => {
+                warnings.push(ConfigWarning::new(
+                    "schematax.agent",
+                    ConfigProblem::NoSuchAgent(error),
+                ));
+                None
+            }
+        },
+        Some(other) => {
+            warnings.push(ConfigWarning::invalid(
+                "schematax.agent",
+                Found::of(other),
+                Expected::Agent,
+                Instead::Value("hermes".to_string()),
+            ));
+            None
+        }
+    }
 }
 
 fn parse_model(value: Option<&Yaml>, warnings: &mut Vec<ConfigWarning>) -> ModelConfig {

@@ -5,7 +5,7 @@
 use std::fmt;
 
 use crate::yaml::{DuplicateKey, YamlError};
-use schematax_releases::Profile;
+use schematax_releases::{AgentChoice, AgentError, Profile};
 
 /// A tri-state setting (`enabled`, `listing`): auto, on or off.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -206,6 +206,8 @@ pub enum ConfigProblem {
         /// The profile used instead.
         fallback: Profile,
     },
+    /// `schematax.agent` names no known agent, or a version with no rules.
+    NoSuchAgent(AgentError),
     /// `schematax.profile` names no profile.
     NoSuchProfile {
         /// The name written.
@@ -306,6 +308,8 @@ pub enum Expected {
     Version,
     /// A profile id.
     Profile,
+    /// An agent, `NAME[@VERSION]`.
+    Agent,
 }
 
 /// What is used in place of a value of the wrong kind.
@@ -525,6 +529,9 @@ pub struct Config {
     /// The profile `schematax.hermes` (a Hermes version) or `schematax.profile` names, when
     /// set.
     pub profile: Option<Profile>,
+    /// The agent `schematax.agent` names (`claude-code`, `codex@0.171.0`, ...), when set and
+    /// known; `hermes` (with its version, if any) sets [`Config::profile`] instead.
+    pub agent: Option<AgentChoice>,
     /// Fallbacks and ignored keys outside `tools.tool_search`.
     pub warnings: Vec<ConfigWarning>,
     /// Why Hermes would ignore the whole file (not valid YAML, not a mapping): its settings

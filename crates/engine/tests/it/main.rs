@@ -5,6 +5,7 @@
 //! (`tokenizers`), and hostile, broken and generated tokenizer.json files
 //! (`tokenizer_files`). `support` names the repository's test data and the newest release.
 
+mod agents;
 mod oracle_jobs;
 mod parity;
 mod properties;

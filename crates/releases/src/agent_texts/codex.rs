@@ -24,6 +24,6 @@ pub const MULTI_AGENT_NAMESPACE: &str = "multi_agent_v1";
 /// The built-in namespace's description.
 pub const MULTI_AGENT_DESCRIPTION: &str = "Tools for spawning and managing sub-agents.";
 
-/// The search texts of the built-in sub-agent tools, which share the BM25 corpus with the MCP
+/// The built-in sub-agent tools (name, search text), which share the BM25 corpus with the MCP
 /// tools (they change its document count, mean length and word rarity).
-pub const MULTI_AGENT_SEARCH_TEXTS: [&str; 0] = [];
+pub const MULTI_AGENT_SEARCH_TEXTS: [(&str, &str); 0] = [];
