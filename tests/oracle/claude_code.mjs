@@ -12,12 +12,14 @@
 // map (empty by default) and one remote switch of the ToolSearch text (off by default).
 //
 // Ranking input, on stdin: tools as the MCP server lists them, {serverName, toolName,
-// description, searchHint} ("name" optional: the package's own naming builds it); the pool is
-// built as Claude Code builds it (de-duplicated by full name, sorted with localeCompare). Output:
+// description, meta} (meta: the tool's `_meta`; "name" and "searchHint" optional, else built
+// by the package's naming and read from meta); the pool is built as Claude Code builds it
+// (hidden and over-long tools dropped, de-duplicated by full name, sorted with localeCompare),
+// `anthropic/alwaysLoad` tools kept out of the deferred ones. Output:
 // [{"query", "hits": [{"name", "score"}]}], score null for a hit of the exact-name or
 // `mcp__` prefix rules, which return before scoring.
 //
-// --names prints the pool's full names, in its order, for the tools on stdin.
+// --names prints the deferred tools' full names, in pool order, for the tools on stdin.
 // {"catalogs": [job, ...]} on stdin answers each job, in one array.
 // --texts prints {"toolSearchDefinition", "toolSearchDescription", "toolSearchInputSchema",
 // "deferredHeader", "reminderOpen", "reminderClose", "instructionsOpen", "instructionsCapChars",
@@ -91,21 +93,38 @@ function rankingFunctions() {
   // The pool's order.
   mustOccur(null, "Do=await r8t(ot,In,io,Zt(io),tt,ko)");
   mustOccur(null, "{max_results:tt=5}=o,ot=XJs(o.query)");
-  const pool = take("afn", "assembleToolPool:afn", ["HA", "Wde"], {});
+  // The pool: qJe drops tools kept from the model and names over the API's length, HA keeps
+  // the first tool of a name, Wde sorts by localeCompare.
+  // Stubbed: its logs, and i6o, which hides tools a server marks as posing as the ask tool
+  // (a mark only Claude's own servers carry).
+  const poolStubs = { Ic: noop, a: noop, S: (x) => x, eq: (x) => x, i6o: (x) => x };
+  const pool = take("afn", "assembleToolPool:afn", ["HA", "Wde", "qJe"], poolStubs);
+  mustOccur(null, "return i6o(i,o)}");
+  mustOccur(pool.idx, "k=HA(qJe([...r?.machineMcpTools??[],...o],h!==void 0),(D)=>D.name)");
   mustOccur(pool.idx, "HA(R.toSorted(Wde).concat(w.sort(Wde)),(D)=>D.name)");
-  const order = evaluate(pool.code, {}, pool.names);
-  return { ...ranking, ...cut, ...order };
+  const order = evaluate(pool.code, poolStubs, pool.names);
+  // Whether `_meta.ui.visibility` keeps a tool from the model (the factory's hiddenFromModel).
+  const visibility = take("me", "function ADa(", ["me"], {});
+  mustOccur(visibility.idx, "let i=me(e);if(i)t(`MCP server");
+  mustOccur(factory.idx, "...ADa(le._meta,e,le.name)&&{hiddenFromModel:!0}");
+  mustOccur(factory.idx, 'alwaysLoad:!z&&(K&&!(o==="dynamic"&&le._meta?.["anthropic/alwaysLoad"]===!1)||le._meta?.["anthropic/alwaysLoad"]===!0)');
+  const hidden = evaluate(visibility.code, {}, visibility.names);
+  return { ...ranking, ...cut, ...order, ...hidden };
 }
 
-/// Claude Code's MCP tool object, as far as ranking reads it.
+/// Claude Code's MCP tool object, as far as ranking reads it: from the tool as the server lists
+/// it (`meta` its `_meta`), the server having no alwaysLoad or defer-all setting.
 function mcpTool(f, t) {
   const description = t.description ?? "";
   const label = `Tool "${t.toolName}" description`;
+  const meta = t.meta ?? undefined;
+  const hint = t.searchHint ?? (typeof meta?.["anthropic/searchHint"] === "string" ? meta["anthropic/searchHint"] : undefined);
   return {
     name: t.name ?? f._r(t.serverName, t.toolName),
-    mcpInfo: { serverName: t.serverName, toolName: t.toolName },
+    mcpInfo: { serverName: t.serverName, toolName: t.toolName, ...(f.me(meta) && { hiddenFromModel: true }) },
     isMcp: true,
-    searchHint: typeof t.searchHint === "string" ? t.searchHint.replace(/\s+/g, " ").trim() || undefined : undefined,
+    alwaysLoad: meta?.["anthropic/alwaysLoad"] === true,
+    searchHint: typeof hint === "string" ? hint.replace(/\s+/g, " ").trim() || undefined : undefined,
     async prompt({ loadedThroughToolSearch }) {
       return f.ti(description, label, undefined, loadedThroughToolSearch ? f.Gae(true) : f.Gae());
     },
@@ -118,21 +137,22 @@ async function rank(input) {
   functions ??= rankingFunctions();
   const f = functions;
   const tools = input.tools.map((t) => mcpTool(f, t));
-  const pool = f.HA(f.HA(tools, (x) => x.name).sort(f.Wde), (x) => x.name);
+  const pool = f.HA(f.HA(f.qJe(tools), (x) => x.name).sort(f.Wde), (x) => x.name);
+  const deferred = pool.filter((x) => !x.alwaysLoad);
   const describer = new f.zkn();
   const k = input.k ?? 5;
   const out = [];
   for (const query of input.queries) {
     // ToolSearch's call(): `ot=XJs(o.query)`, then `r8t(ot,In,io,Zt(io),tt,ko)` with the
-    // deferred tools, all tools, the loaded ones (none here: only MCP tools are modelled),
-    // max_results and the describe cache.
-    const hits = await f.r8t(f.XJs(query), pool, pool, [], k, describer);
+    // deferred tools, all tools, all tools again (Zt is the identity outside REPL and
+    // by-value modes; only MCP tools are modelled), max_results and the describe cache.
+    const hits = await f.r8t(f.XJs(query), deferred, pool, pool, k, describer);
     out.push({
       query,
       hits: hits.map((h) => (typeof h === "string" ? { name: h, score: null } : h)),
     });
   }
-  return { pool: pool.map((t) => t.name), results: out };
+  return { pool: deferred.map((t) => t.name), results: out };
 }
 
 // --- texts -----------------------------------------------------------------------------------

@@ -395,7 +395,7 @@ export class Bundle {
         let at;
         try { at = this.resolve(used, chunk); } catch (e) { throw new Error(`${name} uses ${e.message}`); }
         if (at === null) { globals.add(used); continue; }
-        visit(at.chunk, at.name);
+        try { visit(at.chunk, at.name); } catch (e) { throw new Error(`${name} -> ${e.message}`); }
         rename.set(used, `${at.name}$${at.chunk}`);
       }
       order.push(renameIn(decl.text, rename));
