@@ -271,6 +271,46 @@ fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The edge a tool is given, one in five: a search hint from another tool's words, `alwaysLoad`,
+/// a `ui.visibility`, a name past the API's 128 characters, a description past the 4,096-character
+/// cut with the cut inside non-ASCII text, or a hint whose words lie past 4,096 characters of
+/// whitespace.
+fn edge(draw: &mut Draw, tool: &mut Value, tools: &[Value]) {
+    let name = tool["name"].as_str().unwrap_or_default().to_string();
+    let description = tool["description"].as_str().unwrap_or_default().to_string();
+    match draw.below(30) {
+        0..=5 => {
+            let other = draw.pick(tools);
+            let hint = words(other["description"].as_str().unwrap_or_default())
+                .into_iter()
+                .take(4)
+                .collect::<Vec<_>>()
+                .join("\n ");
+            tool["_meta"] = json!({"anthropic/searchHint": format!("  {hint} ")});
+        }
+        6 => tool["_meta"] = json!({"anthropic/alwaysLoad": true}),
+        7 => {
+            let visibility = draw
+                .pick(&[json!(["app"]), json!(["model", "app"]), json!([])])
+                .clone();
+            tool["_meta"] = json!({"ui": {"visibility": visibility}});
+        }
+        8 => tool["name"] = json!(format!("{name}_{}", "x".repeat(70 + draw.below(60)))),
+        9 => {
+            let long = format!(
+                "{}\u{1F600} tail words {description}",
+                "\u{e9}".repeat(4090)
+            );
+            tool["description"] = json!(long);
+        }
+        10 => {
+            let hint = format!("{}hint  words {} late", " ".repeat(4000), "z".repeat(200));
+            tool["_meta"] = json!({"anthropic/searchHint": hint});
+        }
+        _ => {}
+    }
+}
+
 /// One catalog: capture files written into `dir`, and the tools as the oracle takes them.
 fn catalog(draw: &mut Draw, all: &[(String, Vec<Value>)], dir: &Path) -> Vec<Value> {
     std::fs::create_dir_all(dir).expect("catalog dir");
@@ -283,10 +323,10 @@ fn catalog(draw: &mut Draw, all: &[(String, Vec<Value>)], dir: &Path) -> Vec<Val
             continue;
         }
         used.push(server.clone());
-        let server_name = if s == 1 {
-            respell(draw, server)
-        } else {
-            server.clone()
+        let server_name = match s {
+            1 => respell(draw, server),
+            2 => server.replace('-', " "),
+            _ => server.clone(),
         };
         let mut chosen = Vec::new();
         for tool in tools {
@@ -295,26 +335,15 @@ fn catalog(draw: &mut Draw, all: &[(String, Vec<Value>)], dir: &Path) -> Vec<Val
             }
             let mut tool = tool.clone();
             let name = tool["name"].as_str().unwrap_or_default().to_string();
-            let name = if draw.chance(30) {
-                respell(draw, &name)
-            } else {
-                name
-            };
-            tool["name"] = json!(name);
-            if draw.chance(20) {
-                let other = draw.pick(tools);
-                let hint = words(other["description"].as_str().unwrap_or_default())
-                    .into_iter()
-                    .take(4)
-                    .collect::<Vec<_>>()
-                    .join(" ");
-                tool["_meta"] = json!({"anthropic/searchHint": format!("  {hint} ")});
+            if draw.chance(30) {
+                tool["name"] = json!(respell(draw, &name));
             }
+            edge(draw, &mut tool, tools);
             oracle_tools.push(json!({
                 "serverName": server_name,
-                "toolName": name,
+                "toolName": tool["name"],
                 "description": tool["description"],
-                "searchHint": tool["_meta"]["anthropic/searchHint"],
+                "meta": tool["_meta"],
             }));
             chosen.push(tool);
         }
@@ -329,7 +358,8 @@ fn catalog(draw: &mut Draw, all: &[(String, Vec<Value>)], dir: &Path) -> Vec<Val
 }
 
 /// Queries a model might send for this catalog: words and pairs of names and descriptions,
-/// required terms, server prefixes, exact names, mixed case.
+/// required terms, server prefixes, exact names (of loaded tools too), mixed case, and the
+/// words that only a long hint or a long description holds past its cut.
 fn queries(draw: &mut Draw, tools: &[Value], names: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for _ in 0..28 {
@@ -347,7 +377,9 @@ fn queries(draw: &mut Draw, tools: &[Value], names: &[String]) -> Vec<String> {
                 draw.pick(list).clone()
             }
         };
-        let query = match draw.below(9) {
+        let query = match draw.below(11) {
+            9 => "hint late".to_string(),
+            10 => "tail words".to_string(),
             0 => word(draw, &name_words),
             1 => format!(
                 "{} {}",
@@ -486,7 +518,7 @@ fn claude_code_ranking_is_the_packages() {
         .iter()
         .map(|dir| catalog(&mut draw, &all, dir))
         .collect();
-    // The names as the package builds them, to draw exact-name and prefix queries from.
+    // The pool's names as the package builds them, to draw exact-name and prefix queries from.
     let jobs: Vec<Value> = catalogs
         .iter()
         .map(|tools| json!({"tools": tools}))

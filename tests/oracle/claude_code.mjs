@@ -19,7 +19,7 @@
 // [{"query", "hits": [{"name", "score"}]}], score null for a hit of the exact-name or
 // `mcp__` prefix rules, which return before scoring.
 //
-// --names prints the deferred tools' full names, in pool order, for the tools on stdin.
+// --names prints the pool's full names (alwaysLoad tools too), in its order, for the tools on stdin.
 // {"catalogs": [job, ...]} on stdin answers each job, in one array.
 // --texts prints {"toolSearchDefinition", "toolSearchDescription", "toolSearchInputSchema",
 // "deferredHeader", "reminderOpen", "reminderClose", "instructionsOpen", "instructionsCapChars",
@@ -152,7 +152,7 @@ async function rank(input) {
       hits: hits.map((h) => (typeof h === "string" ? { name: h, score: null } : h)),
     });
   }
-  return { pool: deferred.map((t) => t.name), results: out };
+  return { pool: pool.map((t) => t.name), results: out };
 }
 
 // --- texts -----------------------------------------------------------------------------------
