@@ -12,7 +12,7 @@ use schematax_engine::replay::activation::{parse_context_length, Traffic, DEFAUL
 use schematax_engine::replay::catalog::Scope;
 use schematax_engine::replay::session::{Overrides, Session};
 use schematax_engine::tokenizers::{choose, hub_cache, TokenizerChoice, TokenizerOrigin};
-use schematax_releases::{Profile, VersionMatch};
+use schematax_releases::{Agent, AgentChoice, AgentRelease, Profile, VersionMatch};
 use schematax_report::words::Words;
 
 /// Measure the schema tax of MCP tool definitions and replay Hermes Agent's Tool Search.
@@ -84,6 +84,10 @@ pub enum Command {
     /// The Hermes releases schematax replays: each profile's id, the releases it covers, and
     /// what changed from the previous one.
     Profiles(ProfilesArgs),
+    /// The agents schematax models beside Hermes (Claude Code, Codex, Copilot, Cursor, Gemini
+    /// CLI, the APIs): the version each one's rules come from, and which parts are exact and
+    /// which modelled.
+    Agents(ProfilesArgs),
 }
 
 /// The options of `schematax report`.
@@ -221,7 +225,11 @@ pub struct CompareArgs {
     /// The k of recall@k, 1 or more (default: search_default_limit).
     #[arg(long, value_parser = parse_k, allow_negative_numbers = true)]
     pub limit: Option<usize>,
-    /// Inputs and overrides (`--hermes` / `--profile` take the releases to compare).
+    /// Skip the real token count (with `--agent`); chars/4 only.
+    #[arg(long)]
+    pub estimate_only: bool,
+    /// Inputs and overrides (`--hermes` / `--profile` take the releases to compare,
+    /// `--agent` the agents).
     #[command(flatten)]
     pub input: InputArgs,
     /// Output options.
@@ -294,6 +302,19 @@ impl Command {
     /// The session flags of a command that replays one release (all but `compare`, which
     /// takes several, and the commands without a session).
     pub fn one_release(&self) -> Option<&SessionArgs> {
+        self.session_args()
+    }
+
+    /// Whether the command runs under an agent other than Hermes (`report`, `search`,
+    /// `eval`, and `compare` with several).
+    pub fn models_other_agents(&self) -> bool {
+        matches!(
+            self,
+            Command::Report(_) | Command::Search(_) | Command::Eval(_) | Command::Compare(_)
+        )
+    }
+
+    fn session_args(&self) -> Option<&SessionArgs> {
         match self {
             Command::Tui(args) => Some(&args.input.session),
             Command::Search(args) => Some(&args.input),
@@ -307,6 +328,7 @@ impl Command {
             Command::Compare(_)
             | Command::Capture(_)
             | Command::Profiles(_)
+            | Command::Agents(_)
             | Command::Count(_) => None,
         }
     }
@@ -338,6 +360,16 @@ pub struct SessionArgs {
     /// the newest verified release. `compare` takes several, comma-separated.
     #[arg(long, value_name = "VERSION", value_parser = parse_hermes, value_delimiter = ',', conflicts_with = "profile")]
     pub hermes: Vec<VersionMatch>,
+    /// The agent whose handling of MCP tools to model: hermes (the default; `hermes@0.21.4`
+    /// means --hermes 0.21.4), claude-code, codex, copilot-vscode, cursor, gemini-cli,
+    /// anthropic-api, openai-responses, each optionally @VERSION (see `schematax agents`).
+    /// `compare` takes several, comma-separated.
+    #[arg(long, value_name = "AGENT", value_parser = parse_agent, value_delimiter = ',')]
+    pub agent: Vec<AgentArg>,
+    /// Claude Code's ENABLE_TOOL_SEARCH as its environment holds it (unset: always defer;
+    /// `auto`, `auto:N`, `true`, `false`).
+    #[arg(long, value_name = "VALUE")]
+    pub enable_tool_search: Option<String>,
     /// Engine profile by id (hermes-0.21.4, seed, ...; see `schematax profiles`). `compare`
     /// takes several, comma-separated.
     #[arg(long, value_name = "PROFILE", value_parser = parse_profile_id, value_delimiter = ',')]
@@ -451,7 +483,8 @@ pub struct CaptureArgs {
     /// Seconds the whole capture of a server may take (every request and page together).
     #[arg(long, value_name = "SECS", default_value_t = DEFAULT_CAPTURE_TIMEOUT, value_parser = parse_timeout, allow_negative_numbers = true)]
     pub timeout: f64,
-    /// Claude Desktop, Claude Code, Cursor or VS Code MCP config (repeatable).
+    /// MCP config of Claude Desktop, Claude Code, Cursor, VS Code, Codex (config.toml) or
+    /// Gemini CLI (settings.json) (repeatable).
     #[arg(long = "client-config", value_name = "PATH")]
     pub client_configs: Vec<PathBuf>,
     /// Name of a server given here.
@@ -509,6 +542,26 @@ impl From<ModeArg> for Mode {
             ModeArg::On => Mode::On,
             ModeArg::Off => Mode::Off,
         }
+    }
+}
+
+/// One `--agent` value: an agent at a release, or Hermes at the release a version names.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AgentArg {
+    /// Hermes, at the release `hermes@VERSION` names (else --hermes or the config's).
+    Hermes(Option<VersionMatch>),
+    /// Another agent.
+    Other(&'static AgentRelease, &'static Agent),
+}
+
+/// `--agent NAME[@VERSION]`.
+fn parse_agent(text: &str) -> Result<AgentArg, String> {
+    match AgentChoice::parse(text).map_err(|e| e.to_string())? {
+        (AgentChoice::Hermes, None) => Ok(AgentArg::Hermes(None)),
+        (AgentChoice::Hermes, Some(version)) => Profile::for_version(&version)
+            .map(|m| AgentArg::Hermes(Some(m)))
+            .map_err(|e| e.to_string()),
+        (AgentChoice::Other { agent, release }, _) => Ok(AgentArg::Other(release, agent)),
     }
 }
 
@@ -621,11 +674,35 @@ impl InputArgs {
 }
 
 impl SessionArgs {
-    /// The profiles `--profile` or `--hermes` name, in order.
+    /// The profiles `--profile`, `--hermes` or `--agent hermes@VERSION` name, in order.
     pub fn profiles(&self) -> Vec<Profile> {
         match self.profile.as_slice() {
-            [] => self.hermes.iter().map(|m| m.profile).collect(),
+            [] => self
+                .hermes
+                .iter()
+                .chain(self.agent.iter().filter_map(|a| match a {
+                    AgentArg::Hermes(Some(m)) => Some(m),
+                    _ => None,
+                }))
+                .map(|m| m.profile)
+                .collect(),
             ids => ids.to_vec(),
+        }
+    }
+
+    /// The one agent other than Hermes a command models: the first `--agent`, else the
+    /// config's `schematax.agent` unless `--hermes` or `--profile` is given; `None` for Hermes.
+    pub fn other_agent(&self, inputs: &Inputs) -> Option<(&'static AgentRelease, &'static Agent)> {
+        match self.agent.first() {
+            Some(AgentArg::Other(release, agent)) => Some((release, agent)),
+            Some(AgentArg::Hermes(_)) => None,
+            None if self.hermes.is_empty() && self.profile.is_empty() => {
+                match inputs.config.agent {
+                    Some(AgentChoice::Other { agent, release }) => Some((release, agent)),
+                    _ => None,
+                }
+            }
+            None => None,
         }
     }
 

@@ -9,8 +9,9 @@ use crate::cli::args::CaptureArgs;
 use crate::cli::{emit, CliError, EXIT_FAILURE};
 use schematax_capture::signals::Signal;
 use schematax_capture::{
-    choose_servers, client_config, config_servers, CaptureError, NamedServer, ServerSpec,
+    choose_servers, client_config_servers, config_servers, CaptureError, NamedServer, ServerSpec,
 };
+use schematax_engine::inputs::client_config::load_client_config;
 use schematax_engine::inputs::error::InputError;
 use schematax_engine::nouns::config::{Config, Transport};
 
@@ -110,6 +111,7 @@ fn servers_to_capture(args: &CaptureArgs) -> Result<Vec<ServerSpec>, CliError> {
                     env: Vec::new(),
                 },
             },
+            cwd: None,
             secrets: Vec::new(),
         }),
         (Some(_), false) => return Err(usage("--name needs a command after `--` or --url")),
@@ -130,7 +132,7 @@ fn servers_to_capture(args: &CaptureArgs) -> Result<Vec<ServerSpec>, CliError> {
         named.extend(config_servers(&config));
     }
     for path in &args.client_configs {
-        named.extend(client_config::load(path)?);
+        named.extend(client_config_servers(&load_client_config(path)?));
     }
     if let Some(name) = args
         .servers

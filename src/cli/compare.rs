@@ -2,7 +2,7 @@
 
 use std::process::ExitCode;
 
-use crate::cli::args::{CompareArgs, SessionArgs};
+use crate::cli::args::{AgentArg, CompareArgs, SessionArgs};
 use crate::cli::{emit, load_queries, CliError};
 use schematax_engine::analyses::compare::ProfileComparison;
 use schematax_releases::Profile;
@@ -13,11 +13,38 @@ pub fn run(args: CompareArgs) -> Result<ExitCode, CliError> {
     let CompareArgs {
         queries,
         limit,
+        estimate_only,
         input,
         output,
     } = args;
     let inputs = input.inputs()?;
     let set = load_queries(queries.as_deref())?;
+    let asks_agents = input
+        .session
+        .agent
+        .iter()
+        .any(|a| matches!(a, AgentArg::Other(..)))
+        || input.session.agent.len() > 1;
+    if asks_agents {
+        let parts = crate::cli::agent::CompareParts {
+            session: &input.session,
+            inputs: &inputs,
+            queries: set.as_ref(),
+            limit,
+            estimate_only,
+        };
+        let report = crate::cli::agent::compare(&parts)?;
+        return emit(
+            &report.render(output.format.into()),
+            output.output.as_deref(),
+        );
+    }
+    if estimate_only {
+        return Err(CliError::Usage(
+            "--estimate-only applies to `compare --agent`; the releases are compared in chars/4"
+                .into(),
+        ));
+    }
     let profiles = match input.session.profiles().as_slice() {
         [] | [_] => {
             let chosen = input.overrides(&inputs)?.profile_for(&inputs.config);

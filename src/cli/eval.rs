@@ -19,6 +19,18 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
     } = args;
     // The queries file first: its YAML tree is given back before the catalog loads.
     let set = QuerySet::load(&queries)?;
+    let inputs = input.inputs()?;
+    if let Some(chosen) = input.session.other_agent(&inputs) {
+        return crate::cli::agent::eval(
+            chosen,
+            &input.session,
+            &inputs,
+            &set,
+            (limit, lenient, min_recall),
+            &output,
+        );
+    }
+    drop(inputs);
     let (_, session) = input.session()?;
     let k = limit.unwrap_or(session.settings().search_default_limit as usize);
     let evaluation = evaluate(&session, &set, k, lenient);

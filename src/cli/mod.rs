@@ -3,6 +3,7 @@
 //! [`args`] holds every command's options; each command runs in a module of its own, and
 //! [`run`] dispatches to it.
 
+mod agent;
 pub mod args;
 mod capture;
 mod card;
@@ -102,6 +103,22 @@ fn describe_inputs(input: &InputArgs) -> String {
 /// Runs a parsed command line: one command, one module.
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     let command = cli.command.unwrap_or(Command::Tui(cli.tui));
+    if let Some(session) = command.one_release() {
+        if session.agent.len() > 1 {
+            return Err(CliError::Usage(
+                "--agent names one agent here; `schematax compare --agent A,B,...` takes several"
+                    .into(),
+            ));
+        }
+        if let (false, Some(args::AgentArg::Other(_, agent))) =
+            (command.models_other_agents(), session.agent.first())
+        {
+            return Err(CliError::Usage(format!(
+                "--agent {}: this command replays Hermes only; `report`, `search`, `eval` and `compare` take other agents",
+                agent.id
+            )));
+        }
+    }
     if command
         .one_release()
         .is_some_and(|args| args.profiles().len() > 1)
@@ -124,6 +141,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
         Command::Check(args) => check::run(args),
         Command::Count(args) => count::run(args),
         Command::Profiles(args) => profiles::run(args),
+        Command::Agents(args) => agent::list(args.output),
         Command::Sweep(args) => sweep::run(args),
     }
 }

@@ -26,6 +26,21 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, CliError> {
         ));
     }
     let inputs = input.inputs()?;
+    if let Some(chosen) = input.session.other_agent(&inputs) {
+        let Some(format) = plain else {
+            return Err(CliError::Usage(format!(
+                "--agent {}: the page shows Hermes; give --format table, json or markdown, or see `schematax compare --agent`",
+                chosen.1.id
+            )));
+        };
+        return crate::cli::agent::report(
+            chosen,
+            &input.session,
+            &inputs,
+            estimate_only,
+            (format, output.as_deref()),
+        );
+    }
     let traffic = traffic.traffic();
     let overrides = input.overrides(&inputs)?;
     // The page also shows the other profile: its session is built, read and given

@@ -25,6 +25,11 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, CliError> {
             schematax_engine::text::sanitize(query)
         );
     }
+    let inputs = input.inputs(config.as_deref())?;
+    if let Some(chosen) = input.other_agent(&inputs) {
+        return crate::cli::agent::search(chosen, &input, &inputs, &queries, limit, &output);
+    }
+    drop(inputs);
     let (_, session) = input.session(config.as_deref())?;
     let raw = limit.map_or(Scalar::Null, |l| Scalar::Int(i128::from(l)));
     let limit = resolve_limit(&raw, session.settings());

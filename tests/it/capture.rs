@@ -486,6 +486,123 @@ fn client_configs_of_claude_cursor_and_vs_code() {
 }
 
 #[test]
+fn client_configs_of_codex_and_gemini_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    // Codex: a relative script found through `cwd`, and a server switched off.
+    let codex = dir.path().join("config.toml");
+    std::fs::write(
+        &codex,
+        format!(
+            "model = \"gpt-5.5\"\n\n[mcp_servers.fx-codex]\ncommand = {:?}\nargs = [\"mcp_fixture.py\", \"normal\"]\ncwd = {:?}\n\n[mcp_servers.fx-codex-off]\ncommand = {:?}\nargs = [{:?}, \"normal\"]\nenabled = false\n",
+            python(),
+            manifest().join("tests/fixtures").display().to_string(),
+            python(),
+            fixture()
+        ),
+    )
+    .unwrap();
+    // Gemini CLI: a bare `$VAR` filled, and a server left out by `mcp.excluded`.
+    std::fs::create_dir(dir.path().join(".gemini")).unwrap();
+    let gemini = dir.path().join(".gemini/settings.json");
+    std::fs::write(
+        &gemini,
+        format!(
+            r#"{{"mcp": {{"excluded": ["fx-gemini-off"]}}, "mcpServers": {{"fx-gemini": {{"command": {:?}, "args": [{:?}, "echo-arg", "$SCHEMATAX_TEST_ARG"], "includeTools": ["echo"]}}, "fx-gemini-off": {{"command": {:?}, "args": [{:?}, "normal"]}}}}}}"#,
+            python(),
+            fixture(),
+            python(),
+            fixture()
+        ),
+    )
+    .unwrap();
+    let out_dir = dir.path().join("captures");
+    let out = schematax(
+        &[
+            "capture",
+            "--client-config",
+            codex.to_str().unwrap(),
+            "--client-config",
+            gemini.to_str().unwrap(),
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        &[("SCHEMATAX_TEST_ARG", "filled-in-value")],
+    );
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    let captured: Vec<String> = std::fs::read_dir(&out_dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|name| name.ends_with(".json"))
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    assert_eq!(captured, ["fx-codex.json", "fx-gemini.json"]);
+    assert_eq!(
+        tool_names(&read_json(&out_dir.join("fx-codex.json"))),
+        ["search_items", "get_item", "delete_item"]
+    );
+    // The value reached the server (and, being from the environment, is masked in the file).
+    let gemini_capture = read_json(&out_dir.join("fx-gemini.json"));
+    assert_eq!(
+        gemini_capture["tools"][0]["description"],
+        "Uses *** for you."
+    );
+    // `--server` picks a server switched off, as in any config.
+    let out = schematax(
+        &[
+            "capture",
+            "--client-config",
+            codex.to_str().unwrap(),
+            "--server",
+            "fx-codex-off",
+            "--out",
+            out_dir.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert!(out_dir.join("fx-codex-off.json").exists());
+}
+
+#[test]
+fn a_bad_client_config_is_one_line_naming_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            "config.toml",
+            "[mcp_servers.a]\ncommand = \"x\"\nargs = \"x\"\n",
+            "server \"a\": args: expected a list of strings",
+        ),
+        (
+            "settings.json",
+            r#"{"mcpServers": {"a": {"command": "x", "includeTools": "t"}}}"#,
+            "server \"a\": includeTools: expected a list of strings",
+        ),
+        (
+            "empty.toml",
+            "",
+            "no `[mcp_servers.NAME]` tables (Codex config.toml)",
+        ),
+    ];
+    for (name, contents, reason) in cases {
+        let path = dir.path().join(name);
+        std::fs::write(&path, contents).unwrap();
+        let out = schematax(&["capture", "--client-config", path.to_str().unwrap()], &[]);
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        assert_eq!(
+            text(&out.stderr),
+            format!("schematax: error: {}: {reason}\n", path.display()),
+            "{name}"
+        );
+    }
+}
+
+#[test]
 fn usage_errors() {
     let out = schematax(&["capture"], &[]);
     assert_eq!(out.status.code(), Some(2));
@@ -546,6 +663,14 @@ fn real_servers_over_stdio() {
         );
         assert!(!capture["protocolVersion"].as_str().unwrap().is_empty());
     }
+    // What other agents read: the server's instructions and its tools' titles.
+    let everything = read_json(&dir.path().join("tools/everything.json"));
+    let instructions = everything["instructions"].as_str().unwrap_or_default();
+    assert!(
+        instructions.starts_with("# Everything Server"),
+        "{instructions:?}"
+    );
+    assert_eq!(everything["tools"][0]["title"], "Echo Tool");
 }
 
 #[test]
@@ -727,6 +852,103 @@ fn a_server_echoing_a_secret_does_not_get_it_written() {
     assert!(out.status.success(), "{}", text(&out.stdout));
     let written = std::fs::read_to_string(dir.path().join("tools/fx-arg.json")).unwrap();
     assert!(written.contains("Uses --key=*** for you."), "{written}");
+}
+
+#[test]
+fn instructions_titles_and_meta_are_written_and_read_back() {
+    use schematax_engine::inputs::capture_file::load_file;
+    use schematax_engine::nouns::tools::ToolMeta;
+    let dir = tempfile::tempdir().unwrap();
+    let secret = "sk-instructions-5151515151";
+    let config = fixture_config(
+        dir.path(),
+        "fx-agents",
+        "agent-fields",
+        "    env:\n      SECRET_TOKEN: \"${SCHEMATAX_TEST_SECRET}\"\n",
+    );
+    let envs = [("SCHEMATAX_TEST_SECRET", secret)];
+    let out = schematax(
+        &["capture", config.to_str().unwrap(), "--timeout", "10"],
+        &envs,
+    );
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    let path = dir.path().join("tools/fx-agents.json");
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(!written.contains(secret), "{written}");
+    let raw: Value = serde_json::from_str(&written).unwrap();
+    let instructions = "Search the catalog before you fetch an item.\nYour key is ***.";
+    assert_eq!(raw["instructions"], instructions);
+    // The tools as the server sent them: title and the whole _meta.
+    assert_eq!(raw["tools"][0]["title"], "Search items");
+    assert_eq!(
+        raw["tools"][0]["_meta"],
+        serde_json::json!({"anthropic/alwaysLoad": true, "anthropic/searchHint": "catalog lookup",
+                           "ui": {"visibility": ["app"]}, "vendor/extra": {"n": 1}})
+    );
+    // And back through the loader every command uses.
+    let capture = load_file(&path).unwrap();
+    assert_eq!(capture.instructions.as_deref(), Some(instructions));
+    assert_eq!(capture.tools[0].title.as_deref(), Some("Search items"));
+    assert_eq!(
+        capture.tools[0].meta,
+        ToolMeta {
+            always_load: Some(true),
+            search_hint: Some("catalog lookup".into()),
+            hidden_from_model: true,
+        }
+    );
+    assert_eq!(capture.tools[1].title, None);
+    assert_eq!(capture.tools[1].meta.always_load, Some(false));
+
+    // New instructions with the same tools are written (the tools are unchanged).
+    std::fs::write(
+        &config,
+        format!(
+            "mcp_servers:\n  fx-agents:\n    command: {:?}\n    args: [{:?}, agent-fields, \"Be brief.\"]\n",
+            python(),
+            fixture()
+        ),
+    )
+    .unwrap();
+    let out = schematax(
+        &["capture", config.to_str().unwrap(), "--timeout", "10"],
+        &[],
+    );
+    let stdout = text(&out.stdout);
+    assert!(stdout.contains("[unchanged]"), "{stdout}");
+    assert!(
+        stdout.contains("\n  note: the server's instructions changed\n"),
+        "{stdout}"
+    );
+    assert_eq!(
+        load_file(&path).unwrap().instructions.as_deref(),
+        Some("Search the catalog before you fetch an item.\nYour key is . Be brief.")
+    );
+
+    // Older captures, without any of these, load as before.
+    let old = load_file(&manifest().join("tests/data/captures/puppeteer.json")).unwrap();
+    assert_eq!(old.instructions, None);
+    assert!(old.tools.iter().all(|t| t.meta == ToolMeta::default()));
+}
+
+#[test]
+fn instructions_over_64_kib_are_cut_and_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = fixture_config(dir.path(), "fx-long", "long-instructions", "");
+    let out = schematax(
+        &["capture", config.to_str().unwrap(), "--timeout", "10"],
+        &[],
+    );
+    assert!(out.status.success(), "{}", text(&out.stdout));
+    assert!(
+        text(&out.stdout).contains(
+            "  note: the server's instructions are 80.0 KiB: cut to the first 64.0 KiB kept in the capture"
+        ),
+        "{}",
+        text(&out.stdout)
+    );
+    let capture = read_json(&dir.path().join("tools/fx-long.json"));
+    assert_eq!(capture["instructions"], "i".repeat(64 * 1024));
 }
 
 #[test]

@@ -7,10 +7,10 @@
 //! `PROPTEST_CASES=20000 cargo test --release --test fuzz_loaders`.
 
 use proptest::prelude::*;
-use schematax_capture::client_config;
 use schematax_engine::analyses::eval::QuerySet;
 use schematax_engine::analyses::lint::lint;
 use schematax_engine::inputs::capture_file::parse_capture;
+use schematax_engine::inputs::client_config::parse_client_config;
 use schematax_engine::nouns::config::Config;
 use schematax_engine::replay::session::{Overrides, Session};
 use schematax_releases::Profile;
@@ -22,6 +22,7 @@ const QUERIES: &[u8] = include_bytes!("../../samples/queries.yaml");
 const CLIENT: &[u8] =
     br#"{"mcpServers": {"memory": {"command": "npx", "args": ["-y", "m"], "env": {"K": "v"}},
         "web": {"url": "http://127.0.0.1:1/mcp", "headers": {"A": "b"}, "disabled": false}}}"#;
+const CODEX: &[u8] = b"model = \"m\"\n[mcp_servers.docs]\ncommand = \"npx\"\nargs = [\"-y\", \"d\"]\nenabled_tools = [\"a\"]\n[mcp_servers.docs.env]\nK = \"v\"\n[mcp_servers.web]\nurl = \"http://127.0.0.1:1/mcp\"\nbearer_token_env_var = \"T\"\n";
 
 /// One edit of a document.
 #[derive(Debug, Clone)]
@@ -159,8 +160,9 @@ fn load_queries(bytes: &[u8]) -> Result<(), TestCaseError> {
     }
 }
 
-fn load_client_config(bytes: &[u8]) -> Result<(), TestCaseError> {
-    match client_config::parse(bytes) {
+/// A client config read as JSON (`mcp.json`) or as Codex's TOML (`config.toml`).
+fn load_client_config(bytes: &[u8], file: &str) -> Result<(), TestCaseError> {
+    match parse_client_config(bytes, std::path::Path::new(file)) {
         Err(error) => one_line(error),
         Ok(_) => Ok(()),
     }
@@ -184,7 +186,8 @@ proptest! {
 
     #[test]
     fn client_configs_survive_mutation(edits in prop::collection::vec(edit(), 1..6)) {
-        load_client_config(&mutate(CLIENT, &edits))?;
+        load_client_config(&mutate(CLIENT, &edits), "mcp.json")?;
+        load_client_config(&mutate(CODEX, &edits), "config.toml")?;
     }
 
     #[test]
@@ -192,7 +195,8 @@ proptest! {
         load_capture(&bytes)?;
         load_config(&bytes)?;
         load_queries(&bytes)?;
-        load_client_config(&bytes)?;
+        load_client_config(&bytes, "mcp.json")?;
+        load_client_config(&bytes, "config.toml")?;
     }
 }
 
@@ -201,5 +205,12 @@ fn the_originals_load() {
     assert!(!parse_capture(CAPTURE, "fuzz").unwrap().tools.is_empty());
     assert!(Config::parse(CONFIG).is_ok());
     assert_eq!(QuerySet::parse(QUERIES).unwrap().queries.len(), 40);
-    assert_eq!(client_config::parse(CLIENT).unwrap().len(), 2);
+    let servers = |bytes: &[u8], file: &str| {
+        parse_client_config(bytes, std::path::Path::new(file))
+            .unwrap()
+            .servers
+            .len()
+    };
+    assert_eq!(servers(CLIENT, "mcp.json"), 2);
+    assert_eq!(servers(CODEX, "config.toml"), 2);
 }

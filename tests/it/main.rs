@@ -1,5 +1,5 @@
 //! The binary's integration tests, one test binary with a module per area: the command line
-//! (`cli`, `first_hour`, `hostile`, `hostile_tokenizers`, `readme`), capture from live servers
+//! (`cli`, `agents`, `first_hour`, `hostile`, `hostile_tokenizers`, `readme`), capture from live servers
 //! (`capture`), the interactive view on ratatui's `TestBackend` (`tui`) and in a real terminal
 //! through tmux (`e2e_tmux`), the report page and in headless Chromium (`report_page`,
 //! `browser`), the loaders under generated input (`fuzz_loaders`), the crate graph
@@ -7,6 +7,7 @@
 //! and `chromium` are what several of them share.
 
 mod agent_packages;
+mod agents;
 mod architecture;
 mod browser;
 mod capture;

@@ -47,6 +47,12 @@ pub enum CaptureError {
         /// The system's reason.
         reason: String,
     },
+    /// A configured working directory (`cwd`) that is not a folder.
+    #[error("the working directory {} is not a folder", .path.display())]
+    NoWorkingDirectory {
+        /// The directory, its variables filled.
+        path: PathBuf,
+    },
     /// The URL is not http(s).
     #[error("not an http(s) URL: {url}")]
     NotHttp {

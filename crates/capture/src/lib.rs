@@ -15,7 +15,6 @@
 #![deny(clippy::unwrap_used)]
 
 pub mod cleanup;
-pub mod client_config;
 pub mod error;
 pub mod http;
 pub mod limits;
@@ -34,6 +33,7 @@ use std::time::Duration;
 
 use protocol::{list_tools, Listing};
 use schematax_engine::inputs::capture_file::parse_capture;
+use schematax_engine::inputs::client_config::ClientConfig;
 use schematax_engine::nouns::config::{Config, Transport};
 use schematax_engine::nouns::json_text::estimate_tokens;
 use schematax_engine::nouns::tools::McpTool;
@@ -47,6 +47,8 @@ pub struct ServerSpec {
     pub name: String,
     /// How to reach it (values may hold `${VAR}`).
     pub transport: Transport,
+    /// The working directory of a stdio server (a client config's `cwd`); else schematax's.
+    pub cwd: Option<PathBuf>,
     /// Values to mask besides its env and header values: those `${VAR}` filled in the config
     /// it came from (an argument or a URL may carry a key).
     pub secrets: Vec<String>,
@@ -113,7 +115,27 @@ pub fn config_servers(config: &Config) -> Vec<NamedServer> {
             spec: ServerSpec {
                 name: s.name.clone(),
                 transport: s.transport.clone(),
+                cwd: None,
                 secrets: config.substituted.clone(),
+            },
+            enabled: s.enabled,
+        })
+        .collect()
+}
+
+/// Every server of an MCP client config (Claude, Cursor, VS Code, Codex, Gemini CLI; see
+/// [`schematax_engine::inputs::client_config`]), in its order, each with whether the client
+/// would connect it.
+pub fn client_config_servers(config: &ClientConfig) -> Vec<NamedServer> {
+    config
+        .servers
+        .iter()
+        .map(|s| NamedServer {
+            spec: ServerSpec {
+                name: s.name.clone(),
+                transport: s.transport.clone(),
+                cwd: s.cwd.clone(),
+                secrets: Vec::new(),
             },
             enabled: s.enabled,
         })
@@ -291,10 +313,20 @@ pub fn capture_server(
                     .unwrap_or_default()
             ));
             stdio::check_log_path(&log)?;
+            let cwd = spec.cwd.as_ref().map(|cwd| {
+                let (cwd, missing) = expand_vars(&cwd.to_string_lossy());
+                notes.extend(
+                    missing
+                        .into_iter()
+                        .map(|m| format!("${{{m}}} in cwd is not set")),
+                );
+                PathBuf::from(cwd)
+            });
             let mut connection = stdio::StdioConnection::spawn(
                 &expand_vars(command).0,
                 &args,
                 &env,
+                cwd.as_deref(),
                 Some(&log),
                 &redactor,
             )?;
@@ -320,6 +352,24 @@ pub fn capture_server(
     save(spec, listing, out_dir, notes)
 }
 
+/// Masks the secrets in a server's instructions, then cuts them to
+/// [`limits::MAX_INSTRUCTIONS_BYTES`] (after, so that no part of a secret across the cut is
+/// kept): whether a secret was masked, and the note of a cut.
+fn mask_instructions(text: &mut String, redactor: &Redactor) -> (bool, Option<String>) {
+    let masked = redactor.holds(text);
+    if masked {
+        *text = redactor.redact(text);
+    }
+    let cut = limits::cut_instructions(text).map(|sent| {
+        format!(
+            "the server's instructions are {}: cut to the first {} kept in the capture",
+            schematax_engine::text::human_bytes(sent as u64),
+            schematax_engine::text::human_bytes(limits::MAX_INSTRUCTIONS_BYTES as u64)
+        )
+    });
+    (masked, cut)
+}
+
 /// Masks every configured secret the server echoed, so it is not written into the file, and
 /// keeps apart the names that masking made equal; returns the notes that say so.
 fn mask_listing(listing: &mut Listing, redactor: &Redactor) -> Vec<String> {
@@ -337,6 +387,11 @@ fn mask_listing(listing: &mut Listing, redactor: &Redactor) -> Vec<String> {
         .map(|tool| name_of(tool).is_some_and(|name| redactor.holds(&name)))
         .collect();
     let mut strings = 0;
+    if let Some(text) = listing.instructions.as_mut() {
+        let (masked, cut) = mask_instructions(text, redactor);
+        strings += usize::from(masked);
+        notes.extend(cut);
+    }
     let mut said = |place: String, masked: redact::Masked| {
         strings += masked.strings;
         notes.extend(masked.renamed.into_iter().map(|(name, kept)| {
@@ -401,6 +456,9 @@ fn save(
         "protocolVersion": listing.protocol_version,
         "capturedAt": schematax_engine::text::utc_timestamp(std::time::SystemTime::now()),
     });
+    if let Some(instructions) = listing.instructions {
+        document["instructions"] = serde_json::Value::String(instructions);
+    }
     // Moved, not copied: the tools are the bulk of what a capture holds.
     document["tools"] = serde_json::Value::Array(listing.tools);
     // Indented to be read and diffed; compact when that would pass the size every loader
@@ -429,6 +487,7 @@ fn save(
             && old.tools == new.tools
             && old.server_info == new.server_info
             && old.protocol_version == new.protocol_version
+            && old.instructions == new.instructions
     });
     // The folder is made only when there is a capture to put in it.
     std::fs::create_dir_all(out_dir).map_err(|e| CaptureError::Write {
@@ -444,6 +503,9 @@ fn save(
         .map(|t| definition_chars(Profile::default(), &spec.name, t))
         .sum();
     let mut notes = notes;
+    if let Some(old) = &previous {
+        notes.extend(instructions_change(&old.instructions, &new.instructions));
+    }
     notes.extend(new.skipped.iter().map(ToString::to_string));
     Ok(Saved {
         server: spec.name.clone(),
@@ -453,6 +515,17 @@ fn save(
         change,
         notes,
     })
+}
+
+/// A note when a server's instructions differ from its previous capture's: the tools'
+/// changes do not show it, and agents send them to the model.
+fn instructions_change(old: &Option<String>, new: &Option<String>) -> Option<String> {
+    match (old, new) {
+        (Some(old), Some(new)) if old != new => Some("the server's instructions changed".into()),
+        (None, Some(_)) => Some("the server's instructions are new in this capture".into()),
+        (Some(_), None) => Some("the server gives no instructions any more".into()),
+        _ => None,
+    }
 }
 
 /// Tools added, removed and changed between two captures of `server`.
@@ -583,6 +656,7 @@ mod tests {
         let spec = |name: &str| ServerSpec {
             name: name.into(),
             transport: Transport::Unspecified,
+            cwd: None,
             secrets: Vec::new(),
         };
         let clashes = file_name_clashes(&[spec("a/b"), spec("c"), spec("a_b"), spec("C")]);
@@ -594,6 +668,44 @@ mod tests {
                 Some(("a_b.json".to_string(), "a/b".to_string())),
                 Some(("C.json".to_string(), "c".to_string()))
             ]
+        );
+    }
+
+    #[test]
+    fn instructions_are_masked_before_they_are_cut() {
+        let secret = "s3cret-value";
+        let redactor = Redactor::new([secret.to_string()]);
+        // The secret begins 4 bytes before the limit: cut first, "s3cr" would be kept.
+        let head = "a".repeat(limits::MAX_INSTRUCTIONS_BYTES - 4);
+        let mut text = format!("{head}{secret}{}", "z".repeat(20_000));
+        let (masked, cut) = mask_instructions(&mut text, &redactor);
+        assert!(masked);
+        assert_eq!(text, format!("{head}***z"));
+        assert_eq!(
+            cut.as_deref(),
+            Some("the server's instructions are 83.5 KiB: cut to the first 64.0 KiB kept in the capture")
+        );
+        let mut short = format!("Use {secret} sparingly.");
+        assert_eq!(mask_instructions(&mut short, &redactor), (true, None));
+        assert_eq!(short, "Use *** sparingly.");
+    }
+
+    #[test]
+    fn changed_instructions_are_said() {
+        let text = |t: &str| Some(t.to_string());
+        assert_eq!(instructions_change(&text("a"), &text("a")), None);
+        assert_eq!(instructions_change(&None, &None), None);
+        assert_eq!(
+            instructions_change(&text("a"), &text("b")).as_deref(),
+            Some("the server's instructions changed")
+        );
+        assert_eq!(
+            instructions_change(&None, &text("b")).as_deref(),
+            Some("the server's instructions are new in this capture")
+        );
+        assert_eq!(
+            instructions_change(&text("a"), &None).as_deref(),
+            Some("the server gives no instructions any more")
         );
     }
 

@@ -41,7 +41,10 @@ pub struct Listing {
     pub server_info: Value,
     /// The protocol version the server chose.
     pub protocol_version: String,
-    /// Every tool of every page, as sent.
+    /// `instructions` from `initialize`, when the server sent a string: several agents put
+    /// them before the model every turn. Whole here: masked and cut before they are saved.
+    pub instructions: Option<String>,
+    /// Every tool of every page, as sent (`title` and `_meta` included).
     pub tools: Vec<Value>,
     /// Things worth telling (an unknown protocol version, skipped non-JSON lines).
     pub notes: Vec<String>,
@@ -200,6 +203,14 @@ pub fn list_tools<C: Connection>(
         .get("serverInfo")
         .cloned()
         .unwrap_or(Value::Object(Map::new()));
+    let instructions = match init.get("instructions") {
+        None | Some(Value::Null) => None,
+        Some(Value::String(text)) => Some(text.clone()),
+        Some(_) => {
+            notes.push("the server's instructions are not a string; not kept".to_string());
+            None
+        }
+    };
     client
         .connection
         .send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
@@ -239,6 +250,7 @@ pub fn list_tools<C: Connection>(
     Ok(Listing {
         server_info,
         protocol_version,
+        instructions,
         tools,
         notes,
     })
@@ -285,7 +297,7 @@ mod tests {
     fn init(request: &Value) -> Vec<Incoming> {
         vec![reply(
             request,
-            json!({"protocolVersion": "2025-06-18", "serverInfo": {"name": "s", "version": "1"}}),
+            json!({"protocolVersion": "2025-06-18", "serverInfo": {"name": "s", "version": "1"}, "instructions": "Search first."}),
         )]
     }
 
@@ -314,6 +326,7 @@ mod tests {
             vec![json!({"name": "a"}), json!({"name": "b"})]
         );
         assert_eq!(listing.protocol_version, "2025-06-18");
+        assert_eq!(listing.instructions.as_deref(), Some("Search first."));
         assert_eq!(listing.notes, ["skipped 1 non-JSON line(s) on stdout"]);
         let roots_answer = server.sent.iter().find(|m| m["id"] == 99).unwrap();
         assert_eq!(roots_answer["result"], json!({"roots": []}));
@@ -377,6 +390,25 @@ mod tests {
         });
         let error = list_tools(&mut endless, Duration::from_secs(1), &Redactor::default());
         assert_eq!(error, Err(CaptureError::TooManyPages));
+    }
+
+    #[test]
+    fn instructions_that_are_not_text_are_said_and_dropped() {
+        let mut server = scripted(|request| match request["method"].as_str() {
+            Some("initialize") => vec![reply(
+                request,
+                json!({"protocolVersion": "2025-06-18", "instructions": {"text": "x"}}),
+            )],
+            Some("tools/list") => vec![reply(request, json!({"tools": []}))],
+            _ => vec![],
+        });
+        let listing =
+            list_tools(&mut server, Duration::from_secs(1), &Redactor::default()).unwrap();
+        assert_eq!(listing.instructions, None);
+        assert_eq!(
+            listing.notes,
+            ["the server's instructions are not a string; not kept"]
+        );
     }
 
     #[test]

@@ -58,16 +58,27 @@ pub struct StdioConnection {
 }
 
 impl StdioConnection {
-    /// Starts `command args` with only the baseline environment plus `env`, its stderr
-    /// going to `log` (redacted, at most [`MAX_LOG_BYTES`]).
+    /// Starts `command args` with only the baseline environment plus `env`, in `cwd` when
+    /// given (else schematax's own), its stderr going to `log` (redacted, at most
+    /// [`MAX_LOG_BYTES`]).
     pub fn spawn(
         command: &str,
         args: &[String],
         env: &[(String, String)],
+        cwd: Option<&Path>,
         log: Option<&Path>,
         redactor: &Redactor,
     ) -> Result<StdioConnection, CaptureError> {
         let mut process = Command::new(command);
+        if let Some(cwd) = cwd {
+            // Checked first: a missing folder would fail the start as a missing command does.
+            if !cwd.is_dir() {
+                return Err(CaptureError::NoWorkingDirectory {
+                    path: cwd.to_path_buf(),
+                });
+            }
+            process.current_dir(cwd);
+        }
         process
             .args(args)
             .env_clear()

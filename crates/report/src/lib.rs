@@ -6,6 +6,7 @@
 // A failure is an error value with a message, never a panic (unit tests may unwrap).
 #![deny(clippy::unwrap_used)]
 
+pub mod agents;
 pub mod card;
 pub mod check;
 pub mod compare;

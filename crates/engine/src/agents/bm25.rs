@@ -8,8 +8,8 @@ use bm25::{Language, SearchEngine, SearchEngineBuilder};
 
 use schematax_releases::agents::RankingRule;
 
+use super::hits::{AgentHit, AgentSearch, MatchKind};
 use super::naming::sanitize;
-use super::search::{AgentHit, AgentSearch, MatchKind};
 use super::turn::TurnTool;
 use crate::nouns::tools::{McpTool, ServerCapture};
 

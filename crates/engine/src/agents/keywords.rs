@@ -3,39 +3,11 @@
 //! name parts, the server and tool names, the search hint and the description. Ties keep the
 //! pool order, which is the names' `localeCompare` order.
 
-use std::cmp::Ordering;
-
 use schematax_releases::agents::{KeywordWeights, RankingRule};
 
-use super::search::{AgentHit, AgentSearch, MatchKind};
+use super::hits::{AgentHit, AgentSearch, MatchKind};
 use super::turn::TurnTool;
 use crate::nouns::tools::ServerCapture;
-
-/// Primary collation weight of a character, as the ICU root collation orders the characters
-/// a sanitised name holds: `_`, then `-`, other punctuation, digits, then letters without
-/// regard to case.
-fn primary(c: char) -> u32 {
-    match c {
-        '_' => 1,
-        '-' => 2,
-        '0'..='9' => 1000 + (c as u32 - '0' as u32),
-        c if c.is_alphabetic() => 2000 + c.to_lowercase().next().map_or(0, |l| l as u32),
-        c => 10 + c as u32 % 900,
-    }
-}
-
-/// Orders two names as JavaScript's `localeCompare` does for the characters of tool names:
-/// by primary weights, then lowercase before uppercase.
-pub fn locale_order(a: &str, b: &str) -> Ordering {
-    a.chars()
-        .map(primary)
-        .cmp(b.chars().map(primary))
-        .then_with(|| {
-            a.chars()
-                .map(char::is_uppercase)
-                .cmp(b.chars().map(char::is_uppercase))
-        })
-}
 
 /// One pooled tool's searchable texts.
 #[derive(Debug, Clone)]
@@ -332,15 +304,5 @@ mod tests {
         // A term that ends in a non-word character needs a word character after it.
         assert!(!holds_word("(c++) code", "c++"));
         assert!(holds_word("c++x", "c++"));
-    }
-
-    #[test]
-    fn locale_order_puts_underscore_before_hyphen_and_ignores_case_first() {
-        let mut names = vec!["mcp__a-b", "mcp__a_b", "mcp__B", "mcp__a", "mcp__A"];
-        names.sort_by(|a, b| locale_order(a, b));
-        assert_eq!(
-            names,
-            ["mcp__a", "mcp__A", "mcp__a_b", "mcp__a-b", "mcp__B"]
-        );
     }
 }

@@ -5,6 +5,8 @@
 //! rules they share; [`settings`] is what the agent reads besides the catalog.
 
 pub mod bm25;
+pub mod eval;
+pub mod hits;
 pub mod keywords;
 pub mod namespaces;
 pub mod naming;

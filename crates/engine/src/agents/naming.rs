@@ -1,5 +1,7 @@
 //! The name an agent gives a server's tool before the model, by the agent's [`NamingRule`].
 
+use std::cmp::Ordering;
+
 use schematax_releases::agents::{NameChars, NamingRule, OverlongName};
 
 /// Whether `c` is kept whole under `chars`.
@@ -43,9 +45,45 @@ pub fn full_name(rule: &NamingRule, server: &str, tool: &str) -> String {
     }
 }
 
+/// Primary collation weight of a character, as the ICU root collation orders the characters
+/// a sanitised name holds: `_`, then `-`, other punctuation, digits, then letters without
+/// regard to case.
+fn primary(c: char) -> u32 {
+    match c {
+        '_' => 1,
+        '-' => 2,
+        '0'..='9' => 1000 + (c as u32 - '0' as u32),
+        c if c.is_alphabetic() => 2000 + c.to_lowercase().next().map_or(0, |l| l as u32),
+        c => 10 + c as u32 % 900,
+    }
+}
+
+/// Orders two names as JavaScript's `localeCompare` does for the characters of tool names:
+/// by primary weights, then lowercase before uppercase.
+pub fn locale_order(a: &str, b: &str) -> Ordering {
+    a.chars()
+        .map(primary)
+        .cmp(b.chars().map(primary))
+        .then_with(|| {
+            a.chars()
+                .map(char::is_uppercase)
+                .cmp(b.chars().map(char::is_uppercase))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn locale_order_puts_underscore_before_hyphen_and_ignores_case_first() {
+        let mut names = vec!["mcp__a-b", "mcp__a_b", "mcp__B", "mcp__a", "mcp__A"];
+        names.sort_by(|a, b| locale_order(a, b));
+        assert_eq!(
+            names,
+            ["mcp__a", "mcp__A", "mcp__a_b", "mcp__a-b", "mcp__B"]
+        );
+    }
 
     const CLAUDE: NamingRule = NamingRule {
         prefix: "mcp__",

@@ -329,7 +329,7 @@ fn pool(
         }
     }
     if keyword_pool {
-        tools.sort_by(|a, b| super::keywords::locale_order(&a.name, &b.name));
+        tools.sort_by(|a, b| super::naming::locale_order(&a.name, &b.name));
     }
     (tools, left_out)
 }

@@ -1,8 +1,10 @@
 //! Reading the inputs: a `hermes.yaml` ([`config`], read by [`yaml`]), capture files of tool
 //! lists ([`capture_file`]), found from the command line's paths or the embedded sample
-//! ([`Inputs`]); and the limits and errors of reading a file ([`error`]).
+//! ([`Inputs`]); the MCP client configs of other agents ([`client_config`]); and the limits
+//! and errors of reading a file ([`error`]).
 
 pub mod capture_file;
+pub mod client_config;
 pub mod config;
 pub mod error;
 
