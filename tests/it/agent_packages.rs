@@ -271,10 +271,10 @@ fn words(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The edge a tool is given, one in five: a search hint from another tool's words, `alwaysLoad`,
-/// a `ui.visibility`, a name past the API's 128 characters, a description past the 4,096-character
-/// cut with the cut inside non-ASCII text, or a hint whose words lie past 4,096 characters of
-/// whitespace.
+/// The edge a tool is given, two in five: a search hint from another tool's words,
+/// `alwaysLoad`, a `ui.visibility`, a name past the API's 128 characters, a description past the
+/// 4,096-character cut with the cut inside non-ASCII text, a hint whose words lie past 4,096
+/// characters of whitespace, or a name whose words are joined by Unicode spaces.
 fn edge(draw: &mut Draw, tool: &mut Value, tools: &[Value]) {
     let name = tool["name"].as_str().unwrap_or_default().to_string();
     let description = tool["description"].as_str().unwrap_or_default().to_string();
@@ -306,6 +306,12 @@ fn edge(draw: &mut Draw, tool: &mut Value, tools: &[Value]) {
         10 => {
             let hint = format!("{}hint  words {} late", " ".repeat(4000), "z".repeat(200));
             tool["_meta"] = json!({"anthropic/searchHint": hint});
+        }
+        11 => {
+            // Separators JavaScript's \s and Rust's whitespace disagree on (U+FEFF is \s
+            // only, U+0085 whitespace only), and two they agree on.
+            let separator = *draw.pick(&["\u{feff}", "\u{85}", "\u{a0}", "\u{2028}"]);
+            tool["name"] = json!(name.replace('_', separator));
         }
         _ => {}
     }
@@ -362,7 +368,7 @@ fn catalog(draw: &mut Draw, all: &[(String, Vec<Value>)], dir: &Path) -> Vec<Val
 /// words that only a long hint or a long description holds past its cut.
 fn queries(draw: &mut Draw, tools: &[Value], names: &[String]) -> Vec<String> {
     let mut out = Vec::new();
-    for _ in 0..28 {
+    for _ in 0..36 {
         let tool = draw.pick(tools);
         let name_words = words(tool["toolName"].as_str().unwrap_or_default());
         let description_words = words(tool["description"].as_str().unwrap_or_default());
@@ -413,7 +419,8 @@ fn queries(draw: &mut Draw, tools: &[Value], names: &[String]) -> Vec<String> {
         };
         // A query naming one of Claude Code's own tools finds that tool, which is already
         // loaded, before ranking; schematax models MCP tools only.
-        if !CLAUDE_CODE_OWN_TOOLS.contains(&query.to_lowercase().as_str()) {
+        if !CLAUDE_CODE_OWN_TOOLS.contains(&query.to_lowercase().as_str()) && !out.contains(&query)
+        {
             out.push(query);
         }
     }
@@ -513,7 +520,7 @@ fn claude_code_ranking_is_the_packages() {
     let mut draw = Draw(0x5eed_c1a0de);
     let base = std::env::temp_dir().join(format!("schematax-cc-oracle-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&base);
-    let dirs: Vec<PathBuf> = (0..6).map(|round| base.join(round.to_string())).collect();
+    let dirs: Vec<PathBuf> = (0..10).map(|round| base.join(round.to_string())).collect();
     let catalogs: Vec<Vec<Value>> = dirs
         .iter()
         .map(|dir| catalog(&mut draw, &all, dir))
