@@ -26,116 +26,102 @@ const KEYWORDS = new Set([
   "debugger", "with", "arguments", "undefined", "NaN", "Infinity",
 ]);
 
+/// The end of a template literal's text read from `start` (just after ` or }), and whether it
+/// stops at a `${` rather than the closing `.
+function templateEnd(text, start) {
+  for (let j = start; j < text.length; j++) {
+    const c = text[j];
+    if (c === "\\") { j++; continue; }
+    if (c === "`") return { end: j + 1, opens: false };
+    if (c === "$" && text[j + 1] === "{") return { end: j + 2, opens: true };
+  }
+  throw new Error("unterminated template literal");
+}
+
+/// The end of the regular expression literal starting at `start` (its `/`), flags included.
+function regexEnd(text, start) {
+  let i = start + 1;
+  let inClass = false;
+  for (; i < text.length; i++) {
+    const d = text[i];
+    if (d === "\\") { i++; continue; }
+    if (d === "[") inClass = true;
+    else if (d === "]") inClass = false;
+    else if (d === "/" && !inClass) break;
+    else if (d === "\n") throw new Error(`unterminated regular expression: ${JSON.stringify(text.slice(start - 80, start + 40))}`);
+  }
+  i++;
+  while (i < text.length && /[a-z]/.test(text[i])) i++;
+  return i;
+}
+
+/// The end of the number literal starting at `start`.
+function numberEnd(text, start) {
+  let i = start + 1;
+  while (i < text.length && /[0-9A-Za-z_.]/.test(text[i])) {
+    if ((text[i] === "e" || text[i] === "E") && (text[i + 1] === "-" || text[i + 1] === "+")) i++;
+    i++;
+  }
+  return i;
+}
+
+/// The end of the string literal starting at `start` (its quote).
+function stringEnd(text, start) {
+  let i = start + 1;
+  while (text[i] !== text[start]) i += text[i] === "\\" ? 2 : 1;
+  return i + 1;
+}
+
+const PUNCTUATOR = /^(>>>=|\.\.\.|===|!==|\*\*=|<<=|>>=|>>>|&&=|\|\|=|\?\?=|=>|\?\.|==|!=|<=|>=|&&|\|\||\?\?|\+\+|--|\+=|-=|\*=|\/=|%=|&=|\|=|\^=|\*\*|<<|>>)/;
+
+/// Whether a `/` after token `prev` starts a regular expression rather than a division.
+function regexAllowed(prev) {
+  if (prev === null) return true;
+  if (prev.t === "id") return REGEX_AFTER_WORD.has(prev.v);
+  if (prev.t === "tmpl") return prev.v.endsWith("${");
+  if (prev.t === "num" || prev.t === "str" || prev.t === "re") return false;
+  return !(prev.v === ")" || prev.v === "]");
+}
+
 /// Splits JS text into tokens: {t: "id"|"num"|"str"|"tmpl"|"re"|"p", v, s, e, d} where d is
 /// the bracket depth before the token.
 export function tokenize(text) {
   const out = [];
   const stack = []; // "(", "[", "{", or "${" for a template substitution
-  let i = 0;
-  const n = text.length;
   let prev = null; // previous significant token
-  const push = (t, v, s, e) => {
-    const tok = { t, v, s, e, d: stack.length };
-    out.push(tok);
-    prev = tok;
+  const push = (t, s, e) => {
+    prev = { t, v: text.slice(s, e), s, e, d: stack.length };
+    out.push(prev);
+    return e;
   };
-  const regexAllowed = () => {
-    if (prev === null) return true;
-    if (prev.t === "id") return REGEX_AFTER_WORD.has(prev.v);
-    if (prev.t === "tmpl") return prev.v.endsWith("${");
-    if (prev.t === "num" || prev.t === "str" || prev.t === "re") return false;
-    return !(prev.v === ")" || prev.v === "]");
+  const template = (s, from) => {
+    const r = templateEnd(text, from);
+    push("tmpl", s, r.end);
+    if (r.opens) stack.push("${");
+    return r.end;
   };
-  // Reads a template literal's text from i (just after ` or }), up to ` or ${.
-  const readTemplate = (start) => {
-    let j = start;
-    while (j < n) {
-      const c = text[j];
-      if (c === "\\") { j += 2; continue; }
-      if (c === "`") return { end: j + 1, opens: false };
-      if (c === "$" && text[j + 1] === "{") return { end: j + 2, opens: true };
-      j++;
-    }
-    throw new Error("unterminated template literal");
-  };
-  while (i < n) {
+  let i = 0;
+  while (i < text.length) {
     const c = text[i];
-    if (c === " " || c === "\n" || c === "\t" || c === "\r") { i++; continue; }
-    if (c === "/" && text[i + 1] === "/") { while (i < n && text[i] !== "\n") i++; continue; }
-    if (c === "/" && text[i + 1] === "*") { i = text.indexOf("*/", i + 2) + 2; continue; }
     const s = i;
-    if (/[A-Za-z_$]/.test(c) || c === "#") {
+    if (c === " " || c === "\n" || c === "\t" || c === "\r") i++;
+    else if (c === "/" && text[i + 1] === "/") i = text.indexOf("\n", i) < 0 ? text.length : text.indexOf("\n", i);
+    else if (c === "/" && text[i + 1] === "*") i = text.indexOf("*/", i + 2) + 2;
+    else if (/[A-Za-z_$#]/.test(c)) {
       i++;
-      while (i < n && /[A-Za-z0-9_$]/.test(text[i])) i++;
-      push("id", text.slice(s, i), s, i);
-      continue;
+      while (i < text.length && /[A-Za-z0-9_$]/.test(text[i])) i++;
+      push("id", s, i);
+    } else if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(text[i + 1]))) i = push("num", s, numberEnd(text, s));
+    else if (c === '"' || c === "'") i = push("str", s, stringEnd(text, s));
+    else if (c === "`") i = template(s, s + 1);
+    else if (c === "}" && stack[stack.length - 1] === "${") { stack.pop(); i = template(s, s + 1); }
+    else if (c === "/" && regexAllowed(prev)) i = push("re", s, regexEnd(text, s));
+    else if (c === "(" || c === "[" || c === "{") { i = push("p", s, s + 1); stack.push(c); }
+    else if (c === ")" || c === "]" || c === "}") { stack.pop(); i = push("p", s, s + 1); }
+    else {
+      const m = PUNCTUATOR.exec(text.slice(i, i + 4));
+      i = push("p", s, s + (m ? m[1].length : 1));
     }
-    if (/[0-9]/.test(c) || (c === "." && /[0-9]/.test(text[i + 1]))) {
-      i++;
-      while (i < n && /[0-9A-Za-z_.]/.test(text[i])) {
-        if ((text[i] === "e" || text[i] === "E") && (text[i + 1] === "-" || text[i + 1] === "+")) i++;
-        i++;
-      }
-      push("num", text.slice(s, i), s, i);
-      continue;
-    }
-    if (c === '"' || c === "'") {
-      i++;
-      while (text[i] !== c) i += text[i] === "\\" ? 2 : 1;
-      i++;
-      push("str", text.slice(s, i), s, i);
-      continue;
-    }
-    if (c === "`") {
-      const r = readTemplate(i + 1);
-      i = r.end;
-      push("tmpl", text.slice(s, i), s, i);
-      if (r.opens) stack.push("${");
-      continue;
-    }
-    if (c === "}" && stack[stack.length - 1] === "${") {
-      stack.pop();
-      const r = readTemplate(i + 1);
-      i = r.end;
-      push("tmpl", text.slice(s, i), s, i);
-      if (r.opens) stack.push("${");
-      continue;
-    }
-    if (c === "/" && regexAllowed()) {
-      i++;
-      let inClass = false;
-      while (i < n) {
-        const d = text[i];
-        if (d === "\\") { i += 2; continue; }
-        if (d === "[") inClass = true;
-        else if (d === "]") inClass = false;
-        else if (d === "/" && !inClass) break;
-        else if (d === "\n") throw new Error(`unterminated regular expression at ${s}: ${JSON.stringify(text.slice(s - 80, s + 40))}`);
-        i++;
-      }
-      i++;
-      while (i < n && /[a-z]/.test(text[i])) i++;
-      push("re", text.slice(s, i), s, i);
-      continue;
-    }
-    if (c === "(" || c === "[" || c === "{") {
-      push("p", c, s, s + 1);
-      stack.push(c);
-      i++;
-      continue;
-    }
-    if (c === ")" || c === "]" || c === "}") {
-      stack.pop();
-      i++;
-      push("p", c, s, i);
-      continue;
-    }
-    // Punctuators, longest first among the ones that matter here.
-    const three = text.slice(i, i + 4);
-    const m = /^(>>>=|\.\.\.|===|!==|\*\*=|<<=|>>=|>>>|&&=|\|\|=|\?\?=|=>|\?\.|==|!=|<=|>=|&&|\|\||\?\?|\+\+|--|\+=|-=|\*=|\/=|%=|&=|\|=|\^=|\*\*|<<|>>)/.exec(three);
-    const v = m ? m[1] : c;
-    i += v.length;
-    push("p", v, s, i);
   }
   return out;
 }
