@@ -274,11 +274,12 @@ fn words(text: &str) -> Vec<String> {
 /// The edge a tool is given, two in five: a search hint from another tool's words,
 /// `alwaysLoad`, a `ui.visibility`, a name past the API's 128 characters, a description past the
 /// 4,096-character cut with the cut inside non-ASCII text, a hint whose words lie past 4,096
-/// characters of whitespace, or a name whose words are joined by Unicode spaces.
+/// characters of whitespace, a name whose words are joined by Unicode spaces, or a description
+/// with accented words.
 fn edge(draw: &mut Draw, tool: &mut Value, tools: &[Value]) {
     let name = tool["name"].as_str().unwrap_or_default().to_string();
     let description = tool["description"].as_str().unwrap_or_default().to_string();
-    match draw.below(30) {
+    match draw.below(32) {
         0..=5 => {
             let other = draw.pick(tools);
             let hint = words(other["description"].as_str().unwrap_or_default())
@@ -312,6 +313,13 @@ fn edge(draw: &mut Draw, tool: &mut Value, tools: &[Value]) {
             // only, U+0085 whitespace only), and two they agree on.
             let separator = *draw.pick(&["\u{feff}", "\u{85}", "\u{a0}", "\u{2028}"]);
             tool["name"] = json!(name.replace('_', separator));
+        }
+        12 => {
+            // JavaScript's \b knows ASCII word characters only; its toLowerCase is Unicode's.
+            let accented = format!(
+                "Na\u{ef}ve caf\u{e9} r\u{e9}sum\u{e9} Stra\u{df}e \u{130}stanbul {description}"
+            );
+            tool["description"] = json!(accented);
         }
         _ => {}
     }
@@ -383,9 +391,12 @@ fn queries(draw: &mut Draw, tools: &[Value], names: &[String]) -> Vec<String> {
                 draw.pick(list).clone()
             }
         };
-        let query = match draw.below(11) {
+        let query = match draw.below(12) {
             9 => "hint late".to_string(),
             10 => "tail words".to_string(),
+            11 => draw
+                .pick(&["caf", "sum", "na\u{ef}ve", "stra\u{df}e", "istanbul", "ve"])
+                .to_string(),
             0 => word(draw, &name_words),
             1 => format!(
                 "{} {}",
