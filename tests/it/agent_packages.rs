@@ -55,7 +55,7 @@ fn oracle(binary: &Path, args: &[&str], stdin: &str) -> Value {
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .expect("node runs");
+        .expect("node runs (scripts/test installs nodejs)");
     child
         .stdin
         .take()
