@@ -3,10 +3,12 @@
 //! live servers (`capture`), the interactive view on ratatui's `TestBackend` (`tui`) and in a
 //! real terminal through tmux (`e2e_tmux`), the report page and in headless Chromium
 //! (`report_page`, `browser`), the loaders under generated input (`fuzz_loaders`), the crate
-//! graph (`architecture`), and the shipped agent packages as the oracle (`agent_packages`).
-//! `common` and `chromium` are what several of them share.
+//! graph (`architecture`), and the shipped agent packages as the oracle (`agent_packages` for
+//! Claude Code, `agent_packages_codex` for Codex's fixed texts). `common` and `chromium` are
+//! what several of them share.
 
 mod agent_packages;
+mod agent_packages_codex;
 mod agents;
 mod architecture;
 mod browser;
