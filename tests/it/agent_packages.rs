@@ -25,7 +25,7 @@ fn claude_binary() -> Option<PathBuf> {
     let root = std::env::var_os("SCHEMATAX_AGENT_PACKAGES")
         .map(PathBuf::from)
         .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("target/agent-packages"));
-    let binary = root.join("claude-code-2.1.328/package/claude");
+    let binary = root.join("claude-code/package/claude");
     if binary.is_file() {
         return Some(binary);
     }
