@@ -213,7 +213,10 @@ fn the_namespace_listing_s_texts_are_the_binary_s() {
 #[test]
 fn the_multi_agent_search_texts_occur_whole() {
     let Some(binary) = installed() else { return };
-    let texts: Vec<&str> = codex::MULTI_AGENT_SEARCH_TEXTS.iter().map(|(_, t)| *t).collect();
+    let texts: Vec<&str> = codex::MULTI_AGENT_SEARCH_TEXTS
+        .iter()
+        .map(|(_, t)| *t)
+        .collect();
     assert_pieces_in(binary, &texts);
 }
 
