@@ -372,8 +372,8 @@ fn catalog(draw: &mut Draw, all: &[(String, Vec<Value>)], dir: &Path) -> Vec<Val
 }
 
 /// Queries a model might send for this catalog: words and pairs of names and descriptions,
-/// required terms, server prefixes, exact names (of loaded tools too), mixed case, and the
-/// words that only a long hint or a long description holds past its cut.
+/// required terms, server prefixes, exact names (of loaded tools too), mixed case, `select:`
+/// lists, and the words that only a long hint or a long description holds past its cut.
 fn queries(draw: &mut Draw, tools: &[Value], names: &[String]) -> Vec<String> {
     let mut out = Vec::new();
     for _ in 0..36 {
@@ -391,7 +391,8 @@ fn queries(draw: &mut Draw, tools: &[Value], names: &[String]) -> Vec<String> {
                 draw.pick(list).clone()
             }
         };
-        let query = match draw.below(12) {
+        let query = match draw.below(14) {
+            12 | 13 => select_query(draw, tools, names),
             9 => "hint late".to_string(),
             10 => "tail words".to_string(),
             11 => draw
@@ -436,6 +437,33 @@ fn queries(draw: &mut Draw, tools: &[Value], names: &[String]) -> Vec<String> {
         }
     }
     out
+}
+
+/// A `select:` list of one to three names: full names, raw or sanitised tool names, a name no
+/// tool has; spaced, repeated or upper-cased at times.
+fn select_query(draw: &mut Draw, tools: &[Value], names: &[String]) -> String {
+    let count = 1 + draw.below(3);
+    let picks: Vec<String> = (0..count)
+        .map(|_| {
+            let raw = draw.pick(tools)["toolName"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
+            match draw.below(5) {
+                0 | 1 => draw.pick(names).clone(),
+                2 => raw,
+                3 => raw.replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "_"),
+                _ => "no_such_tool".to_string(),
+            }
+        })
+        .collect();
+    let separator = if draw.chance(30) { " , " } else { "," };
+    let prefix = if draw.chance(15) {
+        "SELECT:"
+    } else {
+        "select:"
+    };
+    format!("{prefix}{}", picks.join(separator))
 }
 
 /// Claude Code's own tools, lowercased (an exact-name query finds them first).

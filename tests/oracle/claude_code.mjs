@@ -17,7 +17,8 @@
 // (hidden and over-long tools dropped, de-duplicated by full name, sorted with localeCompare),
 // `anthropic/alwaysLoad` tools kept out of the deferred ones. Output:
 // [{"query", "hits": [{"name", "score"}]}], score null for a hit of the exact-name or
-// `mcp__` prefix rules, which return before scoring.
+// `mcp__` prefix rules, which return before scoring, or of a `select:` list (ToolSearch's
+// call() resolves those with gwt, before ranking).
 //
 // --names prints the pool's full names (alwaysLoad tools too), in its order, for the tools on stdin.
 // {"catalogs": [job, ...]} on stdin answers each job, in one array.
@@ -77,7 +78,7 @@ function rankingFunctions() {
     KBe: (key) => key, // wire key -> internal key: identity while no key map is loaded
     t: noop, // debug log
   };
-  const r = take("r8t", "async function r8t(", ["r8t", "zkn", "XJs"], stubs);
+  const r = take("r8t", "async function r8t(", ["r8t", "zkn", "XJs", "nZn"], stubs);
   const code = patchOnce(r.code, ".slice(0,g).map((ee)=>ee.name)}", ".slice(0,g)}");
   const ranking = evaluate(code, stubs, r.names);
   // The MCP tool's description as prompt() gives it: cut at Gae() characters.
@@ -109,7 +110,17 @@ function rankingFunctions() {
   mustOccur(factory.idx, "...ADa(le._meta,e,le.name)&&{hiddenFromModel:!0}");
   mustOccur(factory.idx, 'alwaysLoad:!z&&(K&&!(o==="dynamic"&&le._meta?.["anthropic/alwaysLoad"]===!1)||le._meta?.["anthropic/alwaysLoad"]===!0)');
   const hidden = evaluate(visibility.code, {}, visibility.names);
-  return { ...ranking, ...cut, ...order, ...hidden };
+  // The select path of call(): names resolved by gwt (exact name, else tools whose raw or
+  // sanitised tool name is the name), else LRi's replacements, which FM finds only for
+  // Claude's own artifacts server. aDe (wire name -> internal name) is the identity without a
+  // key map.
+  const selectStubs = { FM: () => undefined, pg: () => undefined, aDe: (x) => x };
+  const select = take("rUe", "function SGn(", ["rUe", "SGn"], selectStubs);
+  mustOccur(null, "function FM(e,r){let o=or(e),g=o?.serverName===si&&o.toolName!==void 0?");
+  mustOccur(null, SELECT_GLUE[0]);
+  mustOccur(null, SELECT_GLUE[1]);
+  const selecting = evaluate(select.code, selectStubs, select.names);
+  return { ...ranking, ...cut, ...order, ...hidden, ...selecting };
 }
 
 /// Claude Code's MCP tool object, as far as ranking reads it: from the tool as the server lists
@@ -131,6 +142,26 @@ function mcpTool(f, t) {
   };
 }
 
+/// The code of ToolSearch's call() that the select path below follows (Zr, the permission
+/// check, is false without deny rules; Fo, the already-loaded check, is empty outside by-value
+/// listings).
+const SELECT_GLUE = [
+  'hr=nZn.exec(ot)?.[1]??(SGn(In,Zt(io),ot.trim(),Zr).selected.some((_o)=>In.includes(_o))?ot.trim():void 0);if(hr!==void 0){let _o=hr.split(",").map((zi)=>zi.trim()).filter(Boolean),dr=_o.map((zi)=>[zi,Fo(zi)])',
+  "for(let zi of fs){let Qi=rUe(In,pa,zi,Zr);for(let Oa of Qi)if(!Rs.includes(Oa.name))Rs.push(Oa.name);if(Qi.length===0)js.push(zi)}",
+];
+
+/// ToolSearch's select path, or null when the query takes the keyword path.
+function selected(f, ot, deferred, all) {
+  const Zr = () => false;
+  const hr = f.nZn.exec(ot)?.[1] ?? (f.SGn(deferred, all, ot.trim(), Zr).selected.some((t) => deferred.includes(t)) ? ot.trim() : undefined);
+  if (hr === undefined) return null;
+  const names = [];
+  for (const name of hr.split(",").map((x) => x.trim()).filter(Boolean)) {
+    for (const tool of f.rUe(deferred, all, name, Zr)) if (!names.includes(tool.name)) names.push(tool.name);
+  }
+  return names;
+}
+
 let functions = null;
 
 async function rank(input) {
@@ -146,7 +177,8 @@ async function rank(input) {
     // ToolSearch's call(): `ot=XJs(o.query)`, then `r8t(ot,In,io,Zt(io),tt,ko)` with the
     // deferred tools, all tools, all tools again (Zt is the identity outside REPL and
     // by-value modes; only MCP tools are modelled), max_results and the describe cache.
-    const hits = await f.r8t(f.XJs(query), deferred, pool, pool, k, describer);
+    const ot = f.XJs(query);
+    const hits = selected(f, ot, deferred, pool) ?? (await f.r8t(ot, deferred, pool, pool, k, describer));
     out.push({
       query,
       hits: hits.map((h) => (typeof h === "string" ? { name: h, score: null } : h)),
