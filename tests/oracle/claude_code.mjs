@@ -1,6 +1,7 @@
 // Claude Code's own ToolSearch ranking and fixed texts, run from its shipped package.
 //
 //   node tests/oracle/claude_code.mjs <claude binary>          < {"tools":[...],"queries":[...],"k":5}
+//   node tests/oracle/claude_code.mjs <claude binary> --names  < {"tools":[...]}
 //   node tests/oracle/claude_code.mjs <claude binary> --texts
 //
 // The package (@anthropic-ai/claude-code-linux-x64, scripts/install-agent-packages) is a
@@ -8,8 +9,9 @@
 // ToolSearch ranks with (the scorer, the query cut, the name parts, the description cache and the
 // MCP tool's description cut, the pool's order) and runs them in node, unchanged but for one
 // patch: the ranking returns {name, score} instead of names. Stubbed are only what does not
-// rank: the yield budget, the debug logger, the environment (no overrides set), the wire-key
-// map (empty by default) and one remote switch of the ToolSearch text (off by default).
+// rank (the yield budget, logs, the environment with no override set, the wire-key maps, empty
+// by default, one remote switch of the ToolSearch text, off by default, ...; each is named
+// where it is stubbed, and docs/agent-oracles.md lists them).
 //
 // Ranking input, on stdin: tools as the MCP server lists them, {serverName, toolName,
 // description, meta} (meta: the tool's `_meta`; "name" and "searchHint" optional, else built
@@ -31,7 +33,7 @@ import { readFileSync } from "node:fs";
 
 const [binary, mode] = process.argv.slice(2);
 if (!binary) {
-  process.stderr.write("usage: claude_code.mjs <claude binary> [--texts]\n");
+  process.stderr.write("usage: claude_code.mjs <claude binary> [--names | --texts]\n");
   process.exit(2);
 }
 const bundle = new Bundle(binary);
