@@ -1,11 +1,13 @@
 //! The binary's integration tests, one test binary with a module per area: the command line
-//! (`cli`, `first_hour`, `hostile`, `hostile_tokenizers`, `readme`), capture from live servers
-//! (`capture`), the interactive view on ratatui's `TestBackend` (`tui`) and in a real terminal
-//! through tmux (`e2e_tmux`), the report page and in headless Chromium (`report_page`,
-//! `browser`), the loaders under generated input (`fuzz_loaders`), and the crate graph
-//! (`architecture`), and the fixed texts of other agents against their shipped packages
-//! (`agent_packages_codex`). `common` and `chromium` are what several of them share.
+//! (`cli`, `agents`, `first_hour`, `hostile`, `hostile_tokenizers`, `readme`), capture from
+//! live servers (`capture`), the interactive view on ratatui's `TestBackend` (`tui`) and in a
+//! real terminal through tmux (`e2e_tmux`), the report page and in headless Chromium
+//! (`report_page`, `browser`), the loaders under generated input (`fuzz_loaders`), the crate
+//! graph (`architecture`), and the shipped agent packages as the oracle (`agent_packages` for
+//! Claude Code, `agent_packages_codex` for Codex's fixed texts). `common` and `chromium` are
+//! what several of them share.
 
+mod agent_packages;
 mod agent_packages_codex;
 mod agents;
 mod architecture;
