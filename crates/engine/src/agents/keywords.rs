@@ -9,6 +9,31 @@ use super::hits::{AgentHit, AgentSearch, MatchKind};
 use super::turn::TurnTool;
 use crate::nouns::tools::ServerCapture;
 
+/// Whether JavaScript's `\s` matches `c` (its whitespace and line terminators, which differ
+/// from Rust's `char::is_whitespace` at U+0085 and U+FEFF).
+pub fn is_js_space(c: char) -> bool {
+    matches!(
+        c,
+        '\t' | '\n' | '\u{b}' | '\u{c}' | '\r' | ' ' | '\u{a0}' | '\u{1680}' | '\u{2000}'
+            ..='\u{200a}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{202f}'
+                | '\u{205f}'
+                | '\u{3000}'
+                | '\u{feff}'
+    )
+}
+
+/// `text` with each run of JavaScript whitespace made one space, and trimmed, as Claude Code
+/// stores a search hint.
+fn fold_spaces(text: &str) -> String {
+    text.split(is_js_space)
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// One pooled tool's searchable texts.
 #[derive(Debug, Clone)]
 struct Entry {
@@ -81,7 +106,7 @@ impl KeywordIndex {
             let coarse = [t.server.to_lowercase(), t.tool.to_lowercase()];
             let parts = coarse
                 .iter()
-                .flat_map(|c| c.split(|ch: char| ch.is_whitespace() || ch == '_' || ch == '.'))
+                .flat_map(|c| c.split(|ch: char| is_js_space(ch) || ch == '_' || ch == '.'))
                 .filter(|p| !p.is_empty())
                 .map(str::to_string)
                 .collect();
@@ -92,8 +117,11 @@ impl KeywordIndex {
                 coarse,
                 parts,
                 description: described.to_lowercase(),
-                hint: cut_units(tool.meta.search_hint.as_deref().unwrap_or(""), hint_chars)
-                    .to_lowercase(),
+                hint: cut_units(
+                    &fold_spaces(tool.meta.search_hint.as_deref().unwrap_or("")),
+                    hint_chars,
+                )
+                .to_lowercase(),
             }
         };
         Some(KeywordIndex {
@@ -110,9 +138,9 @@ impl KeywordIndex {
     /// every name it holds).
     pub fn search(&self, query: &str, limit: usize) -> AgentSearch {
         let cut = cut_units(query, self.query_chars);
-        let words: Vec<&str> = cut.split_whitespace().collect();
+        let words: Vec<&str> = cut.split(is_js_space).filter(|w| !w.is_empty()).collect();
         let query_text = if words.len() <= self.query_terms {
-            cut.trim().to_string()
+            cut.trim_matches(is_js_space).to_string()
         } else {
             words[..self.query_terms].join(" ")
         };
@@ -143,7 +171,7 @@ impl KeywordIndex {
     }
 
     fn rank(&self, query: &str, lower: &str, limit: usize) -> AgentSearch {
-        let terms: Vec<&str> = lower.split_whitespace().collect();
+        let terms: Vec<&str> = lower.split(is_js_space).filter(|w| !w.is_empty()).collect();
         let required: Vec<&str> = terms
             .iter()
             .filter(|t| t.starts_with('+') && t.len() > 1)
@@ -203,7 +231,11 @@ impl KeywordIndex {
 
     fn select(&self, query: &str, list: &str) -> AgentSearch {
         let mut hits: Vec<AgentHit> = Vec::new();
-        for wanted in list.split(',').take(self.select_names).map(str::trim) {
+        for wanted in list
+            .split(',')
+            .take(self.select_names)
+            .map(|w| w.trim_matches(is_js_space))
+        {
             let all = self.deferred.iter().chain(&self.loaded);
             let found: Vec<&Entry> = match all.clone().find(|e| e.name == wanted) {
                 Some(e) => vec![e],
