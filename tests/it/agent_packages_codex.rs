@@ -35,10 +35,16 @@ fn binary_text() -> Option<&'static str> {
     .as_deref()
 }
 
-/// The binary's text, or `None` after printing why the test is skipped.
+/// The binary's text, or `None` after printing why the test is skipped (a failure when
+/// `SCHEMATAX_REQUIRE_ORACLE` is set, as `scripts/test` sets it).
 fn installed() -> Option<&'static str> {
     let text = binary_text();
     if text.is_none() {
+        assert!(
+            std::env::var_os("SCHEMATAX_REQUIRE_ORACLE").is_none(),
+            "{} is absent and SCHEMATAX_REQUIRE_ORACLE is set: run scripts/install-agent-packages",
+            binary_path().display()
+        );
         eprintln!(
             "skipped: {} is absent (run scripts/install-agent-packages)",
             binary_path().display()
