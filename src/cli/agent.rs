@@ -11,6 +11,7 @@ use schematax_engine::agents::search::AgentIndex;
 use schematax_engine::agents::settings::{AgentSettings, DEFAULT_CONTEXT_WINDOW};
 use schematax_engine::agents::turn::AgentTurn;
 use schematax_engine::analyses::eval::{resolve, QuerySet};
+use schematax_engine::inputs::client_config::load_client_config;
 use schematax_engine::inputs::Inputs;
 use schematax_engine::replay::activation::Traffic;
 use schematax_engine::replay::session::{Overrides, Session};
@@ -30,9 +31,14 @@ pub fn list(output: OutputArgs) -> Result<ExitCode, CliError> {
     )
 }
 
-/// The settings an agent reads, from the flags and the config.
-pub fn settings(session: &SessionArgs, inputs: &Inputs) -> AgentSettings {
-    AgentSettings {
+/// The settings `release`'s agent reads, from the flags, the config and the client configs
+/// of its kind.
+pub fn settings(
+    session: &SessionArgs,
+    inputs: &Inputs,
+    release: &AgentRelease,
+) -> Result<AgentSettings, CliError> {
+    let mut settings = AgentSettings {
         context_window: session
             .context
             .filter(|c| *c > 0)
@@ -40,7 +46,12 @@ pub fn settings(session: &SessionArgs, inputs: &Inputs) -> AgentSettings {
             .unwrap_or(DEFAULT_CONTEXT_WINDOW),
         enable_tool_search: session.enable_tool_search.clone(),
         ..AgentSettings::default()
+    };
+    for path in &session.client_configs {
+        let config = load_client_config(path)?;
+        settings.read_client_config(&config, release.rules.client_file);
     }
+    Ok(settings)
 }
 
 /// The tokenizer of the configured model (or `--model`/`--tokenizer`), unless chars/4 only.
@@ -84,7 +95,7 @@ pub fn turn(
     Ok(AgentTurn::build(
         release,
         &inputs.captures,
-        &settings(session, inputs),
+        &settings(session, inputs, release)?,
         tokenizer,
     )?)
 }
@@ -103,7 +114,7 @@ pub fn report(
         &turn,
         agent.title,
         tokenizer.map(|t| t.1),
-        settings(session, inputs).context_window,
+        settings(session, inputs, release)?.context_window,
         warnings(inputs),
     );
     emit(&report.render(format), output)
@@ -228,7 +239,9 @@ pub fn compare(parts: &CompareParts<'_>) -> Result<AgentCompareReport, CliError>
     } = *parts;
     warnings(inputs);
     let tokenizer = tokenizer(session, inputs, estimate_only)?;
-    let settings = settings(session, inputs);
+    for path in &session.client_configs {
+        load_client_config(path)?;
+    }
     let overrides = session.overrides(inputs)?;
     let hermes_default = Session::new(&inputs.config, &inputs.captures, &overrides);
     let mut columns = Vec::new();
@@ -256,6 +269,7 @@ pub fn compare(parts: &CompareParts<'_>) -> Result<AgentCompareReport, CliError>
                 )?
             }
             AgentArg::Other(release, agent) => {
+                let settings = settings(session, inputs, release)?;
                 let turn = AgentTurn::build(
                     release,
                     &inputs.captures,

@@ -370,6 +370,11 @@ pub struct SessionArgs {
     /// `auto`, `auto:N`, `true`, `false`).
     #[arg(long, value_name = "VALUE")]
     pub enable_tool_search: Option<String>,
+    /// An agent's MCP client config (Claude Code's .mcp.json, Codex's config.toml, Gemini
+    /// CLI's settings.json, Cursor's or VS Code's mcp.json; repeatable): each agent takes the
+    /// per-server settings of its own kind (alwaysLoad, tool lists, enabled).
+    #[arg(long = "client-config", value_name = "PATH")]
+    pub client_configs: Vec<PathBuf>,
     /// Engine profile by id (hermes-0.21.4, seed, ...; see `schematax profiles`). `compare`
     /// takes several, comma-separated.
     #[arg(long, value_name = "PROFILE", value_parser = parse_profile_id, value_delimiter = ',')]

@@ -256,3 +256,58 @@ fn the_configs_agent_is_the_default_and_hermes_flags_win() {
         "{text}"
     );
 }
+
+#[test]
+fn each_agent_reads_the_client_config_of_its_own_kind() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".gemini")).unwrap();
+    let claude = dir.path().join(".mcp.json");
+    std::fs::write(
+        &claude,
+        r#"{"mcpServers":{"firecrawl":{"command":"x","alwaysLoad":true}}}"#,
+    )
+    .unwrap();
+    let gemini = dir.path().join(".gemini/settings.json");
+    std::fs::write(
+        &gemini,
+        r#"{"mcpServers":{"firecrawl":{"command":"x","excludeTools":["firecrawl_scrape"]}}}"#,
+    )
+    .unwrap();
+    let (claude, gemini) = (claude.to_str().unwrap(), gemini.to_str().unwrap());
+    let report = json(&[
+        "compare",
+        "--agent",
+        "claude-code,gemini-cli,codex",
+        "--client-config",
+        claude,
+        "--client-config",
+        gemini,
+        "--estimate-only",
+        "--format",
+        "json",
+    ]);
+    let columns = report["agents"].as_array().unwrap();
+    let firecrawl_tools = serde_json::from_str::<Value>(
+        &std::fs::read_to_string("samples/tools/firecrawl.json").unwrap(),
+    )
+    .unwrap()["tools"]
+        .as_array()
+        .unwrap()
+        .len() as u64;
+    // Claude Code keeps firecrawl's tools whole; Gemini CLI leaves one out; Codex reads
+    // neither file.
+    assert_eq!(
+        columns[0]["deferred"].as_u64().unwrap(),
+        35 - firecrawl_tools
+    );
+    assert_eq!(columns[1]["tools"], 34);
+    assert_eq!(columns[2]["deferred"], 35);
+    let e = stderr_of_failure(&[
+        "report",
+        "--agent",
+        "codex",
+        "--client-config",
+        "no-such.toml",
+    ]);
+    assert!(e.contains("no-such.toml"), "{e}");
+}

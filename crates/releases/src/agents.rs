@@ -57,6 +57,26 @@ pub struct AgentRules {
     pub fidelity: Fidelity,
     /// What the agent's own context display counts of these figures, one sentence.
     pub context_display: &'static str,
+    /// The client config whose per-server settings (`alwaysLoad`, tool lists, `enabled`)
+    /// the agent reads.
+    pub client_file: ClientFile,
+}
+
+/// The kind of MCP client config an agent reads its per-server settings from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClientFile {
+    /// Claude Code's `.mcp.json` or `~/.claude.json`.
+    ClaudeCode,
+    /// Codex's `config.toml`.
+    Codex,
+    /// VS Code's `mcp.json` or `settings.json`.
+    VsCode,
+    /// Cursor's `mcp.json`.
+    Cursor,
+    /// Gemini CLI's `settings.json`.
+    GeminiCli,
+    /// None: an API's caller decides in code.
+    None,
 }
 
 /// The characters a name may keep; any other becomes `_`.
@@ -366,6 +386,7 @@ static CLAUDE_CODE_2_1_328: AgentRules = AgentRules {
         },
     },
     context_display: "/context counts the deferred tools' names and ToolSearch, not the server instructions",
+    client_file: ClientFile::ClaudeCode,
 };
 
 static CODEX_0_171_0: AgentRules = AgentRules {
@@ -421,6 +442,7 @@ static CODEX_0_171_0: AgentRules = AgentRules {
         },
     },
     context_display: "the status line counts the whole request, listing and tools included",
+    client_file: ClientFile::Codex,
 };
 
 static COPILOT_VSCODE: AgentRules = AgentRules {
@@ -469,6 +491,7 @@ static COPILOT_VSCODE: AgentRules = AgentRules {
         },
     },
     context_display: "the chat's context view counts the tools as sent",
+    client_file: ClientFile::VsCode,
 };
 
 static CURSOR: AgentRules = AgentRules {
@@ -514,6 +537,7 @@ static CURSOR: AgentRules = AgentRules {
         },
     },
     context_display: "not published",
+    client_file: ClientFile::Cursor,
 };
 
 static GEMINI_CLI_0_61_0: AgentRules = AgentRules {
@@ -558,6 +582,7 @@ static GEMINI_CLI_0_61_0: AgentRules = AgentRules {
         },
     },
     context_display: "/stats counts the whole request",
+    client_file: ClientFile::GeminiCli,
 };
 
 static ANTHROPIC_API: AgentRules = AgentRules {
@@ -598,6 +623,7 @@ static ANTHROPIC_API: AgentRules = AgentRules {
         },
     },
     context_display: "usage.input_tokens counts what is rendered",
+    client_file: ClientFile::None,
 };
 
 static OPENAI_RESPONSES: AgentRules = AgentRules {
@@ -644,6 +670,7 @@ static OPENAI_RESPONSES: AgentRules = AgentRules {
         },
     },
     context_display: "usage.input_tokens counts what is rendered",
+    client_file: ClientFile::None,
 };
 
 /// Every agent schematax models, Hermes first.

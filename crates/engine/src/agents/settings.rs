@@ -3,6 +3,10 @@
 
 use std::collections::BTreeMap;
 
+use schematax_releases::agents::ClientFile;
+
+use crate::inputs::client_config::{ClientConfig, ClientKind};
+
 /// The context window assumed when neither the config nor `--context` gives one.
 pub const DEFAULT_CONTEXT_WINDOW: u64 = 200_000;
 
@@ -16,6 +20,30 @@ pub struct ServerSettings {
     pub include_tools: Option<Vec<String>>,
     /// Gemini CLI's `excludeTools`: these tools are never enabled.
     pub exclude_tools: Vec<String>,
+    /// The config turns the server off: none of its tools is connected.
+    pub disabled: bool,
+    /// A tool list entry `name(...)` names the tool `name` too (Gemini CLI's form).
+    pub call_forms: bool,
+}
+
+impl ServerSettings {
+    /// Whether the server's settings leave `tool` connected: the deny list first, then the
+    /// allow list.
+    pub fn exposes(&self, tool: &str) -> bool {
+        if self.disabled || self.exclude_tools.iter().any(|name| name == tool) {
+            return false;
+        }
+        let Some(include) = &self.include_tools else {
+            return true;
+        };
+        include.iter().any(|entry| {
+            entry == tool
+                || (self.call_forms
+                    && entry
+                        .strip_prefix(tool)
+                        .is_some_and(|rest| rest.starts_with('(')))
+        })
+    }
 }
 
 /// Everything besides the catalog that decides what an agent sends.
@@ -36,6 +64,37 @@ impl Default for AgentSettings {
             enable_tool_search: None,
             servers: BTreeMap::new(),
         }
+    }
+}
+
+impl AgentSettings {
+    /// Takes the per-server settings of `config` when it is the kind of file an agent that
+    /// reads `file` reads; returns whether it was.
+    pub fn read_client_config(&mut self, config: &ClientConfig, file: ClientFile) -> bool {
+        let kind = match config.kind {
+            ClientKind::ClaudeCode => ClientFile::ClaudeCode,
+            ClientKind::Codex => ClientFile::Codex,
+            ClientKind::VsCode => ClientFile::VsCode,
+            ClientKind::Cursor => ClientFile::Cursor,
+            ClientKind::GeminiCli => ClientFile::GeminiCli,
+            ClientKind::ClaudeDesktop | ClientKind::Other => ClientFile::None,
+        };
+        if kind != file || file == ClientFile::None {
+            return false;
+        }
+        for server in &config.servers {
+            self.servers.insert(
+                server.name.clone(),
+                ServerSettings {
+                    always_load: server.always_load,
+                    include_tools: server.include_tools.clone(),
+                    exclude_tools: server.exclude_tools.clone(),
+                    disabled: !server.enabled,
+                    call_forms: config.kind == ClientKind::GeminiCli,
+                },
+            );
+        }
+        true
     }
 }
 
