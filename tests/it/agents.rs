@@ -311,3 +311,18 @@ fn each_agent_reads_the_client_config_of_its_own_kind() {
     ]);
     assert!(e.contains("no-such.toml"), "{e}");
 }
+
+#[test]
+fn the_readme_shows_the_samples_table_in_every_agent_as_compare_prints_it() {
+    let all: Vec<&str> = AGENTS.iter().map(|a| a.id).collect();
+    let printed = run_ok(&["compare", "--agent", &all.join(","), "--format", "markdown"]);
+    let readme = std::fs::read_to_string("README.md").unwrap();
+    let table: Vec<&str> = printed.lines().filter(|l| l.starts_with('|')).collect();
+    assert!(table.len() > 5);
+    assert!(
+        readme.contains(&table.join("\n")),
+        "README.md's table differs from what compare prints:\n{}",
+        table.join("\n")
+    );
+    assert!(readme.contains(&format!("--agent {} --format markdown", all.join(","))));
+}
