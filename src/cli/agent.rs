@@ -378,3 +378,47 @@ fn differences(set: &QuerySet, columns: &[AgentColumn], found: &[Vec<bool>]) -> 
         })
         .collect()
 }
+
+/// `lint --agent`'s formats: a table, JSON or Markdown (SARIF rules are Hermes's).
+pub fn plain_lint_format(
+    format: crate::cli::choices::LintFormat,
+) -> Result<crate::cli::choices::Format, CliError> {
+    use crate::cli::choices::{Format, LintFormat};
+    match format {
+        LintFormat::Table => Ok(Format::Table),
+        LintFormat::Json => Ok(Format::Json),
+        LintFormat::Markdown => Ok(Format::Markdown),
+        LintFormat::Sarif => Err(CliError::Usage(
+            "--format sarif: lint under another agent gives table, json or markdown".into(),
+        )),
+    }
+}
+
+/// `lint` under another agent: the deferred tools its own search misses for their own
+/// name words or first sentence.
+pub fn lint(
+    chosen: (&'static AgentRelease, &'static Agent),
+    session: &SessionArgs,
+    inputs: &Inputs,
+    (limit, fail_on): (Option<usize>, Option<crate::cli::args::FailOn>),
+    output: &OutputArgs,
+) -> Result<ExitCode, CliError> {
+    warnings(inputs);
+    let turn = turn(chosen.0, session, inputs, None)?;
+    let index = index(chosen, &turn, inputs)?;
+    let k = limit.unwrap_or(chosen.0.rules.loading.default_results);
+    let unfound =
+        schematax_engine::agents::findability::unfound(&turn, &inputs.captures, &index, k);
+    let report = schematax_report::agents::AgentLintReport::build(&turn, k, &unfound);
+    emit(
+        &report.render(output.format.into()),
+        output.output.as_deref(),
+    )?;
+    // Every finding is a warning: `--fail-on warning` fails on any.
+    Ok(match fail_on {
+        Some(crate::cli::args::FailOn::Warning) if !unfound.is_empty() => {
+            ExitCode::from(EXIT_FAILURE)
+        }
+        _ => ExitCode::SUCCESS,
+    })
+}

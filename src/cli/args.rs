@@ -306,11 +306,15 @@ impl Command {
     }
 
     /// Whether the command runs under an agent other than Hermes (`report`, `search`,
-    /// `eval`, and `compare` with several).
+    /// `eval`, `lint`, and `compare` with several).
     pub fn models_other_agents(&self) -> bool {
         matches!(
             self,
-            Command::Report(_) | Command::Search(_) | Command::Eval(_) | Command::Compare(_)
+            Command::Report(_)
+                | Command::Search(_)
+                | Command::Eval(_)
+                | Command::Lint(_)
+                | Command::Compare(_)
         )
     }
 
@@ -752,7 +756,11 @@ impl SessionArgs {
     /// The commands that build a session here print no warnings of their own: the config's
     /// and the captures' go to stderr, one line each.
     pub fn session(&self, config: Option<&Path>) -> Result<(Inputs, Session), CliError> {
-        let inputs = self.inputs(config)?;
+        self.session_of(self.inputs(config)?)
+    }
+
+    /// Builds the session of inputs already read (warnings on stderr as [`Self::session`]).
+    pub fn session_of(&self, inputs: Inputs) -> Result<(Inputs, Session), CliError> {
         let session = Session::new(&inputs.config, &inputs.captures, &self.overrides(&inputs)?);
         warn_on_stderr(&inputs, session.profile());
         Ok((inputs, session))

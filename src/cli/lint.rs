@@ -18,7 +18,15 @@ pub fn run(args: LintArgs) -> Result<ExitCode, CliError> {
         queries,
         limit,
     } = args;
-    let (inputs, session) = input.session()?;
+    let inputs = input.inputs()?;
+    if let Some(chosen) = input.session.other_agent(&inputs) {
+        let output = crate::cli::args::OutputArgs {
+            format: crate::cli::agent::plain_lint_format(format)?,
+            output,
+        };
+        return crate::cli::agent::lint(chosen, &input.session, &inputs, (limit, fail_on), &output);
+    }
+    let (inputs, session) = input.session.session_of(inputs)?;
     let set = load_queries(queries.as_deref())?;
     let sources = inputs
         .captures

@@ -114,7 +114,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
             (command.models_other_agents(), session.agent.first())
         {
             return Err(CliError::Usage(format!(
-                "--agent {}: this command replays Hermes only; `report`, `search`, `eval` and `compare` take other agents",
+                "--agent {}: this command replays Hermes only; `report`, `search`, `eval`, `lint` and `compare` take other agents",
                 agent.id
             )));
         }

@@ -144,7 +144,7 @@ fn search_follows_the_agent_and_says_when_it_cannot() {
 
 #[test]
 fn commands_that_replay_hermes_only_refuse_another_agent() {
-    let e = stderr_of_failure(&["lint", "--agent", "codex"]);
+    let e = stderr_of_failure(&["sweep", "--agent", "codex"]);
     assert!(e.contains("replays Hermes only"), "{e}");
     let e = stderr_of_failure(&["report", "--agent", "codex,cursor"]);
     assert!(e.contains("compare --agent"), "{e}");
@@ -325,4 +325,56 @@ fn the_readme_shows_the_samples_table_in_every_agent_as_compare_prints_it() {
         table.join("\n")
     );
     assert!(readme.contains(&format!("--agent {} --format markdown", all.join(","))));
+}
+
+#[test]
+fn lint_under_an_agent_lists_the_tools_its_search_misses_for_their_own_words() {
+    let report = json(&[
+        "lint",
+        "--agent",
+        "codex",
+        "--tools",
+        "tests/data/captures",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(report["agent"], "codex@0.171.0");
+    assert_eq!(report["k"], 8);
+    let findings = report["findings"].as_array().unwrap();
+    assert!(!findings.is_empty());
+    for finding in findings {
+        let instead = finding["instead"].as_array().unwrap();
+        assert!(!instead.contains(&finding["tool"]), "{finding}");
+        // The query is the tool's own: running it finds what the finding says came instead.
+        let searched = json(&[
+            "search",
+            "--agent",
+            "codex",
+            "--tools",
+            "tests/data/captures",
+            "--format",
+            "json",
+            finding["query"].as_str().unwrap(),
+        ]);
+        let names: Vec<&Value> = searched["queries"][0]["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| &h["name"])
+            .collect();
+        assert_eq!(names, instead.iter().collect::<Vec<_>>());
+        break;
+    }
+    let output = schematax(&[
+        "lint",
+        "--agent",
+        "codex",
+        "--tools",
+        "tests/data/captures",
+        "--fail-on",
+        "warning",
+    ]);
+    assert_eq!(output.status.code(), Some(1));
+    let e = stderr_of_failure(&["lint", "--agent", "codex", "--format", "sarif"]);
+    assert!(e.contains("table, json or markdown"), "{e}");
 }

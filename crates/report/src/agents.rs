@@ -7,6 +7,7 @@ use serde::Serialize;
 use crate::table::{escape_markdown, Align, Table};
 use crate::{thousands, Format};
 use schematax_engine::agents::eval::AgentEvaluation;
+use schematax_engine::agents::findability::{OwnQuery, Unfound};
 use schematax_engine::agents::hits::{AgentSearch, MatchKind};
 use schematax_engine::agents::settings::ToolSearchSwitch;
 use schematax_engine::agents::turn::{Activation, AgentTurn, Part, ShareMeasure};
@@ -978,6 +979,103 @@ impl AgentCompareReport {
                     .collect::<Vec<_>>()
                     .join("\n")
             ),
+        }
+    }
+}
+
+/// One miss of `lint --agent`.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AgentLintRow {
+    /// The tool's name before the model.
+    pub tool: String,
+    /// Its server.
+    pub server: String,
+    /// `name_words` or `first_sentence`.
+    pub query_kind: &'static str,
+    /// The query.
+    pub query: String,
+    /// What the search returned instead, best first.
+    pub instead: Vec<String>,
+}
+
+/// `lint --agent`: the deferred tools the agent's own search misses for their own words.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct AgentLintReport {
+    /// `id@version`.
+    pub agent: String,
+    /// The result count searched.
+    pub k: usize,
+    /// Deferred tools checked.
+    pub tools: usize,
+    /// Each miss, a warning.
+    pub findings: Vec<AgentLintRow>,
+}
+
+impl AgentLintReport {
+    /// The report of the misses in `turn`'s agent.
+    pub fn build(turn: &AgentTurn, k: usize, unfound: &[Unfound]) -> AgentLintReport {
+        AgentLintReport {
+            agent: agent_label(turn),
+            k,
+            tools: turn.deferred(),
+            findings: unfound
+                .iter()
+                .map(|u| AgentLintRow {
+                    tool: u.name.clone(),
+                    server: u.server.clone(),
+                    query_kind: match u.query {
+                        OwnQuery::NameWords => "name_words",
+                        OwnQuery::FirstSentence => "first_sentence",
+                    },
+                    query: u.text.clone(),
+                    instead: u.instead.clone(),
+                })
+                .collect(),
+        }
+    }
+
+    /// Renders in `format`.
+    pub fn render(&self, format: Format) -> String {
+        if format == Format::Json {
+            return crate::to_json(self);
+        }
+        let head = format!(
+            "schematax lint in {}: {} of {} deferred tools not in the top {} for their own words",
+            self.agent,
+            self.findings
+                .iter()
+                .map(|f| f.tool.as_str())
+                .collect::<std::collections::BTreeSet<_>>()
+                .len(),
+            self.tools,
+            self.k
+        );
+        let mut table = Table::new(&[
+            ("tool", Align::Left),
+            ("query", Align::Left),
+            ("came instead", Align::Left),
+        ]);
+        for f in &self.findings {
+            table.row([
+                f.tool.clone(),
+                format!(
+                    "{} ({})",
+                    schematax_engine::text::clip(&f.query, 50),
+                    f.query_kind.replace('_', " ")
+                ),
+                schematax_engine::text::clip(&f.instead.join(", "), 80),
+            ]);
+        }
+        let advice = "each a warning: the agent's search does not return the tool for its own name words or its description's first sentence; name the task in the first sentence, with the words users type";
+        match format {
+            Format::Markdown => format!(
+                "# {}\n\n{}\n{}\n",
+                escape_markdown(&head),
+                table.to_markdown(),
+                escape_markdown(advice)
+            ),
+            _ if self.findings.is_empty() => format!("{head}\n"),
+            _ => format!("{head}\n\n{}\n{advice}\n", table.to_text()),
         }
     }
 }

@@ -6,6 +6,7 @@
 
 pub mod bm25;
 pub mod eval;
+pub mod findability;
 pub mod hits;
 pub mod keywords;
 pub mod namespaces;
