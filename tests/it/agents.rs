@@ -342,7 +342,7 @@ fn lint_under_an_agent_lists_the_tools_its_search_misses_for_their_own_words() {
     assert_eq!(report["k"], 8);
     let findings = report["findings"].as_array().unwrap();
     assert!(!findings.is_empty());
-    for finding in findings {
+    for finding in &findings[..1] {
         let instead = finding["instead"].as_array().unwrap();
         assert!(!instead.contains(&finding["tool"]), "{finding}");
         // The query is the tool's own: running it finds what the finding says came instead.
@@ -363,7 +363,6 @@ fn lint_under_an_agent_lists_the_tools_its_search_misses_for_their_own_words() {
             .map(|h| &h["name"])
             .collect();
         assert_eq!(names, instead.iter().collect::<Vec<_>>());
-        break;
     }
     let output = schematax(&[
         "lint",
