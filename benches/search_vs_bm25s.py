@@ -29,11 +29,15 @@ import numpy as np
 EXAMPLE = os.environ.get("SEARCH_BENCH", "target/release/examples/search_bench")
 # Another build of the example (say, of an earlier commit), timed in the same rounds.
 BEFORE = os.environ.get("BEFORE")
+# Queries of each style, and whether bm25s is also timed one call per query.
+QUERIES = os.environ.get("QUERIES", "1000")
+PER_CALL = os.environ.get("PER_CALL", "1") == "1"
 
 
 def run(*args, example=EXAMPLE):
     """The example's standard output."""
-    out = subprocess.run([example, *args], check=True, capture_output=True, text=True)
+    out = subprocess.run([example, "--queries", QUERIES, *args], check=True,
+                         capture_output=True, text=True)
     return out.stdout
 
 
@@ -47,6 +51,9 @@ def bm25s_rounds(retriever, ids, limit, passes):
         retriever.retrieve(ids, k=limit, show_progress=False, n_threads=0)
         batch.append((time.thread_time() - started_cpu) * 1e6 / len(ids))
         wall.append((time.perf_counter() - started) * 1e6 / len(ids))
+        if not PER_CALL:
+            single.append(float("nan"))
+            continue
         started_cpu = time.thread_time()
         for query in ids:
             retriever.retrieve([query], k=limit, show_progress=False, n_threads=0)
@@ -78,14 +85,14 @@ def measure(shape, tools, profile, rounds, passes, work):
         line = json.loads(run("--shape", shape, "--profile", profile, "time", str(tools),
                               str(passes)))
         entries = line["twin_entries"]
-        if BEFORE:
-            line = json.loads(run("--shape", shape, "--profile", profile, "time", str(tools),
-                                  str(passes), example=BEFORE))
-            for style, figures in line["styles"].items():
-                rows[style]["before"].append(figures["cpu_median_us"])
         for style, figures in line["styles"].items():
             rows[style]["schematax"].append(figures["cpu_median_us"])
             rows[style]["schematax_wall"].append(figures["median_us"])
+        if BEFORE:
+            earlier = json.loads(run("--shape", shape, "--profile", profile, "time",
+                                     str(tools), str(passes), example=BEFORE))
+            for style, figures in earlier["styles"].items():
+                rows[style]["before"].append(figures["cpu_median_us"])
         for style, queries in exported["queries"].items():
             ids = [[vocab[t] for t in q["tokens"] if t in vocab] for q in queries]
             batch, single, wall = bm25s_rounds(retriever, ids, limit, passes)

@@ -68,6 +68,10 @@ fn mix(term: u32, tf: u32) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A grouping key: a document's length, the sum of its kept terms' mixes, and whether it keeps
+/// them all.
+type Key = (u32, u64, bool);
+
 /// The ways a document can be grouped: by all its terms (`removed` none), or by all but one
 /// word of its name. Keyed by its length and the sum of its remaining terms' mixes.
 struct Keys {
@@ -125,7 +129,7 @@ impl Twins {
             .par_iter()
             .map(|counts| Keys::of(vocabulary, counts))
             .collect();
-        let mut shared: FxHashMap<(u32, u64, bool), u32> = FxHashMap::default();
+        let mut shared: FxHashMap<Key, u32> = FxHashMap::default();
         for key in &keys {
             *shared.entry((key.length, key.whole, true)).or_default() += 1;
             for &(without, _) in &key.without {
@@ -133,7 +137,7 @@ impl Twins {
             }
         }
         // Each document's key, and the name word it leaves out.
-        let chosen: Vec<((u32, u64, bool), Option<u32>)> = keys
+        let chosen: Vec<(Key, Option<u32>)> = keys
             .iter()
             .map(|key| {
                 let whole = (key.length, key.whole, true);
@@ -152,11 +156,8 @@ impl Twins {
     }
 
     /// The groups of `documents` by their `chosen` keys, members' remaining terms checked equal.
-    fn group(
-        documents: &[&TermCounts],
-        chosen: &[((u32, u64, bool), Option<u32>)],
-    ) -> Option<Grouping> {
-        let mut entry_of_key: FxHashMap<(u32, u64, bool), u32> = FxHashMap::default();
+    fn group(documents: &[&TermCounts], chosen: &[(Key, Option<u32>)]) -> Option<Grouping> {
+        let mut entry_of_key: FxHashMap<Key, u32> = FxHashMap::default();
         let mut entries: Vec<(usize, Option<u32>)> = Vec::new();
         let mut entry_of: Vec<u32> = Vec::with_capacity(documents.len());
         let mut sizes: Vec<u32> = Vec::new();
