@@ -192,6 +192,15 @@ impl SearchIndex {
         self.twins.as_deref().map_or(self.len(), Twins::entries)
     }
 
+    /// The same index without its groups of twins: every query ranked over the documents.
+    #[cfg(test)]
+    pub(super) fn without_twins(&self) -> SearchIndex {
+        SearchIndex {
+            twins: None,
+            ..self.clone()
+        }
+    }
+
     /// Whether the index holds no document.
     pub fn is_empty(&self) -> bool {
         self.lowercase_names.is_empty()

@@ -383,6 +383,41 @@ mod tests {
     }
 
     #[test]
+    fn ranking_the_groups_gives_the_hits_and_scores_of_ranking_the_documents() {
+        let mut rng = Lcg(3);
+        for rules in [seed_rules(), HERMES_2026_09.search] {
+            for (tools, copies) in [(40, 3), (25, 12), (7, 30)] {
+                let (vocabulary, grouped) = copied(rules, tools, copies);
+                assert!(grouped.twins.is_some(), "{tools} tools, {copies} copies");
+                let ungrouped = grouped.without_twins();
+                for _ in 0..150 {
+                    let mut words: Vec<String> = (0..1 + rng.below(9))
+                        .map(|_| WORDS[rng.below(WORDS.len())].to_string())
+                        .collect();
+                    // Some queries name a copy, a server or a tool: ranked over the documents.
+                    match rng.below(6) {
+                        0 => words.push(rng.below(copies).to_string()),
+                        1 => words.push(format!("srv{}", rng.below(4))),
+                        2 => words.push(format!("tool{}", rng.below(tools))),
+                        _ => {}
+                    }
+                    let query = words.join(" ");
+                    let limit = 1 + rng.below(12);
+                    let ranked = |index: &SearchIndex| -> Vec<(usize, u64, Vec<String>)> {
+                        let result = index.search(&vocabulary, &query, limit);
+                        result
+                            .hits
+                            .into_iter()
+                            .map(|h| (h.doc, h.score.to_bits(), h.matched_terms))
+                            .collect()
+                    };
+                    assert_eq!(ranked(&grouped), ranked(&ungrouped), "{query:?} {limit}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn a_query_naming_a_copy_is_ranked_over_the_documents() {
         let (vocabulary, index) = copied(seed_rules(), 30, 10);
         assert_eq!(index.ranked_entries(), 30);
