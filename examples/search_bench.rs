@@ -1,5 +1,5 @@
-//! The schematax half of `scripts/bench-search-vs-bm25s`: on a seeded catalog of distinct
-//! tools (`schematax_synthetic`) and its distinct keyword and sentence queries,
+//! The schematax half of `scripts/bench-search-vs-bm25s`: on a catalog of one shape and its
+//! distinct keyword and sentence queries drawn from it (`schematax_synthetic`),
 //!
 //! - `search_bench export TOOLS DIR` writes what bm25s indexes: `DIR/docs.jsonl`, each tool's
 //!   search tokens (the text schematax indexes for it, tokenised as the profile does), and
@@ -9,15 +9,23 @@
 //!   median, fastest and slowest pass as microseconds per query, and the median in CPU time
 //!   (the thread's own: the time other processes had the core left out).
 //!
-//! Both take `--profile seed|hermes-2026-09|...` (default: the newest release) and
-//! `--queries N` (default 1000).
+//! Both take `--profile seed|hermes-2026-09|...` (default: the newest release),
+//! `--queries N` (default 1000) and `--shape` (default `distinct`):
+//!
+//! - `distinct`: seeded synthetic tools with distinct names, descriptions and parameters;
+//! - `openapi`: OpenAPI-like servers of hundreds of templated tools;
+//! - `copies`: renamed copies of the real captures (`<server>-<copy>`), cut to TOOLS tools
+//!   (406 real tools: about 25 twins each at 10,000 tools, 246 at 100,000);
+//! - `twins-T`: TOOLS / T distinct tools, each server copied T times under renamed servers, so
+//!   every tool has T - 1 twins that differ only by the copy's number in their names.
 
 use schematax_engine::inputs::capture_file::load_paths;
 use schematax_engine::nouns::config::Config;
+use schematax_engine::nouns::tools::ServerCapture;
 use schematax_engine::replay::search::{raw_tokens, tokens};
 use schematax_engine::replay::session::{Overrides, Session};
 use schematax_releases::Profile;
-use schematax_synthetic::{distinct_catalog, queries, Pools, Query, QueryStyle};
+use schematax_synthetic::{distinct_catalog, openapi_catalog, queries, Pools, Query, QueryStyle};
 use serde_json::json;
 use std::hint::black_box;
 use std::io::Write;
@@ -32,10 +40,58 @@ struct Setup {
     queries: Vec<(QueryStyle, Vec<Query>)>,
 }
 
-fn setup(tools: usize, profile: Profile, count: usize) -> anyhow::Result<Setup> {
+/// Copies of `originals` under servers renamed `<server>-<copy>`, `copies` times (`None`: as
+/// many as TOOLS needs), cut to `tools` tools.
+fn renamed_copies(
+    originals: &[ServerCapture],
+    tools: usize,
+    copies: Option<usize>,
+) -> Vec<ServerCapture> {
+    let mut out = Vec::new();
+    let mut total = 0;
+    for copy in 0..copies.unwrap_or(usize::MAX) {
+        for original in originals {
+            if total >= tools {
+                return out;
+            }
+            let mut capture = original.clone();
+            capture.server = format!("{}-{copy}", original.server);
+            capture.tools.truncate(tools - total);
+            total += capture.tools.len();
+            out.push(capture);
+        }
+    }
+    out
+}
+
+/// The catalog of `shape` with `tools` tools (see the module's documentation).
+fn catalog(
+    shape: &str,
+    real: &[ServerCapture],
+    pools: &Pools,
+    tools: usize,
+) -> anyhow::Result<Vec<ServerCapture>> {
+    Ok(match shape {
+        "distinct" => distinct_catalog(pools, tools, SEED),
+        "openapi" => openapi_catalog(pools, tools, SEED),
+        "copies" => renamed_copies(real, tools, None),
+        _ => {
+            let twins: usize = shape
+                .strip_prefix("twins-")
+                .and_then(|t| t.parse().ok())
+                .filter(|&t| t > 0)
+                .ok_or_else(|| anyhow::anyhow!("no shape {shape}"))?;
+            let originals = distinct_catalog(pools, tools.div_ceil(twins), SEED);
+            renamed_copies(&originals, tools, Some(twins))
+        }
+    })
+}
+
+fn setup(tools: usize, profile: Profile, count: usize, shape: &str) -> anyhow::Result<Setup> {
     let real = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/data/captures");
-    let pools = Pools::from_captures(&load_paths(&[real])?.captures)?;
-    let catalog = distinct_catalog(&pools, tools, SEED);
+    let real = load_paths(&[real])?.captures;
+    let pools = Pools::from_captures(&real)?;
+    let catalog = catalog(shape, &real, &pools, tools)?;
     let overrides = Overrides {
         profile: Some(profile),
         ..Overrides::default()
@@ -122,13 +178,13 @@ fn time(setup: &Setup, profile: Profile, passes: usize) {
             }),
         );
     }
-    let line = json!({"engine": "schematax", "profile": profile.id(), "limit": limit, "tools": setup.session.total_available(), "styles": result});
+    let line = json!({"engine": "schematax", "profile": profile.id(), "limit": limit, "tools": setup.session.total_available(), "styles": result, "twin_entries": setup.session.search_entries()});
     println!("{line}");
 }
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
-    let (mut profile, mut count) = (Profile::newest(), 1000);
+    let (mut profile, mut count, mut shape) = (Profile::newest(), 1000, "distinct".to_string());
     let mut positional = Vec::new();
     while let Some(arg) = args.next() {
         match arg.as_str() {
@@ -139,23 +195,24 @@ fn main() -> anyhow::Result<()> {
                     .ok_or_else(|| anyhow::anyhow!("no profile {id}"))?;
             }
             "--queries" => count = args.next().unwrap_or_default().parse()?,
+            "--shape" => shape = args.next().unwrap_or_default(),
             _ => positional.push(arg),
         }
     }
     match positional.as_slice() {
         [command, tools, dir] if command == "export" => {
-            export(&setup(tools.parse()?, profile, count)?, profile, dir)
+            export(&setup(tools.parse()?, profile, count, &shape)?, profile, dir)
         }
         [command, tools, passes] if command == "time" => {
             time(
-                &setup(tools.parse()?, profile, count)?,
+                &setup(tools.parse()?, profile, count, &shape)?,
                 profile,
                 passes.parse()?,
             );
             Ok(())
         }
         _ => anyhow::bail!(
-            "usage: search_bench [--profile ID] [--queries N] export TOOLS DIR | time TOOLS PASSES"
+            "usage: search_bench [--profile ID] [--queries N] [--shape SHAPE] export TOOLS DIR | time TOOLS PASSES"
         ),
     }
 }

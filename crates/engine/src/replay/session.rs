@@ -627,6 +627,12 @@ impl Session {
         self.index.search(&self.corpus.vocabulary, query, limit)
     }
 
+    /// The entries a search ranks: one per group of twins when the catalog has many (see
+    /// [`SearchIndex::ranked_entries`]), else one per tool.
+    pub fn search_entries(&self) -> usize {
+        self.index.ranked_entries()
+    }
+
     /// [`Session::search`], and the work it did.
     pub fn search_measured(&self, query: &str, limit: usize) -> (SearchResult, SearchWork) {
         self.index

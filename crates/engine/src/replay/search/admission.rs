@@ -85,10 +85,42 @@ impl SearchIndex {
     ) -> SearchResult {
         let (gate, gate_term) = self.gate(vocabulary, tokens, coverage_from);
         let exact = self.exact_names(query);
+        let best = match self.twins.as_deref() {
+            Some(twins) if exact.is_empty() && twins.answer(tokens) => {
+                let entries =
+                    twins
+                        .index
+                        .ranked_gated(tokens, limit, gate_term, gate.required, &[]);
+                twins.expand(entries, limit)
+            }
+            _ => self.ranked_gated(tokens, limit, gate_term, gate.required, &exact),
+        };
+        let via = match best.first() {
+            None => Via::None,
+            Some(first) if first.score.is_infinite() => Via::Exact,
+            Some(_) => Via::Bm25,
+        };
+        SearchResult {
+            via,
+            hits: self.hits(best, tokens, &exact),
+            gate: Some(gate),
+        }
+    }
+
+    /// The best `limit` documents admitted by the gate (holding `gate_term` and `required` of
+    /// the query's terms), after the `exact` names at an infinite score, ranked.
+    fn ranked_gated(
+        &self,
+        tokens: &[QueryToken],
+        limit: usize,
+        gate_term: Option<u32>,
+        required: usize,
+        exact: &[u32],
+    ) -> Vec<Ranked> {
         let answerable = self.walked_terms(tokens);
-        let admitted = |doc: u32, held: usize| !exact.contains(&doc) && held >= gate.required;
+        let admitted = |doc: u32, held: usize| !exact.contains(&doc) && held >= required;
         let mut best = TopK::new(limit);
-        for &doc in &exact {
+        for &doc in exact {
             best.offer(Ranked {
                 score: f64::INFINITY,
                 doc,
@@ -96,7 +128,7 @@ impl SearchIndex {
         }
         let (gate_walk, others): (Vec<WalkedTerm>, Vec<WalkedTerm>) =
             answerable.iter().partition(|t| Some(t.term) == gate_term);
-        let best = if others.is_empty() {
+        if others.is_empty() {
             // The gate is the only word: its documents heaviest first, until the rest cannot
             // get in.
             self.walk(&gate_walk, best, |doc| {
@@ -118,16 +150,6 @@ impl SearchIndex {
                 );
             });
             best.into_sorted()
-        };
-        let via = match best.first() {
-            None => Via::None,
-            Some(first) if first.score.is_infinite() => Via::Exact,
-            Some(_) => Via::Bm25,
-        };
-        SearchResult {
-            via,
-            hits: self.hits(best, tokens, &exact),
-            gate: Some(gate),
         }
     }
 

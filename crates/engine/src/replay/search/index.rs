@@ -5,9 +5,10 @@
 use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
 
-use crate::replay::search::result::tally;
+use crate::replay::search::result::{tally, tally_scored};
 use crate::replay::search::terms::QueryToken;
 use crate::replay::search::terms::{TermCounts, Vocabulary};
+use crate::replay::search::twins::Twins;
 use schematax_releases::Admission;
 
 /// BM25 term-frequency saturation.
@@ -74,17 +75,57 @@ pub struct SearchIndex {
     pub(super) admission: Option<Admission>,
     /// The tool named by the whole query ranks first (and a substring fallback never runs).
     pub(super) exact_name_first: bool,
+    /// The groups of twins and their own index, when many documents are twins.
+    pub(super) twins: Option<Box<Twins>>,
 }
 
 impl SearchIndex {
-    /// Indexes documents in catalog order; every term id must come from `vocabulary`.
+    /// Indexes documents in catalog order; every term id must come from `vocabulary`. When
+    /// many documents are twins (see [`Twins`]), a second index over one entry per group of
+    /// twins answers the queries that no member's own words take part in.
     pub fn build<'a>(
         vocabulary: &Vocabulary,
         documents: impl IntoIterator<Item = &'a TermCounts>,
     ) -> SearchIndex {
         let documents: Vec<&TermCounts> = documents.into_iter().collect();
-        let mut offsets = vec![0u32; vocabulary.len() + 1];
+        let mut frequencies = vec![0u32; vocabulary.len()];
         for counts in &documents {
+            for &(term, _) in counts.terms.iter() {
+                frequencies[term as usize] += 1;
+            }
+        }
+        let sum: u64 = documents.iter().map(|c| u64::from(c.length)).sum();
+        let avgdl = if documents.is_empty() {
+            0.0
+        } else {
+            sum as f64 / documents.len() as f64
+        };
+        let n = documents.len() as f64;
+        let idfs: Vec<f64> = frequencies
+            .iter()
+            .map(|&df| idf(n, f64::from(df)))
+            .collect();
+        let twins = Twins::find(vocabulary, &documents).map(|grouping| {
+            let entries: Vec<&TermCounts> = grouping.entries.iter().collect();
+            let index = SearchIndex::assemble(vocabulary, &entries, idfs.clone(), avgdl);
+            Box::new(grouping.into_twins(index))
+        });
+        SearchIndex {
+            twins,
+            ..SearchIndex::assemble(vocabulary, &documents, idfs, avgdl)
+        }
+    }
+
+    /// The index of `documents` with the given per-term `idfs` and mean length (those of the
+    /// whole catalog, also when `documents` are its groups of twins).
+    fn assemble(
+        vocabulary: &Vocabulary,
+        documents: &[&TermCounts],
+        idfs: Vec<f64>,
+        avgdl: f64,
+    ) -> SearchIndex {
+        let mut offsets = vec![0u32; vocabulary.len() + 1];
+        for counts in documents {
             for &(term, _) in counts.terms.iter() {
                 offsets[term as usize + 1] += 1;
             }
@@ -94,17 +135,6 @@ impl SearchIndex {
         }
         let total = *offsets.last().unwrap_or(&0) as usize;
         let lengths: Vec<u32> = documents.iter().map(|c| c.length).collect();
-        let sum: u64 = lengths.iter().map(|&l| u64::from(l)).sum();
-        let avgdl = if lengths.is_empty() {
-            0.0
-        } else {
-            sum as f64 / lengths.len() as f64
-        };
-        let n = documents.len() as f64;
-        let idfs: Vec<f64> = offsets
-            .windows(2)
-            .map(|range| idf(n, f64::from(range[1] - range[0])))
-            .collect();
         // One pass in catalog order: each document's postings go to their terms' ranges, with
         // their weights.
         let mut cursor = offsets.clone();
@@ -147,12 +177,28 @@ impl SearchIndex {
             avgdl,
             admission: vocabulary.rules.map(|r| r.admission),
             exact_name_first: vocabulary.rules.is_some_and(|r| r.exact_name_first),
+            twins: None,
         }
     }
 
     /// Documents indexed.
     pub fn len(&self) -> usize {
         self.lowercase_names.len()
+    }
+
+    /// The entries a query naming no member's own word ranks: one per group of twins when the
+    /// catalog is grouped, else one per document.
+    pub fn ranked_entries(&self) -> usize {
+        self.twins.as_deref().map_or(self.len(), Twins::entries)
+    }
+
+    /// The same index without its groups of twins: every query ranked over the documents.
+    #[cfg(test)]
+    pub(super) fn without_twins(&self) -> SearchIndex {
+        SearchIndex {
+            twins: None,
+            ..self.clone()
+        }
     }
 
     /// Whether the index holds no document.
@@ -315,6 +361,7 @@ impl SearchIndex {
     /// (a repeated token counts each time), as Hermes adds them.
     pub(super) fn score(&self, doc: u32, tokens: &[QueryToken]) -> f64 {
         tally(0, tokens.len());
+        tally_scored();
         let mut score = 0.0;
         for token in tokens {
             if let Some(weight) = self.weight(token.term, doc) {

@@ -29,6 +29,7 @@
 //! | `topk` | the best `limit` kept, the worst on top, and the bar a bound must beat |
 //! | `maxscore` | the pruned ranking: term bounds, the bar's seeds, light terms, candidates |
 //! | `admission` | the rarest-word gate ([`Gate`]), its search, and why a tool is not admitted |
+//! | `twins` | groups of twins, one entry each in a second index, and their members |
 //! | `result` | a search's result ([`SearchResult`], [`Hit`], [`Via`], [`Gate`]) and its work |
 //! | `mod` | [`SearchIndex::search`] |
 
@@ -38,6 +39,7 @@ mod maxscore;
 mod result;
 mod terms;
 mod topk;
+mod twins;
 
 pub use admission::Admitted;
 pub use index::{idf, term_weight, SearchIndex, B, K1};
@@ -93,6 +95,7 @@ impl SearchIndex {
         let work = SearchWork {
             postings: after.postings.wrapping_sub(before.postings),
             lookups: after.lookups.wrapping_sub(before.lookups),
+            scored: after.scored.wrapping_sub(before.scored),
         };
         (result, work)
     }
@@ -119,16 +122,7 @@ impl SearchIndex {
         tokens: &[QueryToken],
         limit: usize,
     ) -> SearchResult {
-        let walked = self.walked_terms(tokens);
-        let scored = if walked.len() > 1 {
-            self.max_score(tokens, &walked, limit)
-        } else {
-            // One term: its documents heaviest first, until the rest cannot get in.
-            self.walk(&walked, TopK::new(limit), |doc| {
-                let score = self.score(doc, tokens);
-                (score > 0.0).then_some(score)
-            })
-        };
+        let scored = self.ranked_by_score(tokens, limit);
         let exact = if self.exact_name_first {
             self.exact_names(query)
         } else {
@@ -181,6 +175,24 @@ impl SearchIndex {
             via,
             hits: self.hits(best, tokens, &exact),
             gate: None,
+        }
+    }
+
+    /// The best `limit` documents scoring above 0, ranked: over the groups of twins when the
+    /// query names no member's own word.
+    fn ranked_by_score(&self, tokens: &[QueryToken], limit: usize) -> Vec<Ranked> {
+        if let Some(twins) = self.twins.as_deref().filter(|twins| twins.answer(tokens)) {
+            return twins.expand(twins.index.ranked_by_score(tokens, limit), limit);
+        }
+        let walked = self.walked_terms(tokens);
+        if walked.len() > 1 {
+            self.max_score(tokens, &walked, limit)
+        } else {
+            // One term: its documents heaviest first, until the rest cannot get in.
+            self.walk(&walked, TopK::new(limit), |doc| {
+                let score = self.score(doc, tokens);
+                (score > 0.0).then_some(score)
+            })
         }
     }
 

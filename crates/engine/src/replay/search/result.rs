@@ -71,6 +71,8 @@ pub struct SearchWork {
     pub postings: u64,
     /// Terms looked up in a document's own term list, one at a time.
     pub lookups: u64,
+    /// Index entries scored in full: documents, or groups of twins scored once for all.
+    pub scored: u64,
 }
 
 impl std::ops::Add for SearchWork {
@@ -80,6 +82,7 @@ impl std::ops::Add for SearchWork {
         SearchWork {
             postings: self.postings + other.postings,
             lookups: self.lookups + other.lookups,
+            scored: self.scored + other.scored,
         }
     }
 }
@@ -111,8 +114,18 @@ thread_local! {
         Cell::new(SearchWork {
             postings: 0,
             lookups: 0,
+            scored: 0,
         })
     };
+}
+
+/// Counts an index entry scored in full by the search running on this thread.
+pub(super) fn tally_scored() {
+    WORK.with(|work| {
+        let mut sum = work.get();
+        sum.scored = sum.scored.wrapping_add(1);
+        work.set(sum);
+    });
 }
 
 /// Counts work done by the search running on this thread.
