@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
 
+use crate::replay::search::dense::CommonTerms;
 use crate::replay::search::result::tally;
 use crate::replay::search::terms::QueryToken;
 use crate::replay::search::terms::{TermCounts, Vocabulary};
@@ -74,6 +75,9 @@ pub struct SearchIndex {
     pub(super) admission: Option<Admission>,
     /// The tool named by the whole query ranks first (and a substring fallback never runs).
     pub(super) exact_name_first: bool,
+    /// The commonest terms as bits of a mask per document, built the first time a query of
+    /// common words only is ranked.
+    pub(super) common: OnceLock<CommonTerms>,
 }
 
 impl SearchIndex {
@@ -147,6 +151,7 @@ impl SearchIndex {
             avgdl,
             admission: vocabulary.rules.map(|r| r.admission),
             exact_name_first: vocabulary.rules.is_some_and(|r| r.exact_name_first),
+            common: OnceLock::new(),
         }
     }
 
@@ -205,8 +210,13 @@ impl SearchIndex {
         self.weight_of(term, doc, self.max_tfs[term as usize])
     }
 
+    /// The `(term, tf)` pairs of `doc`, sorted by term.
+    pub(super) fn terms_of(&self, doc: u32) -> &[(u32, u32)] {
+        &self.forward[doc as usize]
+    }
+
     /// The weight of `term`, found `tf` times in `doc`.
-    fn weight_of(&self, term: u32, doc: u32, tf: u32) -> f64 {
+    pub(super) fn weight_of(&self, term: u32, doc: u32, tf: u32) -> f64 {
         term_weight(
             self.idfs[term as usize],
             f64::from(tf),

@@ -71,6 +71,9 @@ pub struct SearchWork {
     pub postings: u64,
     /// Terms looked up in a document's own term list, one at a time.
     pub lookups: u64,
+    /// Documents' masks of common terms read by a scan of a query of common words only, one
+    /// machine word each: the part of the work that grows with the catalog for every query.
+    pub scanned: u64,
 }
 
 impl std::ops::Add for SearchWork {
@@ -80,6 +83,7 @@ impl std::ops::Add for SearchWork {
         SearchWork {
             postings: self.postings + other.postings,
             lookups: self.lookups + other.lookups,
+            scanned: self.scanned + other.scanned,
         }
     }
 }
@@ -111,6 +115,7 @@ thread_local! {
         Cell::new(SearchWork {
             postings: 0,
             lookups: 0,
+            scanned: 0,
         })
     };
 }
@@ -121,6 +126,15 @@ pub(super) fn tally(postings: usize, lookups: usize) {
         let mut sum = work.get();
         sum.postings = sum.postings.wrapping_add(postings as u64);
         sum.lookups = sum.lookups.wrapping_add(lookups as u64);
+        work.set(sum);
+    });
+}
+
+/// Counts the masks a scan of common words read, in the search running on this thread.
+pub(super) fn scan_tally(masks: usize) {
+    WORK.with(|work| {
+        let mut sum = work.get();
+        sum.scanned = sum.scanned.wrapping_add(masks as u64);
         work.set(sum);
     });
 }
