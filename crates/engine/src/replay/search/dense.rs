@@ -2,9 +2,11 @@
 //! part of the catalog (descriptions drawn from a small shared vocabulary), the pruned ranking
 //! reads most postings of most of its words, for every query. Here each document's common
 //! terms are held as the bits of one 64-bit mask, with their weights side by side (rounded to
-//! `f32`, for bounds only): the scan reads one mask per document, drops it when the count of
-//! query terms it holds cannot reach the worst kept, then when its weights cannot, and scores
-//! in full only the documents that can still get in. Scanned in catalog order, the bar rises
+//! `f32`, for bounds only), and a second mask of the terms it holds more than once: the scan
+//! reads the two masks of each document, drops it when the count of query terms it holds once
+//! and more than once cannot reach the worst kept (most documents hold a word once, and weigh
+//! it well below its largest weight), then when its weights cannot, and scores in full only
+//! the documents that can still get in. Scanned in catalog order, the bar rises
 //! as it goes, so about `limit · ln(N / limit)` documents are scored in full; what grows with
 //! the catalog is the scan of one word per document. The ranking is exact: a bound is never
 //! below the score it bounds, and a document that could tie the worst kept is scored.
@@ -36,6 +38,11 @@ pub(super) struct CommonTerms {
     bits: Vec<u8>,
     /// Per document, the bits of the common terms it holds.
     masks: Vec<u64>,
+    /// Per document, the bits of the common terms it holds more than once.
+    repeated: Vec<u64>,
+    /// Per bit, the largest weight of its term in a document holding it once: most documents
+    /// hold a word once, and weigh it well below its largest weight.
+    once_bounds: Vec<f64>,
     /// Per document, where the weights of its common terms start in `weights` (and where the
     /// last one's end).
     starts: Vec<u32>,
@@ -58,27 +65,88 @@ impl CommonTerms {
             bits[term] = bit as u8;
         }
         let mut masks = Vec::with_capacity(docs);
+        let mut repeated = Vec::with_capacity(docs);
+        let mut once_bounds = vec![0.0f64; MOST_COMMON];
         let mut starts = Vec::with_capacity(docs + 1);
         let mut weights = Vec::new();
-        let mut held: Vec<(u8, f32)> = Vec::new();
+        let mut held: Vec<(u8, u32, f64)> = Vec::new();
         for doc in 0..docs as u32 {
             held.clear();
             held.extend(index.terms_of(doc).iter().filter_map(|&(term, tf)| {
                 let bit = bits[term as usize];
-                (bit != NO_BIT).then(|| (bit, index.weight_of(term, doc, tf) as f32))
+                (bit != NO_BIT).then(|| (bit, tf, index.weight_of(term, doc, tf)))
             }));
-            held.sort_unstable_by_key(|&(bit, _)| bit);
+            held.sort_unstable_by_key(|&(bit, _, _)| bit);
             starts.push(weights.len() as u32);
-            masks.push(held.iter().fold(0u64, |mask, &(bit, _)| mask | 1 << bit));
-            weights.extend(held.iter().map(|&(_, weight)| weight));
+            let (mut mask, mut more) = (0u64, 0u64);
+            for &(bit, tf, weight) in &held {
+                mask |= 1 << bit;
+                if tf > 1 {
+                    more |= 1 << bit;
+                } else {
+                    once_bounds[bit as usize] = once_bounds[bit as usize].max(weight);
+                }
+            }
+            masks.push(mask);
+            repeated.push(more);
+            weights.extend(held.iter().map(|&(_, _, weight)| weight as f32));
         }
         starts.push(weights.len() as u32);
         CommonTerms {
             bits,
             masks,
+            repeated,
+            once_bounds,
             starts,
             weights,
         }
+    }
+}
+
+/// The most a document can score by how many of a query's terms it holds once and how many
+/// more than once: the largest bounds of that many terms, added up.
+struct HeldBounds {
+    /// `once[j]`: the `j` largest bounds of the terms held once.
+    once: Vec<f64>,
+    /// `any[j]`: the `j` largest bounds of the terms (at any frequency).
+    any: Vec<f64>,
+}
+
+impl HeldBounds {
+    /// The bounds of `walked` (heaviest first), `once_bound` giving a term's bound when a
+    /// document holds it once.
+    fn new(walked: &[WalkedTerm], once_bound: impl Fn(&WalkedTerm) -> f64) -> HeldBounds {
+        let largest_first = |mut bounds: Vec<f64>| {
+            bounds.sort_by(|a, b| b.total_cmp(a));
+            std::iter::once(0.0)
+                .chain(bounds.into_iter().scan(0.0, |sum, bound| {
+                    *sum += bound;
+                    Some(*sum)
+                }))
+                .collect()
+        };
+        HeldBounds {
+            once: largest_first(walked.iter().map(&once_bound).collect()),
+            any: largest_first(walked.iter().map(|t| t.bound).collect()),
+        }
+    }
+
+    /// For each count of terms held more than once, the fewest terms held once a document
+    /// must have to still get into `best` (one more than it can have when none can do).
+    fn fewest_once(&self, best: &TopK) -> Vec<usize> {
+        self.any
+            .iter()
+            .enumerate()
+            .map(|(repeated_terms, &repeated)| {
+                let fewest = self
+                    .once
+                    .iter()
+                    .position(|&once| !best.shuts_out(once + repeated))
+                    .unwrap_or(self.once.len());
+                // A document holding no query term scores 0 and never gets in.
+                fewest.max(usize::from(repeated_terms == 0))
+            })
+            .collect()
     }
 }
 
@@ -138,24 +206,15 @@ impl SearchIndex {
             query.counts[bit as usize] = term.count;
         }
         let required_bit = required.map_or(0, |term| 1u64 << bit_of(term));
-        // `most[j]`: the most a document holding `j` of the terms can score (the `j` largest
-        // bounds; `walked` is heaviest first).
-        let most: Vec<f64> = std::iter::once(0.0)
-            .chain(walked.iter().scan(0.0, |sum, term| {
-                *sum += term.bound;
-                Some(*sum)
-            }))
-            .collect();
-        let fewest = |best: &TopK| {
-            most.iter()
-                .position(|&m| !best.shuts_out(m))
-                .unwrap_or(most.len())
-        };
-        let mut fewest_held = fewest(best).max(1);
-        for (doc, &mask) in common.masks.iter().enumerate() {
+        let bounds = HeldBounds::new(walked, |term| {
+            common.once_bounds[bit_of(term.term) as usize] * term.count
+        });
+        let mut fewest_once = bounds.fewest_once(best);
+        for (doc, (&mask, &more)) in common.masks.iter().zip(&common.repeated).enumerate() {
             let held = mask & query.mask;
-            let count = held.count_ones() as usize;
-            if count < fewest_held || held & required_bit != required_bit {
+            let repeated = (held & more).count_ones() as usize;
+            let once = held.count_ones() as usize - repeated;
+            if once < fewest_once[repeated] || held & required_bit != required_bit {
                 continue;
             }
             let doc = doc as u32;
@@ -168,13 +227,13 @@ impl SearchIndex {
                 bound += query.counts[bit as usize] * f64::from(weights[at]);
                 rest &= rest - 1;
             }
-            if best.shuts_out(bound * ROUNDING_SLACK) || !admits(doc, count) {
+            if best.shuts_out(bound * ROUNDING_SLACK) || !admits(doc, once + repeated) {
                 continue;
             }
             let score = self.score(doc, tokens);
             if score > 0.0 {
                 best.offer(Ranked { score, doc });
-                fewest_held = fewest(best).max(1);
+                fewest_once = bounds.fewest_once(best);
             }
         }
         scan_tally(common.masks.len());
