@@ -74,6 +74,7 @@ impl Catalog {
         let parts = PageParts {
             inputs: &self.inputs,
             session: &self.session,
+            findings: schematax_engine::analyses::lint::lint(&self.session),
             other: OtherProfile::of(&self.inputs, &self.other, &traffic),
             queries: None,
             theme: Theme::Light,

@@ -15,6 +15,7 @@ mod describe;
 mod eval;
 mod lint;
 mod profiles;
+mod progress;
 mod report;
 mod search;
 mod sweep;

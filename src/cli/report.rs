@@ -3,6 +3,7 @@
 use std::process::ExitCode;
 
 use crate::cli::args::ReportArgs;
+use crate::cli::progress::lint_showing_progress;
 use crate::cli::{count_tokens, emit, emit_with, load_queries, CliError};
 use schematax_engine::replay::session::{Overrides, Session};
 use schematax_report::cost::CostReport;
@@ -72,9 +73,14 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, CliError> {
         }
         Some(other) => {
             let set = load_queries(queries.as_deref())?;
+            let findings = match lint_showing_progress(&session) {
+                Ok(findings) => findings,
+                Err(signal) => return Ok(ExitCode::from(signal.exit_code())),
+            };
             let parts = PageParts {
                 inputs: &inputs,
                 session: &session,
+                findings,
                 other,
                 queries: set.as_ref(),
                 theme: theme.unwrap_or_default().into(),

@@ -567,3 +567,35 @@ fn a_paste_holding_the_paste_end_marker_is_text_and_never_keys() {
     assert!(!screen.contains("Tuned in schematax"), "{screen}");
     assert_terminal_restored(&tmux, "TTYPASTE");
 }
+
+#[test]
+fn a_long_lint_shows_its_progress_and_ctrl_c_stops_it_at_once() {
+    // Distinct tools enough that the debug binary lints for minutes: its progress line shows
+    // on the terminal, and Ctrl-C ends it long before (the hang guard is 30 s), exit code
+    // 130, the line cleared.
+    let dir = tempfile::tempdir().unwrap();
+    let real =
+        std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/captures"));
+    let captures = schematax_engine::inputs::capture_file::load_paths(&[real])
+        .unwrap()
+        .captures;
+    let pools = schematax_synthetic::Pools::from_captures(&captures).unwrap();
+    let catalog = schematax_synthetic::distinct_catalog(&pools, 20_000, 1);
+    schematax_synthetic::write_captures(dir.path(), &catalog).unwrap();
+    let tmux = shell("lint-progress", 100, 30);
+    tmux.run(&format!(
+        "{} lint --tools {}; echo EXIT=$?",
+        env!("CARGO_BIN_EXE_schematax"),
+        dir.path().display()
+    ));
+    let screen = tmux.wait_for("of 20,000 tools");
+    assert!(screen.contains("linting: "), "{screen}");
+    tmux.keys(&["C-c"]);
+    // (The command line itself reads `EXIT=$?`.)
+    let screen = tmux.wait_for_any(&["EXIT=0", "EXIT=1", "EXIT=2"]);
+    assert!(screen.contains("EXIT=130"), "{screen}");
+    assert!(
+        !screen.contains("linting: "),
+        "the progress line is cleared:\n{screen}"
+    );
+}

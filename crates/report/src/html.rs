@@ -15,7 +15,7 @@ use crate::markup::{compact, escape, escape_clipped, json_number, share, Theme};
 use crate::sweep::SweepReport;
 use crate::{context_label, dollars, pct_label, thousands};
 use schematax_engine::analyses::eval::{evaluate, QuerySet};
-use schematax_engine::analyses::lint::{lint, Severity, RULES};
+use schematax_engine::analyses::lint::{Findings, Severity, RULES};
 use schematax_engine::inputs::Inputs;
 use schematax_engine::nouns::json_text::estimate_tokens;
 use schematax_engine::replay::activation::{Cost, Traffic};
@@ -116,6 +116,8 @@ pub struct PageParts<'a> {
     pub inputs: &'a Inputs,
     /// The session under the chosen profile (with real token counts when counted).
     pub session: &'a Session,
+    /// The lint of `session` (the caller runs it, so that it can show its progress).
+    pub findings: Findings,
     /// The same inputs and overrides under the other profile.
     pub other: OtherProfile,
     /// A queries file, for the eval section and the query lint rule.
@@ -154,6 +156,7 @@ impl PageReport {
         let PageParts {
             inputs,
             session,
+            findings,
             other,
             queries,
             theme,
@@ -165,7 +168,7 @@ impl PageReport {
             (vec![report.clone(), other.report], vec![sweep, other.sweep])
         };
         let k = session.settings().search_default_limit as usize;
-        let mut findings = lint(session);
+        let mut findings = findings;
         let eval = queries.map(|set| {
             findings.add_queries(set, k);
             EvalReport::build(evaluate(session, set, k, false), session.profile())
@@ -1050,6 +1053,7 @@ mod tests {
             PageParts {
                 inputs: &inputs,
                 session: &session,
+                findings: schematax_engine::analyses::lint::lint(&session),
                 other: OtherProfile::of(&inputs, &other, &traffic),
                 queries: None,
                 theme,

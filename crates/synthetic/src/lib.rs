@@ -794,6 +794,62 @@ pub fn openapi_catalog(pools: &Pools, tools: usize, seed: u64) -> Vec<ServerCapt
     catalog
 }
 
+/// The common words a small-vocabulary catalog's descriptions are drawn from.
+pub const SMALL_VOCABULARY: [&str; 30] = [
+    "the", "a", "of", "to", "and", "for", "with", "from", "by", "on", "in", "list", "get",
+    "create", "update", "delete", "item", "items", "data", "file", "files", "user", "users",
+    "record", "records", "value", "values", "name", "set", "page",
+];
+
+/// How many servers a small-vocabulary catalog spreads its tools over.
+const SMALL_VOCABULARY_SERVERS: usize = 30;
+
+/// How many words each small-vocabulary description draws.
+const SMALL_VOCABULARY_WORDS: usize = 12;
+
+/// A catalog of `tools` tools whose descriptions share [`SMALL_VOCABULARY`], the shape that makes
+/// every word common: 30 servers `s0`..`s29`, tools named `tool_S_T_word`, each description 12
+/// words drawn from the vocabulary (a sentence without a full stop), and two string parameters
+/// named by vocabulary words.
+pub fn small_vocabulary_catalog(tools: usize, seed: u64) -> Vec<ServerCapture> {
+    let mut rng = Rng::new(seed);
+    let per_server = tools.div_ceil(SMALL_VOCABULARY_SERVERS);
+    let mut catalog = Vec::new();
+    let mut made = 0;
+    for server in 0..SMALL_VOCABULARY_SERVERS {
+        let size = per_server.min(tools - made);
+        if size == 0 {
+            break;
+        }
+        let mut capture = capture_of(format!("s{server}"));
+        for tool in 0..size {
+            let word = rng.pick(&SMALL_VOCABULARY);
+            let description: Vec<&str> = (0..SMALL_VOCABULARY_WORDS)
+                .map(|_| *rng.pick(&SMALL_VOCABULARY))
+                .collect();
+            let first = *rng.pick(&SMALL_VOCABULARY);
+            let mut second = *rng.pick(&SMALL_VOCABULARY);
+            while second == first {
+                second = *rng.pick(&SMALL_VOCABULARY);
+            }
+            let mut properties = Map::new();
+            for name in [first, second] {
+                properties.insert(name.into(), property("string", format!("The {name}.")));
+            }
+            capture.tools.push(McpTool {
+                name: format!("tool_{server}_{tool}_{word}"),
+                description: Some(description.join(" ")),
+                input_schema: Some(ObjectText::new(&object_schema(properties, Vec::new()))),
+                truncated_chars: 0,
+                ..McpTool::default()
+            });
+        }
+        made += size;
+        catalog.push(capture);
+    }
+    catalog
+}
+
 /// How a generated query is phrased.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum QueryStyle {
@@ -987,6 +1043,7 @@ mod tests {
         for size in [0, 1, 37, 2_000] {
             assert_eq!(tools(&distinct_catalog(&pools, size, 1)).count(), size);
             assert_eq!(tools(&openapi_catalog(&pools, size, 1)).count(), size);
+            assert_eq!(tools(&small_vocabulary_catalog(size, 1)).count(), size);
         }
     }
 

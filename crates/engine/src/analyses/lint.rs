@@ -6,6 +6,7 @@ use rustc_hash::FxHashMap;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::fmt;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::analyses::eval::{resolve, QuerySet};
 use crate::replay::catalog::Collision;
@@ -567,11 +568,40 @@ impl Findings {
     }
 }
 
+/// How a long lint tells its caller how far it is, and learns that it should stop: the engine
+/// calls and reads these, the caller shows them (the command line draws a progress line).
+pub struct LintWatch<'a> {
+    /// Called now and then, from the thread that called the lint, with the tools whose
+    /// findability searches are done and the number of tools.
+    pub progress: &'a mut dyn FnMut(usize, usize),
+    /// Set (from any thread, e.g. on Ctrl-C) to stop the lint within a few searches.
+    pub cancel: &'a AtomicBool,
+}
+
+/// A lint stopped by its [`LintWatch::cancel`] flag before it finished.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the lint was interrupted")]
+pub struct Interrupted;
+
+/// The findability searches of this many tools run side by side between two progress reports
+/// (and checks of the cancel flag, which each search also checks before it starts).
+const PROGRESS_TOOLS: usize = 1_000;
+
 /// Lints every tool of the session's catalog (and the tools that lost a name collision).
 pub fn lint(session: &Session) -> Findings {
+    let never = AtomicBool::new(false);
+    let watch = LintWatch {
+        progress: &mut |_, _| {},
+        cancel: &never,
+    };
+    lint_watched(session, watch).unwrap_or_else(|Interrupted| unreachable!("never cancelled"))
+}
+
+/// [`lint`], reporting its progress and stopping early when `watch` says so.
+pub fn lint_watched(session: &Session, watch: LintWatch<'_>) -> Result<Findings, Interrupted> {
     let limit = session.settings().search_default_limit as usize;
     let costly_from = costly_threshold(session);
-    let searches = Searches::run(session, limit);
+    let searches = Searches::run(session, limit, watch)?;
     let mut list: Vec<Finding> = (0..session.total_available())
         .into_par_iter()
         .flat_map_iter(|doc| {
@@ -609,12 +639,12 @@ pub fn lint(session: &Session) -> Findings {
             }),
     );
     sort_findings(session, &mut list);
-    Findings {
+    Ok(Findings {
         session: session.clone(),
         list,
         results: searches.results,
         work: searches.work,
-    }
+    })
 }
 
 fn query_findings(session: &Session, set: &QuerySet, k: usize) -> Vec<Finding> {
@@ -1027,32 +1057,54 @@ struct Searches<'s> {
 }
 
 impl<'s> Searches<'s> {
-    /// Runs every tool's own queries, in parallel.
-    fn run(session: &'s Session, limit: usize) -> Searches<'s> {
+    /// Runs every tool's own queries, in parallel, a run of [`PROGRESS_TOOLS`] tools at a time,
+    /// reporting to `watch` after each run; stops when its cancel flag is set.
+    fn run(
+        session: &'s Session,
+        limit: usize,
+        watch: LintWatch<'_>,
+    ) -> Result<Searches<'s>, Interrupted> {
+        let tools = session.total_available();
         let mut numbers: FxHashMap<Cow<'s, str>, u32> = FxHashMap::default();
-        for doc in 0..session.total_available() {
+        // The queries in the order they are numbered, and the tool each was first asked by.
+        let mut queries: Vec<(Cow<'s, str>, usize)> = Vec::new();
+        for doc in 0..tools {
             let (name_query, sentence_query) = own_queries(session.catalog_entry(doc).0);
             let own = name_query
                 .map(Cow::Owned)
                 .into_iter()
                 .chain(sentence_query.map(Cow::Borrowed));
             for query in own {
-                let next = numbers.len() as u32;
-                numbers.entry(query).or_insert(next);
+                if !numbers.contains_key(&query) {
+                    numbers.insert(query.clone(), queries.len() as u32);
+                    queries.push((query, doc));
+                }
             }
         }
-        let mut queries: Vec<(&str, u32)> = numbers
-            .iter()
-            .map(|(query, &number)| (query.as_ref(), number))
-            .collect();
-        queries.sort_unstable_by_key(|&(_, number)| number);
-        let hits: Vec<(Box<[u32]>, SearchWork)> = queries
-            .par_iter()
-            .map(|(query, _)| {
-                let (result, work) = session.search_measured(query, limit);
-                (result.hits.iter().map(|hit| hit.doc as u32).collect(), work)
-            })
-            .collect();
+        let LintWatch { progress, cancel } = watch;
+        let mut hits: Vec<(Box<[u32]>, SearchWork)> = Vec::with_capacity(queries.len());
+        let mut start = 0;
+        progress(0, tools);
+        for first_tool in (0..tools).step_by(PROGRESS_TOOLS) {
+            let end =
+                start + queries[start..].partition_point(|q| q.1 < first_tool + PROGRESS_TOOLS);
+            let run: Vec<Option<(Box<[u32]>, SearchWork)>> = queries[start..end]
+                .par_iter()
+                .map(|(query, _)| {
+                    if cancel.load(Ordering::Relaxed) {
+                        return None;
+                    }
+                    let (result, work) = session.search_measured(query, limit);
+                    Some((result.hits.iter().map(|hit| hit.doc as u32).collect(), work))
+                })
+                .collect();
+            if cancel.load(Ordering::Relaxed) {
+                return Err(Interrupted);
+            }
+            hits.extend(run.into_iter().flatten());
+            start = end;
+            progress(tools.min(first_tool + PROGRESS_TOOLS), tools);
+        }
         let mut results = HitLists::default();
         for (list, _) in &hits {
             results.push(list);
@@ -1061,11 +1113,11 @@ impl<'s> Searches<'s> {
             searches: hits.len(),
             search: hits.iter().map(|(_, work)| *work).sum(),
         };
-        Searches {
+        Ok(Searches {
             numbers,
             results,
             work,
-        }
+        })
     }
 
     /// The number of a query [`Searches::run`] ran, and what it returned.
@@ -1212,6 +1264,37 @@ mod tests {
 
     fn one(tool: &str) -> Vec<FindingDetails> {
         written(&session(&[("srv", &format!("[{tool},{FILLER}]"))]))
+    }
+
+    #[test]
+    fn a_watched_lint_reports_its_progress_and_stops_when_cancelled() {
+        let tools: Vec<String> = (0..2_500)
+            .map(|i| {
+                format!(r#"{{"name":"tool_{i}","description":"Does thing {i} for the user."}}"#)
+            })
+            .collect();
+        let session = session(&[("srv", &format!("[{}]", tools.join(",")))]);
+        let mut seen = Vec::new();
+        let go_on = AtomicBool::new(false);
+        let watch = LintWatch {
+            progress: &mut |done, total| seen.push((done, total)),
+            cancel: &go_on,
+        };
+        let watched = lint_watched(&session, watch).unwrap();
+        assert_eq!(
+            seen,
+            [(0, 2_500), (1_000, 2_500), (2_000, 2_500), (2_500, 2_500)]
+        );
+        let plain = lint(&session);
+        assert!(watched.all_details().eq(plain.all_details()));
+        assert_eq!(watched.work().searches, plain.work().searches);
+        // Cancelled from the first report on: no search runs.
+        let stop = AtomicBool::new(false);
+        let watch = LintWatch {
+            progress: &mut |_, _| stop.store(true, Ordering::Relaxed),
+            cancel: &stop,
+        };
+        assert_eq!(lint_watched(&session, watch).err(), Some(Interrupted));
     }
 
     #[test]

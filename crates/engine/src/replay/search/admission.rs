@@ -128,7 +128,11 @@ impl SearchIndex {
         }
         let (gate_walk, others): (Vec<WalkedTerm>, Vec<WalkedTerm>) =
             answerable.iter().partition(|t| Some(t.term) == gate_term);
-        if others.is_empty() {
+        if gate_term.is_some() && !gate_walk.is_empty() && self.scans_common(&answerable) {
+            // Every word common: a scan, the gate's bit required.
+            self.scan_common(tokens, &answerable, gate_term, &mut best, admitted);
+            best.into_sorted()
+        } else if others.is_empty() {
             // The gate is the only word: its documents heaviest first, until the rest cannot
             // get in.
             self.walk(&gate_walk, best, |doc| {

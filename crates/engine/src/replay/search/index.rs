@@ -5,6 +5,7 @@
 use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
 
+use crate::replay::search::dense::CommonTerms;
 use crate::replay::search::result::{tally, tally_scored};
 use crate::replay::search::terms::QueryToken;
 use crate::replay::search::terms::{TermCounts, Vocabulary};
@@ -77,6 +78,9 @@ pub struct SearchIndex {
     pub(super) exact_name_first: bool,
     /// The groups of twins and their own index, when many documents are twins.
     pub(super) twins: Option<Box<Twins>>,
+    /// The commonest terms as bits of a mask per document, built the first time a query of
+    /// common words only is ranked.
+    pub(super) common: OnceLock<CommonTerms>,
 }
 
 impl SearchIndex {
@@ -178,6 +182,7 @@ impl SearchIndex {
             admission: vocabulary.rules.map(|r| r.admission),
             exact_name_first: vocabulary.rules.is_some_and(|r| r.exact_name_first),
             twins: None,
+            common: OnceLock::new(),
         }
     }
 
@@ -251,8 +256,13 @@ impl SearchIndex {
         self.weight_of(term, doc, self.max_tfs[term as usize])
     }
 
+    /// The `(term, tf)` pairs of `doc`, sorted by term.
+    pub(super) fn terms_of(&self, doc: u32) -> &[(u32, u32)] {
+        &self.forward[doc as usize]
+    }
+
     /// The weight of `term`, found `tf` times in `doc`.
-    fn weight_of(&self, term: u32, doc: u32, tf: u32) -> f64 {
+    pub(super) fn weight_of(&self, term: u32, doc: u32, tf: u32) -> f64 {
         term_weight(
             self.idfs[term as usize],
             f64::from(tf),

@@ -44,8 +44,8 @@ impl Seen {
 #[derive(Debug, Clone, Copy)]
 pub(super) struct WalkedTerm {
     pub(super) term: u32,
-    count: f64,
-    bound: f64,
+    pub(super) count: f64,
+    pub(super) bound: f64,
 }
 
 /// The light terms, heaviest first, are added up over their postings rather than looked up in

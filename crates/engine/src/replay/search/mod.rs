@@ -28,12 +28,14 @@
 //! | `index` | [`SearchIndex`]: postings, weights (BM25's `idf` and term weight), scores |
 //! | `topk` | the best `limit` kept, the worst on top, and the bar a bound must beat |
 //! | `maxscore` | the pruned ranking: term bounds, the bar's seeds, light terms, candidates |
+//! | `dense` | the scan of a query of common words only: a mask of common terms per document |
 //! | `admission` | the rarest-word gate ([`Gate`]), its search, and why a tool is not admitted |
 //! | `twins` | groups of twins, one entry each in a second index, and their members |
 //! | `result` | a search's result ([`SearchResult`], [`Hit`], [`Via`], [`Gate`]) and its work |
 //! | `mod` | [`SearchIndex::search`] |
 
 mod admission;
+mod dense;
 mod index;
 mod maxscore;
 mod result;
@@ -96,6 +98,7 @@ impl SearchIndex {
             postings: after.postings.wrapping_sub(before.postings),
             lookups: after.lookups.wrapping_sub(before.lookups),
             scored: after.scored.wrapping_sub(before.scored),
+            scanned: after.scanned.wrapping_sub(before.scanned),
         };
         (result, work)
     }
@@ -185,7 +188,11 @@ impl SearchIndex {
             return twins.expand(twins.index.ranked_by_score(tokens, limit), limit);
         }
         let walked = self.walked_terms(tokens);
-        if walked.len() > 1 {
+        if self.scans_common(&walked) {
+            let mut best = TopK::new(limit);
+            self.scan_common(tokens, &walked, None, &mut best, |_, _| true);
+            best.into_sorted()
+        } else if walked.len() > 1 {
             self.max_score(tokens, &walked, limit)
         } else {
             // One term: its documents heaviest first, until the rest cannot get in.

@@ -73,6 +73,9 @@ pub struct SearchWork {
     pub lookups: u64,
     /// Index entries scored in full: documents, or groups of twins scored once for all.
     pub scored: u64,
+    /// Documents' masks of common terms read by a scan of a query of common words only, one
+    /// machine word each: the part of the work that grows with the catalog for every query.
+    pub scanned: u64,
 }
 
 impl std::ops::Add for SearchWork {
@@ -83,6 +86,7 @@ impl std::ops::Add for SearchWork {
             postings: self.postings + other.postings,
             lookups: self.lookups + other.lookups,
             scored: self.scored + other.scored,
+            scanned: self.scanned + other.scanned,
         }
     }
 }
@@ -115,6 +119,7 @@ thread_local! {
             postings: 0,
             lookups: 0,
             scored: 0,
+            scanned: 0,
         })
     };
 }
@@ -134,6 +139,15 @@ pub(super) fn tally(postings: usize, lookups: usize) {
         let mut sum = work.get();
         sum.postings = sum.postings.wrapping_add(postings as u64);
         sum.lookups = sum.lookups.wrapping_add(lookups as u64);
+        work.set(sum);
+    });
+}
+
+/// Counts the masks a scan of common words read, in the search running on this thread.
+pub(super) fn scan_tally(masks: usize) {
+    WORK.with(|work| {
+        let mut sum = work.get();
+        sum.scanned = sum.scanned.wrapping_add(masks as u64);
         work.set(sum);
     });
 }
