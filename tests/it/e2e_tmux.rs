@@ -428,7 +428,7 @@ fn write_big_catalog(dir: &std::path::Path, copies: usize) {
                 .map(|t| {
                     serde_json::json!({
                         "name": t.name,
-                        "description": t.description,
+                        "description": t.description.as_deref(),
                         "inputSchema": t.input_schema.as_ref().map(schematax_engine::nouns::object_text::ObjectText::parse),
                     })
                 })

@@ -617,7 +617,7 @@ fn distinct_tool(pools: &Pools, server: &ServerDraw, rng: &mut Rng, taken: &mut 
     };
     McpTool {
         name,
-        description: Some(description),
+        description: Some(description.into()),
         input_schema: Some(schema),
         truncated_chars: 0,
         ..McpTool::default()
@@ -754,7 +754,7 @@ fn operation(index: usize, resource: &[&str]) -> McpTool {
     let noun = if plural_name { &many } else { &singular };
     McpTool {
         name: format!("{verb}_{}", noun.replace(' ', "_")),
-        description: Some(text(template)),
+        description: Some(text(template).into()),
         input_schema: Some(ObjectText::new(&object_schema(properties, required))),
         truncated_chars: 0,
         ..McpTool::default()
@@ -1068,7 +1068,7 @@ mod tests {
                 "{}",
                 tool.name
             );
-            let description = tool.description.clone().unwrap();
+            let description = tool.description.as_deref().unwrap().to_string();
             assert!(descriptions.insert(description), "{:?}", tool.description);
             // `required` names properties that are there.
             let schema = tool.input_schema.as_ref().unwrap().parse();

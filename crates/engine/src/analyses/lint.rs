@@ -830,7 +830,7 @@ fn tool_problem(entry: &ToolEntry, rule: &Rule) -> Problem {
 fn text_rules(entry: &ToolEntry, report: &mut Reporter) {
     if !entry.has_own_description {
         report(&NO_DESCRIPTION, &|| Problem::NoDescription {
-            sent: entry.description.clone(),
+            sent: entry.description.to_string(),
         });
     } else if entry.description.trim().chars().count() < MIN_DESCRIPTION_CHARS {
         report(&SHORT_DESCRIPTION, &|| Problem::ShortDescription {
@@ -874,7 +874,7 @@ fn text_rules(entry: &ToolEntry, report: &mut Reporter) {
 /// each once, in order.
 fn non_ascii_words(entry: &ToolEntry) -> Vec<&str> {
     let mut odd: Vec<&str> = Vec::new();
-    for text in [entry.raw_name.as_str(), entry.description.as_str()]
+    for text in [entry.raw_name.as_str(), &*entry.description]
         .into_iter()
         .chain(entry.parameter_names())
     {

@@ -364,7 +364,7 @@ fn normalize_tool(raw: Value) -> Result<McpTool, SkipReason> {
     let description = match object.remove("description") {
         Some(Value::String(mut text)) => {
             truncated_chars += cut_string(&mut text);
-            Some(text)
+            Some(text.into())
         }
         None | Some(Value::Null) => None,
         Some(_) => return Err(SkipReason::DescriptionNotString(name)),

@@ -2,6 +2,7 @@
 //! skipped or cut on the way in.
 
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use super::object_text::ObjectText;
 use crate::text::human_bytes;
@@ -19,8 +20,9 @@ pub const MAX_ANALYSED_STRING_BYTES: usize = 1024 * 1024;
 pub struct McpTool {
     /// The raw MCP tool name.
     pub name: String,
-    /// The description, when the server gave a string.
-    pub description: Option<String>,
+    /// The description, when the server gave a string: shared with the definitions built
+    /// from it, so a description is held once.
+    pub description: Option<Arc<str>>,
     /// The `inputSchema` object, when present, as compact text: shared with the definitions
     /// built from it, so a schema the profile's passes leave alone is held once.
     pub input_schema: Option<ObjectText>,

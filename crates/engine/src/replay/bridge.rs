@@ -373,7 +373,7 @@ pub fn batched_search_payload(
 pub fn single_describe_payload(entry: &ToolEntry) -> Value {
     json!({
         "name": entry.name,
-        "description": entry.description,
+        "description": &*entry.description,
         "parameters": Value::Object(entry.parameters.parse()),
     })
 }
@@ -404,7 +404,7 @@ pub fn batched_describe_payload<'a>(
         tools.insert(
             entry.name.clone(),
             json!({
-                "description": entry.description,
+                "description": &*entry.description,
                 "parameters": Value::Object(entry.parameters.parse()),
             }),
         );

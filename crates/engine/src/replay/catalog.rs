@@ -5,6 +5,7 @@
 
 use serde_json::{Map, Value};
 use std::borrow::Cow;
+use std::sync::Arc;
 
 use crate::nouns::json_text::{write_json_string, CharCounter, JsonSink};
 use crate::nouns::object_text::ObjectText;
@@ -119,6 +120,20 @@ pub fn effective_description<'a>(
     }
 }
 
+/// The description Hermes sends ([`effective_description`]), sharing the captured text when
+/// it is sent as it was captured.
+fn shared_description(profile: Profile, tool: &McpTool, server: &str) -> Arc<str> {
+    match (
+        effective_description(profile, tool, server),
+        &tool.description,
+    ) {
+        (Cow::Borrowed(sent), Some(captured)) if sent.len() == captured.len() => {
+            Arc::clone(captured)
+        }
+        (sent, _) => sent.into(),
+    }
+}
+
 /// Writes `{"type":"function","function":{"name","description","parameters"}}` as compact JSON.
 pub fn write_definition<S: JsonSink>(
     name: &str,
@@ -177,8 +192,9 @@ pub struct ToolEntry {
     pub raw_name: String,
     /// The raw server key.
     pub server: String,
-    /// The description sent (possibly the `MCP tool X from S` stand-in).
-    pub description: String,
+    /// The description sent (possibly the `MCP tool X from S` stand-in): the captured text
+    /// itself, shared, when it is sent as captured.
+    pub description: Arc<str>,
     /// Whether the server gave no description of its own.
     pub has_own_description: bool,
     /// The parameters sent: the captured `inputSchema` after the profile's schema passes
@@ -213,7 +229,7 @@ impl ToolEntry {
             name: hermes_name(profile, server, &tool.name),
             raw_name: tool.name.clone(),
             server: server.to_string(),
-            description: effective_description(profile, tool, server).into_owned(),
+            description: shared_description(profile, tool, server),
             has_own_description: tool.description.as_deref().is_some_and(|d| !d.is_empty()),
             parameter_names: parameter_names(&normalised).map(Box::from).collect(),
             parameters,
@@ -655,7 +671,7 @@ mod tests {
     fn tool(name: &str) -> McpTool {
         McpTool {
             name: name.into(),
-            description: Some(format!("does {name}")),
+            description: Some(format!("does {name}").into()),
             input_schema: None,
             truncated_chars: 0,
             ..McpTool::default()
@@ -716,6 +732,36 @@ mod tests {
     }
 
     #[test]
+    fn a_description_sent_as_captured_is_held_once() {
+        let own = tool("t");
+        let captured = own.description.as_ref().unwrap();
+        for profile in [seed(), current()] {
+            let entry = ToolEntry::new(profile, "s", &own);
+            assert!(Arc::ptr_eq(&entry.description, captured));
+        }
+        // A description that is not sent as captured is the definition's own.
+        let tagged = McpTool {
+            description: Some("ab\u{E0041} c".into()),
+            ..tool("t")
+        };
+        let entry = ToolEntry::new(current(), "s", &tagged);
+        assert_eq!(&*entry.description, "ab c");
+        let entry = ToolEntry::new(seed(), "s", &tagged);
+        assert!(Arc::ptr_eq(
+            &entry.description,
+            tagged.description.as_ref().unwrap()
+        ));
+        let none = McpTool {
+            description: None,
+            ..tool("t")
+        };
+        assert_eq!(
+            &*ToolEntry::new(seed(), "s", &none).description,
+            "MCP tool t from s"
+        );
+    }
+
+    #[test]
     fn tag_characters_are_stripped_by_the_newer_profile_except_in_flags() {
         let flag = "\u{1F3F4}\u{E0067}\u{E0062}\u{E0073}\u{E0063}\u{E0074}\u{E007F}";
         let text = format!("a\u{E0041}\u{E0042}b {flag} c\u{E007F}");
@@ -723,14 +769,14 @@ mod tests {
         assert!(matches!(strip_tag_characters("plain"), Cow::Borrowed(_)));
         let t = McpTool {
             name: "t".into(),
-            description: Some(text.clone()),
+            description: Some(text.as_str().into()),
             input_schema: None,
             truncated_chars: 0,
             ..McpTool::default()
         };
-        assert_eq!(ToolEntry::new(seed(), "s", &t).description, text);
+        assert_eq!(&*ToolEntry::new(seed(), "s", &t).description, text);
         assert_eq!(
-            ToolEntry::new(current(), "s", &t).description,
+            &*ToolEntry::new(current(), "s", &t).description,
             format!("ab {flag} c")
         );
     }

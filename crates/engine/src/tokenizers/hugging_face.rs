@@ -13,14 +13,23 @@
 //!   [`super::pieces`]), ended at word starts when the file's pipeline gives the same counts
 //!   that way on the test texts [`CUT_PROBES`], and never beside an added token a cut could
 //!   change.
+//! - each piece the file's pre-tokenizer makes is given to its model once per thread and its
+//!   count remembered (tool texts repeat their words): the crate's own normaliser, added
+//!   tokens and pre-tokenizer cut the text exactly as its `encode` does, and only the model's
+//!   step, which reads one piece alone, is taken from the cache (see [`PieceCounts`]). A model
+//!   that draws at random (a BPE with dropout) is never cached.
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Once;
 
+use rustc_hash::FxHashMap;
+use tokenizers::models::ModelWrapper;
+use tokenizers::normalizers::NormalizerWrapper;
 use tokenizers::pre_tokenizers::PreTokenizerWrapper;
-use tokenizers::Normalizer;
+use tokenizers::{Model, Normalizer, OffsetReferential, OffsetType, PreTokenizer};
 
 use super::pieces::{char_boundary_after, char_boundary_before, pieces, Sizes, Start};
 use super::{first_line, MAX_TOKENIZER_BYTES};
@@ -61,6 +70,14 @@ pub(crate) struct HuggingFace {
     guarded: Vec<GuardedToken>,
     /// Whether texts may be cut at word starts (the file's pipeline counts them the same).
     word_cuts: bool,
+    /// Which thread caches of piece counts are this file's (see [`PieceCounts`]).
+    id: usize,
+    /// Whether its model's count of a piece may be remembered (it counts a piece the same
+    /// every time).
+    cached: bool,
+    /// Whether its normaliser leaves ASCII text as it is (none, or only Unicode normal forms):
+    /// then an ASCII text is not given to it.
+    ascii_unchanged: bool,
 }
 
 /// An added token a cut beside it could change: it holds a space (or the `▁` that stands for
@@ -122,11 +139,19 @@ impl HuggingFace {
         let guarded = guarded_tokens(&tokenizer);
         let checkable =
             guarded.iter().map(|t| t.content.len()).sum::<usize>() <= MAX_CHECKED_ADDED_BYTES;
+        static LOADED: AtomicUsize = AtomicUsize::new(1);
+        let cached = !matches!(tokenizer.get_model(), ModelWrapper::BPE(bpe) if bpe.dropout.is_some_and(|p| p > 0.0));
+        let ascii_unchanged = tokenizer
+            .get_normalizer()
+            .is_none_or(leaves_ascii_unchanged);
         let mut loaded = HuggingFace {
+            ascii_unchanged,
             guarded,
             tokenizer,
             path: path.to_path_buf(),
             word_cuts: false,
+            id: LOADED.fetch_add(1, Ordering::Relaxed),
+            cached,
         };
         loaded.try_out()?;
         loaded.word_cuts = checkable && loaded.cuts_exactly();
@@ -173,11 +198,52 @@ impl HuggingFace {
     fn encode(&self, text: &str, specials: bool) -> Result<u64, String> {
         #[cfg(test)]
         super::pieces::longest_read::note(text.len());
+        if self.cached && !specials {
+            return match contained(|| self.encode_remembered(text)) {
+                Ok(Ok(tokens)) => Ok(tokens),
+                Ok(Err(error)) => Err(first_line(&error.to_string())),
+                Err(panic) => Err(first_line(&panic)),
+            };
+        }
         match contained(|| self.tokenizer.encode_fast(text, specials)) {
             Ok(Ok(encoding)) => Ok(encoding.len() as u64),
             Ok(Err(error)) => Err(first_line(&error.to_string())),
             Err(panic) => Err(first_line(&panic)),
         }
+    }
+
+    /// Tokens of `text` with no special tokens, as `encode_fast` counts them: its added
+    /// tokens found and its normaliser and pre-tokenizer run by the crate, as `encode` runs
+    /// them, then each piece's model count taken from this thread's cache or counted by the
+    /// model and remembered. The post-processor is left out: none of the crate's adds a token
+    /// when special tokens are not asked for. An ASCII text skips a normaliser that would
+    /// leave it as it is.
+    fn encode_remembered(&self, text: &str) -> tokenizers::Result<u64> {
+        let tokenizer = &self.tokenizer;
+        let normalizer = tokenizer
+            .get_normalizer()
+            .filter(|_| !(self.ascii_unchanged && text.is_ascii()));
+        let mut split = tokenizer
+            .get_added_vocabulary()
+            .extract_and_normalize(normalizer, text);
+        if let Some(pre_tokenizer) = tokenizer.get_pre_tokenizer() {
+            pre_tokenizer.pre_tokenize(&mut split)?;
+        }
+        let model = tokenizer.get_model();
+        PIECE_COUNTS.with(|counts| {
+            let mut counts = counts.borrow_mut();
+            counts.serve(self.id);
+            let mut tokens = 0u64;
+            for (piece, _, found) in
+                split.get_splits(OffsetReferential::Normalized, OffsetType::None)
+            {
+                tokens += match found {
+                    Some(added) => added.len() as u64,
+                    None => counts.count(piece, |piece| Ok(model.tokenize(piece)?.len() as u64))?,
+                };
+            }
+            Ok(tokens)
+        })
     }
 
     /// Counts each of [`PROBES`]: an error, a panic or a count of 0 refuses the file; so does
@@ -250,6 +316,21 @@ fn guarded_tokens(tokenizer: &tokenizers::Tokenizer) -> Vec<GuardedToken> {
             normalized: token.normalized,
         })
         .collect()
+}
+
+/// Whether `normalizer` leaves every ASCII text as it is: the Unicode normal forms do (no
+/// ASCII character decomposes or composes), and so does a sequence of them.
+fn leaves_ascii_unchanged(normalizer: &NormalizerWrapper) -> bool {
+    match normalizer {
+        NormalizerWrapper::NFC(_)
+        | NormalizerWrapper::NFD(_)
+        | NormalizerWrapper::NFKC(_)
+        | NormalizerWrapper::NFKD(_) => true,
+        NormalizerWrapper::Sequence(sequence) => {
+            sequence.as_ref().iter().all(leaves_ascii_unchanged)
+        }
+        _ => false,
+    }
 }
 
 /// What in the loaded file is known to make the crate panic, in words, if anything is.
@@ -341,7 +422,85 @@ fn unsafe_merge(bytes: &[u8]) -> Option<String> {
     })
 }
 
+/// The most pieces a thread remembers the count of before it forgets them all (a few
+/// megabytes).
+const PIECE_CACHE_ENTRIES: usize = 1 << 17;
+
+/// The longest piece, in bytes, remembered: a longer one seldom repeats, and the table's
+/// memory stays bounded.
+const LONGEST_REMEMBERED_PIECE: usize = 256;
+
+/// What a thread remembers of one loaded file's model: the count of each piece it was given
+/// (a pure function of the piece, for a model that does not draw at random).
+#[derive(Default)]
+struct PieceCounts {
+    /// The loaded file whose counts these are ([`HuggingFace::id`]).
+    owner: usize,
+    /// Each piece's count.
+    counts: FxHashMap<Box<str>, u64>,
+    /// Pieces counted by the model, and pieces asked for (what the cache saved), kept for
+    /// the tests.
+    #[cfg(test)]
+    work: PieceWork,
+}
+
+/// Pieces a thread's model counted and pieces asked for, since the thread started.
+#[cfg(test)]
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PieceWork {
+    /// Pieces the model was given.
+    pub(crate) counted: u64,
+    /// Pieces whose count was asked for.
+    pub(crate) asked: u64,
+}
+
+impl PieceCounts {
+    /// Makes these the counts of file `owner`, forgetting another file's.
+    fn serve(&mut self, owner: usize) {
+        if self.owner != owner {
+            self.counts.clear();
+            self.owner = owner;
+        }
+    }
+
+    /// The count of `piece`, remembered or made by `model_count` now (and remembered).
+    fn count(
+        &mut self,
+        piece: &str,
+        model_count: impl FnOnce(&str) -> tokenizers::Result<u64>,
+    ) -> tokenizers::Result<u64> {
+        #[cfg(test)]
+        {
+            self.work.asked += 1;
+        }
+        if let Some(&tokens) = self.counts.get(piece) {
+            return Ok(tokens);
+        }
+        #[cfg(test)]
+        {
+            self.work.counted += 1;
+        }
+        let tokens = model_count(piece)?;
+        if piece.len() <= LONGEST_REMEMBERED_PIECE {
+            if self.counts.len() >= PIECE_CACHE_ENTRIES {
+                self.counts.clear();
+            }
+            self.counts.insert(piece.into(), tokens);
+        }
+        Ok(tokens)
+    }
+}
+
+/// The pieces this thread's models counted and were asked for so far.
+#[cfg(test)]
+pub(crate) fn piece_work() -> PieceWork {
+    PIECE_COUNTS.with(|counts| counts.borrow().work)
+}
+
 thread_local! {
+    /// This thread's remembered piece counts, of the file it counted last.
+    static PIECE_COUNTS: RefCell<PieceCounts> = RefCell::default();
+
     /// Whether this thread is inside [`contained`].
     static CONTAINED: Cell<bool> = const { Cell::new(false) };
 }
@@ -434,6 +593,121 @@ mod tests {
                 let cuts = pieces(&text, Sizes::COUNTING, |_, _| true).count() as u64;
                 let cut = loaded.count(&text).unwrap();
                 assert!(whole(&text).abs_diff(cut) <= 4 * cuts, "{}", file.display());
+            }
+        }
+    }
+
+    /// Tokens of `text` as the crate's own `encode_fast` gives them (no cache).
+    fn encoded_whole(loaded: &HuggingFace, text: &str) -> u64 {
+        loaded.tokenizer.encode_fast(text, false).unwrap().len() as u64
+    }
+
+    #[test]
+    fn remembered_piece_counts_give_the_crate_s_own_counts() {
+        let mut texts = texts();
+        texts.extend(unbroken_texts());
+        for file in installed() {
+            let loaded = HuggingFace::load(&file).unwrap();
+            assert!(loaded.cached, "{}", file.display());
+            // Qwen3's NFC and Llama 3.1's lack of a normaliser leave ASCII text alone.
+            assert!(loaded.ascii_unchanged, "{}", file.display());
+            // Twice: the second time every piece is remembered.
+            for round in 0..2 {
+                for text in &texts {
+                    let remembered = loaded.encode(text, false).unwrap();
+                    assert_eq!(
+                        remembered,
+                        encoded_whole(&loaded, text),
+                        "{round}: {text:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn each_distinct_piece_is_given_to_the_model_once_per_thread() {
+        let Some(file) = installed().into_iter().next() else {
+            return;
+        };
+        let loaded = HuggingFace::load(&file).unwrap();
+        let texts = texts();
+        let before = piece_work();
+        let first: Vec<u64> = texts
+            .iter()
+            .map(|t| loaded.encode(t, false).unwrap())
+            .collect();
+        let once = piece_work();
+        let again: Vec<u64> = texts
+            .iter()
+            .map(|t| loaded.encode(t, false).unwrap())
+            .collect();
+        let twice = piece_work();
+        assert_eq!(first, again);
+        let (asked, counted) = (once.asked - before.asked, once.counted - before.counted);
+        // The test captures' definitions repeat their words: under a fifth of the pieces
+        // asked for are distinct.
+        assert!(counted * 5 < asked, "{counted} of {asked} pieces counted");
+        assert_eq!(twice.asked - once.asked, asked);
+        assert_eq!(
+            twice.counted, once.counted,
+            "nothing counted the second time"
+        );
+    }
+
+    #[test]
+    fn every_generated_pipeline_counts_remembered_pieces_as_the_crate_does() {
+        use serde_json::json;
+        let dir = tempfile::tempdir().unwrap();
+        let added = json!([
+            {"id": 300, "content": "<tag x>", "single_word": false, "lstrip": true,
+             "rstrip": false, "normalized": false, "special": true},
+            {"id": 301, "content": "page", "single_word": true, "lstrip": false,
+             "rstrip": true, "normalized": true, "special": false}
+        ]);
+        let pipelines = [
+            (json!(null), json!(null)),
+            (json!(null), json!({"type": "WhitespaceSplit"})),
+            (
+                json!({"type": "NFKC"}),
+                json!({"type": "FixedLength", "length": 3}),
+            ),
+            (
+                json!({"type": "Sequence", "normalizers": [{"type": "NFC"}, {"type": "NFKD"}]}),
+                json!({"type": "WhitespaceSplit"}),
+            ),
+            (
+                json!({"type": "Strip", "strip_left": true, "strip_right": true}),
+                json!({"type": "Whitespace"}),
+            ),
+            (
+                json!({"type": "Prepend", "prepend": "▁"}),
+                json!({"type": "Metaspace", "replacement": "▁", "prepend_scheme": "always",
+                       "split": true}),
+            ),
+            (
+                json!({"type": "Lowercase"}),
+                json!({"type": "ByteLevel", "add_prefix_space": true,
+                                                   "trim_offsets": true, "use_regex": true}),
+            ),
+        ];
+        let mut texts = texts();
+        texts.push("Open the PAGE now, or the <tag x> tag, the page the  page".into());
+        for (normalizer, pre_tokenizer) in pipelines {
+            let path = file(dir.path(), normalizer, pre_tokenizer, added.clone());
+            let loaded = HuggingFace::load(&path).unwrap();
+            let normal_forms = ["NFKC", "Sequence"].iter().any(|form| {
+                loaded.tokenizer.get_normalizer().is_some_and(|n| {
+                    serde_json::to_string(n)
+                        .unwrap()
+                        .contains(&format!("\"{form}\""))
+                })
+            });
+            let none = loaded.tokenizer.get_normalizer().is_none();
+            assert_eq!(loaded.ascii_unchanged, normal_forms || none);
+            for text in &texts {
+                let remembered = loaded.encode(text, false).unwrap();
+                assert_eq!(remembered, encoded_whole(&loaded, text), "{text:?}");
             }
         }
     }

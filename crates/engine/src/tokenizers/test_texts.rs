@@ -44,7 +44,7 @@ pub(crate) fn texts() -> Vec<String> {
         for tool in &capture.tools {
             let entry = ToolEntry::new(Profile::newest(), &capture.server, tool);
             texts.push(entry.definition());
-            texts.push(tool.description.clone().unwrap_or_default());
+            texts.push(tool.description.as_deref().unwrap_or_default().to_string());
         }
     }
     texts

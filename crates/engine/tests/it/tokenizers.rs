@@ -54,7 +54,7 @@ fn tokenizer_texts() -> Vec<String> {
         for tool in &capture.tools {
             let entry = ToolEntry::new(Profile::newest(), &capture.server, tool);
             texts.push(entry.definition());
-            texts.push(tool.description.clone().unwrap_or_default());
+            texts.push(tool.description.as_deref().unwrap_or_default().to_string());
         }
     }
     // Over four pieces' worth: long enough to be cut many times, short enough for ctok.
