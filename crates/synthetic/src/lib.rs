@@ -838,7 +838,7 @@ pub fn small_vocabulary_catalog(tools: usize, seed: u64) -> Vec<ServerCapture> {
             }
             capture.tools.push(McpTool {
                 name: format!("tool_{server}_{tool}_{word}"),
-                description: Some(description.join(" ")),
+                description: Some(description.join(" ").into()),
                 input_schema: Some(ObjectText::new(&object_schema(properties, Vec::new()))),
                 truncated_chars: 0,
                 ..McpTool::default()
