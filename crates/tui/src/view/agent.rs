@@ -176,7 +176,7 @@ fn figure_lines(built: &AgentBuilt, width: usize) -> Vec<Line<'static>> {
         width,
     )));
     let counted = match &built.tokenizer {
-        Ok(name) => format!("in {name} tokens; chars/4 in `schematax report --agent`"),
+        Ok(name) => format!("counted in {name}, the view's tokenizer"),
         Err(reason) => format!("chars/4: {reason}"),
     };
     lines.push(Line::from(Span::styled(clip(&counted, width), theme::DIM)));
@@ -245,7 +245,7 @@ pub(super) fn render_map(chosen: &ChosenAgent, frame: &mut Frame, area: Rect) {
             };
             vec![
                 Line::from(format!(
-                    "auto:{pct}: deferrable tools against {pct}% of {}",
+                    "auto:{pct} threshold: {pct}% of {}",
                     context_label(built.settings.context_window)
                 )),
                 gauge(value, mark, *on, true, width),
@@ -269,7 +269,7 @@ pub(super) fn render_map(chosen: &ChosenAgent, frame: &mut Frame, area: Rect) {
     };
     frame.render_widget(
         Paragraph::new(lines)
-            .wrap(Wrap { trim: true })
+            .wrap(Wrap { trim: false })
             .block(pane_block("Activation map", false)),
         area,
     );
@@ -320,7 +320,7 @@ pub(super) fn search_view<'a>(app: &'a App, chosen: &'a ChosenAgent) -> SearchVi
     let empty = match chosen.built.as_ref().map(|b| &b.index) {
         None => Some(format!("Building {title}'s turn...")),
         Some(Err(why)) => Some(format!(
-            "{title} {why}: its search is not replayed here; its cost figures still hold."
+            "{title} {why}; its search is not replayed."
         )),
         Some(Ok(_)) if search.query.trim().is_empty() => Some(format!(
             "Type / and a query: the hits re-rank on every keystroke, as {title}'s own search ({ranking}) ranks them."
@@ -331,11 +331,18 @@ pub(super) fn search_view<'a>(app: &'a App, chosen: &'a ChosenAgent) -> SearchVi
     SearchView {
         query: &search.query,
         typing: search.typing,
-        status: format!(
-            " {} · {via} · {results} results{ties} · {} deferred",
-            chosen.agent.id,
-            thousands(deferred)
-        ),
+        status: match chosen.built.as_ref().map(|b| b.index.is_ok()) {
+            Some(true) => format!(
+                " {} · {via} · {results} results{ties} · {} deferred",
+                chosen.agent.id,
+                thousands(deferred)
+            ),
+            _ => format!(
+                " {} · {via} · {} deferred",
+                chosen.agent.id,
+                thousands(deferred)
+            ),
+        },
         gate: None,
         empty,
         hits,
