@@ -1851,3 +1851,26 @@ fn back_to_hermes_every_frame_is_as_before() {
     assert!(app.agent.is_none());
     assert_eq!(drawn(&app, 120, 40), before[1]);
 }
+
+#[test]
+fn the_view_takes_another_agent_on_its_command_line() {
+    // Not refused as a command that replays Hermes only: the view opens on the agent (here,
+    // without a terminal, it stops at that).
+    let output = crate::common::schematax(&["--agent", "codex"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("replays Hermes only"), "{stderr}");
+    assert!(stderr.contains("needs a terminal"), "{stderr}");
+    let mut app = app_from_command_line(&["--agent", "codex"]);
+    assert_eq!(app.agent.as_ref().unwrap().label(), "codex@0.171.0");
+    let effects = app.startup_effects();
+    run_effects(&mut app, effects);
+    assert_eq!(
+        app.agent.as_ref().unwrap().built.as_ref().unwrap().turn,
+        expected_turn(&app)
+    );
+    // Hermes named, or no agent: the view opens on Hermes as before.
+    assert!(app_from_command_line(&["--agent", "hermes"])
+        .agent
+        .is_none());
+    assert!(app_from_command_line(&[]).agent.is_none());
+}

@@ -85,21 +85,31 @@ fn activation_lines(chosen: &ChosenAgent, built: &AgentBuilt, width: usize) -> V
         )),
         _ => None,
     };
-    let mut head = vec![Span::styled(chosen.agent.title.to_string(), bold)];
-    let rest = match &setting {
-        Some(setting) => fit(
-            &[
-                format!(" · {setting} · context {context}"),
-                format!(" · {setting}"),
-            ],
-            width.saturating_sub(chosen.agent.title.len()),
-        ),
-        None => fit(
-            &[format!(" · context {context}")],
-            width.saturating_sub(chosen.agent.title.len()),
-        ),
+    // The setting goes before the agent's name, which the header gives too.
+    let title = chosen.agent.title;
+    let variants: Vec<(bool, String)> = match &setting {
+        Some(setting) => vec![
+            (true, format!(" · {setting} · context {context}")),
+            (false, format!("{setting} · context {context}")),
+            (false, format!("{setting} · {context}")),
+            (false, setting.clone()),
+        ],
+        None => vec![(true, format!(" · context {context}")), (false, context)],
     };
-    head.push(Span::raw(rest));
+    let room = |(titled, rest): &(bool, String)| {
+        rest.chars().count() + if *titled { title.chars().count() } else { 0 }
+    };
+    let (titled, rest) = variants
+        .iter()
+        .find(|v| room(v) <= width)
+        .or(variants.last())
+        .cloned()
+        .unwrap_or_default();
+    let mut head = Vec::new();
+    if titled {
+        head.push(Span::styled(title.to_string(), bold));
+    }
+    head.push(Span::raw(clip(&rest, width)));
     let on = built.turn.activation.on();
     let word = if on { " ACTIVE " } else { " INACTIVE " };
     let deferred = format!(
