@@ -508,6 +508,38 @@ mod tests {
     }
 
     #[test]
+    fn an_agent_turn_without_its_tokenizer_is_counted_in_chars_and_says_why() {
+        let mut app = crate::app::App::new(
+            Arc::new(schematax_engine::inputs::Inputs::sample()),
+            schematax_engine::replay::session::Overrides::default(),
+            schematax_engine::replay::activation::Traffic::default(),
+            None,
+        );
+        let codex = schematax_releases::AGENTS
+            .iter()
+            .find(|a| a.id == "codex")
+            .unwrap();
+        app.choose_agent(Some((&codex.releases[0], codex)));
+        let mut inputs = app.agent_inputs();
+        inputs.tokenizer = Tokenizer::HuggingFace("/no/such/tokenizer.json".into());
+        let built = build_agent_turn(&codex.releases[0], &inputs);
+        let reason = built.tokenizer.clone().unwrap_err();
+        assert!(reason.contains("tokenizer.json"), "{reason}");
+        assert_eq!(built.turn.listing.tokens, None);
+        assert_eq!(
+            built.turn,
+            AgentTurn::build(
+                &codex.releases[0],
+                &app.inputs.captures,
+                &inputs.settings,
+                None
+            )
+            .unwrap()
+        );
+        assert!(built.index.is_ok());
+    }
+
+    #[test]
     fn counting_splits_on_screen_from_the_rest() {
         let app = crate::app::App::new(
             Arc::new(schematax_engine::inputs::Inputs::sample()),

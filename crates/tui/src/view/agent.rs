@@ -371,3 +371,16 @@ fn description<'a>(app: &'a App, server: &str, tool: &str) -> &'a str {
         .and_then(|t| t.description.as_deref())
         .map_or("", first_sentence)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_rule_wraps_between_words_and_clips_its_last_line() {
+        assert_eq!(wrapped("one two three", 7, 2), ["one two", "three"]);
+        assert_eq!(wrapped("one two three four", 7, 2), ["one two", "three …"]);
+        assert_eq!(wrapped("short", 20, 2), ["short"]);
+        assert_eq!(wrapped("unbreakableword", 5, 2), ["unbr…"]);
+    }
+}
