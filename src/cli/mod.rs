@@ -111,11 +111,14 @@ pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
                     .into(),
             ));
         }
+        // The view models other agents too (its agent switch starts on the one named).
+        let models_other_agents =
+            command.models_other_agents() || matches!(command, Command::Tui(_));
         if let (false, Some(args::AgentArg::Other(_, agent))) =
-            (command.models_other_agents(), session.agent.first())
+            (models_other_agents, session.agent.first())
         {
             return Err(CliError::Usage(format!(
-                "--agent {}: this command replays Hermes only; `report`, `search`, `eval`, `lint` and `compare` take other agents",
+                "--agent {}: this command replays Hermes only; `report`, `search`, `eval`, `lint`, `compare` and the view take other agents",
                 agent.id
             )));
         }

@@ -67,9 +67,12 @@ pub fn build_app(args: &TuiArgs) -> Result<schematax_tui::app::App, CliError> {
             LoadedTokenizer::shared(&choice.tokenizer)?;
         }
     }
+    let agent = args.input.session.other_agent(&inputs);
     let mut app =
         schematax_tui::app::App::new(Arc::new(inputs), overrides, args.traffic.traffic(), queries);
     app.recapture = recapture;
+    app.agent_settings.enable_tool_search = args.input.session.enable_tool_search.clone();
+    app.choose_agent(agent);
     Ok(app)
 }
 

@@ -599,3 +599,40 @@ fn a_long_lint_shows_its_progress_and_ctrl_c_stops_it_at_once() {
         "the progress line is cleared:\n{screen}"
     );
 }
+
+#[test]
+fn the_agent_switch_in_a_real_terminal() {
+    // The figures the view shows are the ones `report --agent` prints, in the same tokenizer.
+    let report: serde_json::Value = serde_json::from_str(&crate::common::run_ok(&[
+        "report",
+        "--agent",
+        "claude-code",
+        "--format",
+        "json",
+    ]))
+    .unwrap();
+    let figure = |part: &str| {
+        let tokens = report["parts"][part]["tokens"].as_u64().unwrap();
+        schematax_report::thousands(tokens)
+    };
+    let turn = format!(
+        "a turn {} -> {} claude-v3 tokens",
+        figure("without_deferral"),
+        figure("per_turn")
+    );
+    let agent = report["agent"].as_str().unwrap().to_string();
+    let tmux = Tmux::start("agent", &shell_command(""), 120, 40);
+    tmux.wait_for(" ACTIVE ");
+    tmux.keys(&["a"]);
+    let screen = tmux.wait_for_all(&[&format!("│ {agent} ("), &turn]);
+    assert!(screen.contains("Claude Code has no threshold"), "{screen}");
+    // Codex's own search ranks the query.
+    tmux.keys(&["a", "/", "scrape a page"]);
+    tmux.wait_for_all(&["│ codex@", "codex · bm25 · 8 results", "firecrawl_scrape"]);
+    tmux.keys(&["Enter"]);
+    // A goes back, round to Hermes: its release is in the header again.
+    tmux.keys(&["A", "A"]);
+    tmux.wait_for(&format!("│ {} │", schematax_releases::Profile::newest()));
+    tmux.keys(&["q"]);
+    tmux.wait_for("EXIT=0");
+}

@@ -1588,3 +1588,289 @@ fn p_and_o_say_when_they_go_round_the_releases() {
     let status = app.status.clone().unwrap();
     assert!(status.starts_with(ROUND_TO_NEWEST), "{status}");
 }
+
+/// The sample under its default release, its start-up work done, after `presses` of the
+/// agent key `a` (each agent's turn built as the worker builds it).
+fn sample_on_agent(presses: usize) -> App {
+    let mut app = latest_app();
+    let effects = app.startup_effects();
+    run_effects(&mut app, effects);
+    for _ in 0..presses {
+        press_and_run(&mut app, KeyCode::Char('a'));
+    }
+    app
+}
+
+/// The turn of the agent `app` models, built here as `report --agent` builds it: the
+/// captures of the servers on, the view's context and tokenizer.
+fn expected_turn(app: &App) -> schematax_engine::agents::turn::AgentTurn {
+    use schematax_engine::agents::settings::AgentSettings;
+    use schematax_engine::agents::turn::AgentTurn;
+    let chosen = app.agent.as_ref().expect("an agent is chosen");
+    let tokenizer =
+        schematax_engine::tokenizers::LoadedTokenizer::shared(&app.session.tokenizer().tokenizer)
+            .unwrap();
+    let captures: Vec<ServerCapture> = app
+        .inputs
+        .captures
+        .iter()
+        .filter(|c| {
+            (0..app.session.servers().len())
+                .any(|s| app.session.servers()[s].name == c.server && app.session.is_connected(s))
+        })
+        .cloned()
+        .collect();
+    let settings = AgentSettings {
+        context_window: app.session.context().tokens,
+        ..AgentSettings::default()
+    };
+    AgentTurn::build(chosen.release, &captures, &settings, Some(&tokenizer)).unwrap()
+}
+
+#[test]
+fn switching_to_claude_code_shows_its_turn() {
+    use schematax_report::thousands;
+    let mut app = sample_on_agent(0);
+    // The agent switch starts its turn on a worker, never on the UI thread.
+    let effects = press(&mut app, KeyCode::Char('a'));
+    assert!(
+        matches!(effects.as_slice(), [Effect::BuildAgentTurn { .. }]),
+        "{effects:?}"
+    );
+    let building = screen(&app, 120, 40);
+    assert!(
+        building.contains("claude-code@2.1.328 building..."),
+        "{building}"
+    );
+    run_effects(&mut app, effects);
+    let chosen = app.agent.as_ref().unwrap();
+    assert_eq!(chosen.agent.id, "claude-code");
+    let turn = expected_turn(&app);
+    assert_eq!(chosen.built.as_ref().unwrap().turn, turn);
+    let text = screen(&app, 120, 40);
+    // The header names the agent and what of it is modelled.
+    assert!(
+        text.contains(&format!("│ claude-code@{} (", turn.release.version)),
+        "{text}"
+    );
+    assert!(text.contains("35 tools, 35 deferred"), "{text}");
+    // Its figures, from the turn the report builds.
+    let (before, after) = (
+        turn.tokens_without_deferral().unwrap(),
+        turn.tokens_per_turn().unwrap(),
+    );
+    for figure in [
+        format!(
+            "a turn {} -> {} claude-v3 tokens",
+            thousands(before),
+            thousands(after)
+        ),
+        format!(
+            "listing {} · fixed texts {}",
+            thousands(turn.listing.tokens.unwrap()),
+            thousands(turn.fixed_tools.tokens.unwrap())
+        ),
+        format!(
+            "instructions {} · one search {}",
+            thousands(turn.instructions.tokens.unwrap()),
+            thousands(turn.one_search.tokens.unwrap())
+        ),
+        "ENABLE_TOOL_SEARCH=unset".to_string(),
+        "rule: always: ENABLE_TOOL_SEARCH unset or on".to_string(),
+        "Claude Code has no threshold".to_string(),
+    ] {
+        assert!(
+            text.contains(&figure),
+            "{figure:?} is not on the screen:\n{text}"
+        );
+    }
+    insta::assert_snapshot!(text);
+    // P and O are Hermes's: they say so and switch nothing.
+    let profile = app.session.profile();
+    assert!(press(&mut app, KeyCode::Char('P')).is_empty());
+    assert_eq!(app.session.profile(), profile);
+    assert_eq!(
+        app.status.as_deref(),
+        Some(schematax_tui::app::RELEASES_ARE_HERMES)
+    );
+}
+
+#[test]
+fn an_agent_turn_follows_the_servers_switched_off_and_the_context() {
+    let mut app = sample_on_agent(1);
+    // firecrawl, the heaviest, is the first row: off, the turn is built again without it.
+    let effects = press(&mut app, KeyCode::Char(' '));
+    assert!(
+        effects
+            .iter()
+            .any(|e| matches!(e, Effect::BuildAgentTurn { .. })),
+        "{effects:?}"
+    );
+    run_effects(&mut app, effects);
+    let built = app.agent.as_ref().unwrap().built.clone().unwrap();
+    assert_eq!(built.turn.tools.len(), 35 - 26);
+    assert_eq!(built.turn, expected_turn(&app));
+    // The next context preset: the turn's context window follows the view's.
+    press_and_run(&mut app, KeyCode::Char('c'));
+    let built = app.agent.as_ref().unwrap().built.clone().unwrap();
+    assert_eq!(built.settings.context_window, app.session.context().tokens);
+    assert_eq!(built.turn, expected_turn(&app));
+    // Nothing changed: no build is asked for.
+    assert!(app.update(Msg::Resize).is_empty());
+}
+
+#[test]
+fn enable_tool_search_auto_shows_claude_codes_threshold_on_the_map() {
+    use schematax_report::thousands;
+    let mut app =
+        app_from_command_line(&["--agent", "claude-code", "--enable-tool-search", "auto:5"]);
+    let effects = app.startup_effects();
+    run_effects(&mut app, effects);
+    let text = screen(&app, 120, 40);
+    assert!(text.contains("claude-code@"), "{text}");
+    assert!(text.contains("ENABLE_TOOL_SEARCH=auto:5"), "{text}");
+    assert!(text.contains("auto:5 threshold: 5% of 200K"), "{text}");
+    let turn = &app.agent.as_ref().unwrap().built.as_ref().unwrap().turn;
+    let schematax_engine::agents::turn::Activation::TokenShare {
+        threshold, measure, ..
+    } = turn.activation
+    else {
+        panic!("{:?}", turn.activation)
+    };
+    let schematax_engine::agents::turn::ShareMeasure::Tokens { counted, overhead } = measure else {
+        panic!("{measure:?}")
+    };
+    assert!(
+        text.contains(&format!(
+            "{} of {} tokens",
+            thousands(counted - overhead),
+            thousands(threshold)
+        )),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_search_pane_ranks_with_codex_bm25() {
+    use schematax_engine::agents::search::AgentIndex;
+    let mut app = sample_on_agent(2);
+    assert_eq!(app.agent.as_ref().unwrap().agent.id, "codex");
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "scrape a page");
+    let turn = expected_turn(&app);
+    let expected = AgentIndex::build(&turn, &app.inputs.captures)
+        .unwrap()
+        .search("scrape a page", turn.release.rules.loading.default_results);
+    let shown = &app.agent.as_ref().unwrap().search.as_ref().unwrap().hits;
+    assert_eq!(shown, &expected.hits);
+    let text = screen(&app, 120, 40);
+    assert!(text.contains("codex · bm25 · 8 results"), "{text}");
+    for hit in &expected.hits {
+        assert!(
+            text.contains(&hit.name),
+            "{} is not listed:\n{text}",
+            hit.name
+        );
+    }
+    insta::assert_snapshot!(text);
+    // Enter opens the first hit's definition as Codex sends it.
+    press(&mut app, KeyCode::Enter);
+    press(&mut app, KeyCode::Enter);
+    let Some(Overlay::Detail(detail, _)) = &app.overlay else {
+        panic!("{:?}", app.overlay)
+    };
+    assert_eq!(
+        detail.title,
+        format!("{} as Codex CLI sends it", expected.hits[0].name)
+    );
+}
+
+#[test]
+fn agents_whose_search_cannot_be_replayed_say_why_in_one_line() {
+    for (presses, id, why) in [
+        (4, "cursor", "Cursor has no search tool"),
+        (
+            5,
+            "gemini-cli",
+            "Gemini CLI defers no tool, so nothing is searched",
+        ),
+        (6, "anthropic-api", "ranks on the provider's servers"),
+    ] {
+        let mut app = sample_on_agent(presses);
+        assert_eq!(app.agent.as_ref().unwrap().agent.id, id);
+        press(&mut app, KeyCode::Char('/'));
+        type_text(&mut app, "scrape a page");
+        // Wide enough for each sentence to stay on a line of its own.
+        let wide = screen(&app, 200, 40);
+        assert!(wide.contains(why), "{id}: {why:?} is missing:\n{wide}");
+        assert!(wide.contains("has no threshold"), "{id}:\n{wide}");
+        if id == "cursor" {
+            insta::assert_snapshot!(screen(&app, 120, 40));
+        }
+    }
+}
+
+#[test]
+fn back_to_hermes_every_frame_is_as_before() {
+    let mut app = sample_on_agent(0);
+    press(&mut app, KeyCode::Char('/'));
+    type_text(&mut app, "scrape a page");
+    press(&mut app, KeyCode::Enter);
+    let before: Vec<_> = [(80, 24), (120, 40)]
+        .iter()
+        .map(|&(w, h)| drawn(&app, w, h))
+        .collect();
+    let seen: Vec<&str> = (0..8)
+        .map(|_| {
+            press_and_run(&mut app, KeyCode::Char('a'));
+            app.agent.as_ref().map_or("hermes", |c| c.agent.id)
+        })
+        .collect();
+    assert_eq!(
+        seen,
+        [
+            "claude-code",
+            "codex",
+            "copilot-vscode",
+            "cursor",
+            "gemini-cli",
+            "anthropic-api",
+            "openai-responses",
+            "hermes"
+        ]
+    );
+    let after: Vec<_> = [(80, 24), (120, 40)]
+        .iter()
+        .map(|&(w, h)| drawn(&app, w, h))
+        .collect();
+    assert_eq!(before, after);
+    // A goes the other way round.
+    press_and_run(&mut app, KeyCode::Char('A'));
+    assert_eq!(app.agent.as_ref().unwrap().agent.id, "openai-responses");
+    press_and_run(&mut app, KeyCode::Char('a'));
+    assert!(app.agent.is_none());
+    assert_eq!(drawn(&app, 120, 40), before[1]);
+}
+
+#[test]
+fn the_view_takes_another_agent_on_its_command_line() {
+    // Not refused as a command that replays Hermes only: the view opens on the agent (here,
+    // without a terminal, it stops at that).
+    let output = crate::common::schematax(&["--agent", "codex"]);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("replays Hermes only"), "{stderr}");
+    assert!(stderr.contains("needs a terminal"), "{stderr}");
+    let mut app = app_from_command_line(&["--agent", "codex"]);
+    assert_eq!(app.agent.as_ref().unwrap().label(), "codex@0.171.0");
+    let effects = app.startup_effects();
+    run_effects(&mut app, effects);
+    assert_eq!(
+        app.agent.as_ref().unwrap().built.as_ref().unwrap().turn,
+        expected_turn(&app)
+    );
+    // Hermes named, or no agent: the view opens on Hermes as before.
+    assert!(app_from_command_line(&["--agent", "hermes"])
+        .agent
+        .is_none());
+    assert!(app_from_command_line(&[]).agent.is_none());
+}

@@ -11,11 +11,12 @@ use std::sync::Arc;
 use crate::keys::{action_for, Action, KeyContext};
 use crate::msg::{Effect, Msg, SessionRecipe};
 use crate::state::{
-    Counting, Derived, EvalPane, Job, LintPane, Overlay, Pane, RecaptureProgress, RecaptureSource,
-    SearchPane, ServersPane, SortOrder, ToolListView,
+    ChosenAgent, Counting, Derived, EvalPane, Job, LintPane, Overlay, Pane, RecaptureProgress,
+    RecaptureSource, SearchPane, ServersPane, SortOrder, ToolListView,
 };
 use crate::worker::{WorkerFailure, SERVERS_COUNTED_FIRST};
 use schematax_capture::signals::Signal;
+use schematax_engine::agents::settings::AgentSettings;
 use schematax_engine::analyses::eval::QuerySet;
 use schematax_engine::inputs::capture_file::LoadedCaptures;
 use schematax_engine::inputs::error::InputError;
@@ -89,6 +90,12 @@ pub struct App {
     pub ended_by: Option<Signal>,
     /// The background job whose failure ended the view, if one did.
     pub failed: Option<WorkerFailure>,
+    /// The agent modelled beside Hermes's session, when one is chosen (`a`, `--agent`).
+    pub agent: Option<ChosenAgent>,
+    /// What another agent reads besides the catalog (the context window follows the view's).
+    pub agent_settings: AgentSettings,
+    /// Bumped by every build of an agent's turn asked for.
+    pub agent_generation: u64,
 }
 
 /// The largest catalog rebuilt on the UI thread when a server is switched: about 5 ms of
@@ -113,6 +120,12 @@ pub const LISTING_BUDGET_STEP: u32 = 500;
 pub const NEAR_MISSES: usize = 3;
 /// What the status line says when `P` goes past the newest release.
 pub const ROUND_TO_OLDEST: &str = "past the newest release, round to the oldest";
+/// What the status line says when `P` or `O` is pressed while another agent is modelled.
+pub const RELEASES_ARE_HERMES: &str =
+    "P and O step through Hermes's releases: press a or A to come back to Hermes first";
+/// What the status line says when `p` is pressed while another agent is modelled.
+pub const PAYLOAD_IS_HERMES: &str =
+    "p shows Hermes's tool_search payload; L shows what this agent sends, Enter a hit's definition";
 /// What the status line says when `O` goes back past the oldest release.
 pub const ROUND_TO_NEWEST: &str = "back past the oldest release, round to the newest";
 
@@ -177,6 +190,9 @@ impl App {
             quit: false,
             ended_by: None,
             failed: None,
+            agent: None,
+            agent_settings: AgentSettings::default(),
+            agent_generation: 0,
         };
         if !app.derived.warnings.is_empty() {
             app.status = Some(app.warning_status());
@@ -197,7 +213,9 @@ impl App {
 
     /// The work to start with the app: token counts, lint and evaluation.
     pub fn startup_effects(&mut self) -> Vec<Effect> {
-        self.session_effects()
+        let mut effects = self.session_effects();
+        effects.extend(self.agent_effects());
+        effects
     }
 
     /// The background work a new session needs.
@@ -304,8 +322,15 @@ impl App {
         order
     }
 
-    /// Applies a message; returns the work to start.
+    /// Applies a message; returns the work to start (the chosen agent's turn again, too, when
+    /// the message changed what it is built from).
     pub fn update(&mut self, msg: Msg) -> Vec<Effect> {
+        let mut effects = self.update_model(msg);
+        effects.extend(self.agent_effects());
+        effects
+    }
+
+    fn update_model(&mut self, msg: Msg) -> Vec<Effect> {
         match msg {
             Msg::Resize => {}
             Msg::Counted { generation, .. } if generation != self.generation => {}
@@ -396,6 +421,7 @@ impl App {
                     return self.session_effects();
                 }
             }
+            Msg::AgentBuilt { generation, built } => self.adopt_agent_turn(generation, built),
             Msg::Key(event) if event.kind != KeyEventKind::Release => return self.on_key(event),
             Msg::Key(_) => {}
             Msg::Paste(text) => self.paste(&text),
@@ -603,9 +629,15 @@ impl App {
             Action::Recapture => return self.start_recapture(),
             Action::ToggleHelp => self.overlay = Some(Overlay::Help(0)),
             Action::ShowWarnings => self.overlay = Some(Overlay::Warnings(0)),
+            Action::ShowListing if self.agent.is_some() => self.show_agent_texts(),
             Action::ShowListing => self.show_listing(),
+            Action::NextRelease | Action::PreviousRelease if self.agent.is_some() => {
+                self.status = Some(RELEASES_ARE_HERMES.to_string());
+            }
             Action::NextRelease => return self.switch_profile(true),
             Action::PreviousRelease => return self.switch_profile(false),
+            Action::NextAgent => return self.switch_agent(true),
+            Action::PreviousAgent => return self.switch_agent(false),
             Action::NextPane | Action::PrevPane => {
                 let panes = self.panes();
                 let at = panes.iter().position(|p| *p == self.focus).unwrap_or(0);
@@ -665,6 +697,9 @@ impl App {
             Action::EvalKDown => {
                 let k = self.eval.as_ref().map_or(0, |e| e.k);
                 return self.set_eval_k(k.saturating_sub(1));
+            }
+            Action::ShowPayload if self.agent.is_some() => {
+                self.status = Some(PAYLOAD_IS_HERMES.to_string());
             }
             Action::ShowPayload => self.show_payload(),
             Action::Submit => match self.overlay.take() {
@@ -916,8 +951,7 @@ impl App {
                         step(self.servers.selected, self.session.servers().len());
                 }
                 Pane::Search => {
-                    self.search.selected =
-                        step(self.search.selected, self.search.result.hits.len());
+                    self.search.selected = step(self.search.selected, self.search_hits());
                 }
                 Pane::Lint => self.lint.selected = step(self.lint.selected, self.lint.count()),
                 Pane::Eval => {
@@ -959,6 +993,7 @@ impl App {
                         }));
                     }
                 }
+                Pane::Search if self.agent.is_some() => self.show_agent_hit(),
                 Pane::Search => {
                     if let Some(hit) = self.search.result.hits.get(self.search.selected) {
                         let place = self.session.catalog_ref(hit.doc);
@@ -1043,6 +1078,7 @@ impl App {
             .search
             .selected
             .min(self.search.result.hits.len().saturating_sub(1));
+        self.refresh_agent_search();
     }
 
     /// Recomputes what the panes show (after the catalog, settings or counts changed).

@@ -68,6 +68,10 @@ pub enum Action {
     NextRelease,
     /// Replay the previous Hermes release.
     PreviousRelease,
+    /// Model the next agent (Hermes, Claude Code, Codex, ... round to Hermes).
+    NextAgent,
+    /// Model the previous agent.
+    PreviousAgent,
     /// Show the tool_search definition the model sees, listing included.
     ShowListing,
     /// Show every warning: config fallbacks, skipped files, notes, collisions.
@@ -330,6 +334,14 @@ pub const KEYMAP: &[Binding] = &[
         &[ch('O')],
         Action::PreviousRelease,
         "previous Hermes release",
+        false,
+    ),
+    bind(Global, &[ch('a')], Action::NextAgent, "next agent", false),
+    bind(
+        Global,
+        &[ch('A')],
+        Action::PreviousAgent,
+        "previous agent",
         false,
     ),
     bind(

@@ -5,6 +5,7 @@
 // A failure is an error value with a message, never a panic (unit tests may unwrap).
 #![deny(clippy::unwrap_used)]
 
+mod agent;
 pub mod app;
 mod detail;
 pub mod keys;

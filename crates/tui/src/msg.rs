@@ -14,9 +14,9 @@ use schematax_engine::inputs::Inputs;
 use schematax_engine::replay::catalog::{Server, ToolRef};
 use schematax_engine::replay::session::{BuiltCatalog, CatalogBuild, Overrides, Session};
 use schematax_engine::tokenizers::{Tokenizer, TokenizerError};
-use schematax_releases::Profile;
+use schematax_releases::{AgentRelease, Profile};
 
-use crate::state::RecaptureSource;
+use crate::state::{AgentBuilt, AgentInputs, RecaptureSource};
 use crate::worker::WorkerFailure;
 
 /// What happens to the app.
@@ -76,6 +76,13 @@ pub enum Msg {
         generation: u64,
         /// The session.
         session: Box<Session>,
+    },
+    /// The turn of the agent chosen was built in the background.
+    AgentBuilt {
+        /// The agent-turn generation it was built for.
+        generation: u64,
+        /// The turn, its figures and its search.
+        built: Arc<AgentBuilt>,
     },
     /// A background job panicked: the view ends, and the command fails with this one line.
     WorkerFailed(WorkerFailure),
@@ -162,6 +169,16 @@ pub enum Effect {
         generation: u64,
         /// What to build.
         recipe: SessionRecipe,
+    },
+    /// Build the turn of another agent over the servers on and answer with
+    /// [`Msg::AgentBuilt`] (the latest generation wins).
+    BuildAgentTurn {
+        /// The agent-turn generation.
+        generation: u64,
+        /// The agent's rules.
+        release: &'static AgentRelease,
+        /// What to build it from.
+        inputs: Box<AgentInputs>,
     },
     /// Give the terminal back to the shell, stop until continued (`fg`), then take the
     /// terminal again and redraw it whole. The event loop does this itself: it owns the

@@ -6,6 +6,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use schematax_capture::{CaptureError, ServerSpec};
+use schematax_engine::agents::hits::AgentSearch;
+use schematax_engine::agents::search::{AgentIndex, NotReplayable};
+use schematax_engine::agents::settings::AgentSettings;
+use schematax_engine::agents::turn::AgentTurn;
 use schematax_engine::analyses::eval::{Evaluation, QuerySet};
 use schematax_engine::analyses::lint::Findings;
 use schematax_engine::inputs::Inputs;
@@ -14,7 +18,9 @@ use schematax_engine::replay::activation::{Activation, FlipPoints};
 use schematax_engine::replay::listing::ListingForm;
 use schematax_engine::replay::search::{Admitted, SearchResult};
 use schematax_engine::replay::session::{ServerCost, Session};
-use schematax_releases::Profile;
+use schematax_engine::tokenizers::Tokenizer;
+use schematax_releases::{Agent, AgentRelease, Profile};
+use schematax_report::agents::AgentColumn;
 
 /// The focusable panes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -284,4 +290,73 @@ impl DetailView {
             scroll: 0,
         }
     }
+}
+
+/// An agent other than Hermes, as the view models it: its turn over the servers on, built on
+/// a worker, and its own search of the query where that can be replayed.
+#[derive(Debug, Clone)]
+pub struct ChosenAgent {
+    /// The agent's row.
+    pub agent: &'static Agent,
+    /// The release whose rules apply (the newest of the row).
+    pub release: &'static AgentRelease,
+    /// Its turn, once built for the current servers and context (the last one stays shown,
+    /// marked stale, while a newer one is built).
+    pub built: Option<Arc<AgentBuilt>>,
+    /// What the turn on its way was built from, to tell when the view's servers or context
+    /// changed since.
+    pub requested: Option<AgentInputs>,
+    /// Whether `built` is current.
+    pub job: Job,
+    /// The hits of the query in the agent's own search (None: no query, no turn yet, or a
+    /// search that cannot be replayed).
+    pub search: Option<AgentSearch>,
+}
+
+impl ChosenAgent {
+    /// `agent@version`.
+    pub fn label(&self) -> String {
+        format!("{}@{}", self.agent.id, self.release.version)
+    }
+}
+
+/// What an agent's turn depends on in the view: the inputs, the servers switched off, the
+/// settings (the context window follows the view's) and the tokenizer it is counted in.
+#[derive(Debug, Clone)]
+pub struct AgentInputs {
+    /// Config and captures.
+    pub inputs: Arc<Inputs>,
+    /// Names of the servers switched off.
+    pub disconnected: Vec<String>,
+    /// The agent's settings.
+    pub settings: AgentSettings,
+    /// The tokenizer of the token figures.
+    pub tokenizer: Tokenizer,
+}
+
+impl AgentInputs {
+    /// Whether a turn built from `self` is a turn of `other` too (the same inputs, not just
+    /// equal ones).
+    pub fn same_as(&self, other: &AgentInputs) -> bool {
+        Arc::ptr_eq(&self.inputs, &other.inputs)
+            && self.disconnected == other.disconnected
+            && self.settings == other.settings
+            && self.tokenizer == other.tokenizer
+    }
+}
+
+/// One agent's turn, built on a worker: the turn, its figures in the report's words, and its
+/// search index (or why its search cannot be replayed).
+#[derive(Debug)]
+pub struct AgentBuilt {
+    /// The turn.
+    pub turn: AgentTurn,
+    /// Its figures, part by part, with the activation in words and the modelled parts.
+    pub column: AgentColumn,
+    /// The agent's search over what it defers, or why it cannot be replayed.
+    pub index: Result<AgentIndex, NotReplayable>,
+    /// The tokenizer the token figures are in, or why there are none (chars/4 then).
+    pub tokenizer: Result<String, String>,
+    /// The settings it was built with.
+    pub settings: AgentSettings,
 }

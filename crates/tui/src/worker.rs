@@ -14,12 +14,18 @@ use std::sync::mpsc::Sender;
 use std::sync::{Arc, Condvar, Mutex, PoisonError};
 
 use crate::msg::{Effect, Msg};
+use crate::state::{AgentBuilt, AgentInputs};
 
 use schematax_capture::CaptureError;
+use schematax_engine::agents::search::AgentIndex;
+use schematax_engine::agents::turn::AgentTurn;
 use schematax_engine::analyses::eval::evaluate;
 use schematax_engine::inputs::error::InputError;
+use schematax_engine::nouns::tools::ServerCapture;
 use schematax_engine::replay::catalog::{Server, ToolRef};
 use schematax_engine::tokenizers::{LoadedTokenizer, Tokenizer, TokenizerError};
+use schematax_releases::AgentRelease;
+use schematax_report::agents::AgentColumn;
 
 /// The kinds of background work, one worker each.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -36,6 +42,8 @@ pub enum JobKind {
     BuildSession,
     /// Capturing the servers again.
     Recapture,
+    /// The turn of another agent.
+    AgentTurn,
 }
 
 impl JobKind {
@@ -48,6 +56,7 @@ impl JobKind {
             Effect::Rebuild { .. } => JobKind::Rebuild,
             Effect::BuildSession { .. } => JobKind::BuildSession,
             Effect::Recapture(_) => JobKind::Recapture,
+            Effect::BuildAgentTurn { .. } => JobKind::AgentTurn,
             Effect::Suspend => return None,
         })
     }
@@ -63,6 +72,7 @@ impl fmt::Display for JobKind {
             JobKind::Rebuild => "re-indexing",
             JobKind::BuildSession => "release switch",
             JobKind::Recapture => "re-capture",
+            JobKind::AgentTurn => "agent switch",
         })
     }
 }
@@ -314,8 +324,47 @@ impl Effect {
                     schematax_engine::inputs::capture_file::load_paths(&source.reload),
                 ))
             }
+            Effect::BuildAgentTurn {
+                generation,
+                release,
+                inputs,
+            } => Some(Msg::AgentBuilt {
+                generation,
+                built: Arc::new(build_agent_turn(release, &inputs)),
+            }),
             Effect::Suspend => None,
         }
+    }
+}
+
+/// The turn of `release` over the servers of `inputs` still on, counted in its tokenizer
+/// (chars/4 only, with the reason, when the tokenizer cannot be loaded or count), its figures
+/// and its search index.
+pub fn build_agent_turn(release: &'static AgentRelease, inputs: &AgentInputs) -> AgentBuilt {
+    let captures: Vec<ServerCapture> = inputs
+        .inputs
+        .captures
+        .iter()
+        .filter(|c| !inputs.disconnected.contains(&c.server))
+        .cloned()
+        .collect();
+    let counted = LoadedTokenizer::shared(&inputs.tokenizer).and_then(|tokenizer| {
+        AgentTurn::build(release, &captures, &inputs.settings, Some(&*tokenizer))
+    });
+    let (turn, tokenizer) = match counted {
+        Ok(turn) => (turn, Ok(inputs.tokenizer.short_name())),
+        Err(reason) => (
+            AgentTurn::build(release, &captures, &inputs.settings, None)
+                .unwrap_or_else(|_| unreachable!("a turn without a tokenizer counts nothing")),
+            Err(reason.to_string()),
+        ),
+    };
+    AgentBuilt {
+        column: AgentColumn::of_turn(&turn, inputs.settings.context_window),
+        index: AgentIndex::build(&turn, &captures),
+        turn,
+        tokenizer,
+        settings: inputs.settings.clone(),
     }
 }
 
@@ -456,6 +505,38 @@ mod tests {
         // The same worker takes the next job.
         workers.submit(lint(&mut app));
         assert_eq!(failure(&receiver).message, "42");
+    }
+
+    #[test]
+    fn an_agent_turn_without_its_tokenizer_is_counted_in_chars_and_says_why() {
+        let mut app = crate::app::App::new(
+            Arc::new(schematax_engine::inputs::Inputs::sample()),
+            schematax_engine::replay::session::Overrides::default(),
+            schematax_engine::replay::activation::Traffic::default(),
+            None,
+        );
+        let codex = schematax_releases::AGENTS
+            .iter()
+            .find(|a| a.id == "codex")
+            .unwrap();
+        app.choose_agent(Some((&codex.releases[0], codex)));
+        let mut inputs = app.agent_inputs();
+        inputs.tokenizer = Tokenizer::HuggingFace("/no/such/tokenizer.json".into());
+        let built = build_agent_turn(&codex.releases[0], &inputs);
+        let reason = built.tokenizer.clone().unwrap_err();
+        assert!(reason.contains("tokenizer.json"), "{reason}");
+        assert_eq!(built.turn.listing.tokens, None);
+        assert_eq!(
+            built.turn,
+            AgentTurn::build(
+                &codex.releases[0],
+                &app.inputs.captures,
+                &inputs.settings,
+                None
+            )
+            .unwrap()
+        );
+        assert!(built.index.is_ok());
     }
 
     #[test]

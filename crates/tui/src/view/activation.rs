@@ -324,7 +324,13 @@ fn listing_lines(view: &ActivationView, width: usize) -> Vec<Line<'static>> {
 }
 
 /// A bar of `value` against `mark`, the mark drawn in yellow when `show_mark`.
-fn gauge(value: u64, mark: u64, good: bool, show_mark: bool, width: usize) -> Line<'static> {
+pub(super) fn gauge(
+    value: u64,
+    mark: u64,
+    good: bool,
+    show_mark: bool,
+    width: usize,
+) -> Line<'static> {
     let bar = width.saturating_sub(2).max(4);
     let scale = (value.max(mark) as f64 * 1.25).max(1.0);
     let filled = ((value as f64 / scale) * bar as f64).round() as usize;

@@ -10,6 +10,7 @@
 //! ```
 
 mod activation;
+mod agent;
 mod eval;
 mod lint;
 pub mod loading;
@@ -62,13 +63,19 @@ pub fn render(app: &App, frame: &mut Frame) {
 
     render_header(app, frame, header);
     servers::render(app, frame, servers_area);
-    activation::render(app, frame, activation_area);
+    match &app.agent {
+        Some(chosen) => agent::render_activation(chosen, frame, activation_area),
+        None => activation::render(app, frame, activation_area),
+    }
     match app.lower {
         Pane::Lint => lint::render(app, frame, search_area),
         Pane::Eval if app.eval.is_some() => eval::render(app, frame, search_area),
         _ => search::render(app, frame, search_area),
     }
-    map::render(app, frame, map_area);
+    match &app.agent {
+        Some(chosen) => agent::render_map(chosen, frame, map_area),
+        None => map::render(app, frame, map_area),
+    }
     render_footer(app, frame, footer);
     overlay::render(app, frame, area);
 }
@@ -173,6 +180,10 @@ fn render_header(app: &App, frame: &mut Frame, area: Rect) {
         "re-indexing the catalog...".to_string()
     } else {
         format!("{} tools", thousands(app.session.total_available() as u64))
+    };
+    let (profile, catalog, counts) = match &app.agent {
+        Some(chosen) => agent::header_parts(chosen),
+        None => (profile, catalog, counts),
     };
     let core = format!(
         "{} │ {profile} │ {on}/{servers} servers on │ {catalog}",

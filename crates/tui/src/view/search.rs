@@ -127,7 +127,10 @@ pub fn render(app: &App, frame: &mut Frame, area: Rect) {
     let block = lower_block(app);
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    draw(&SearchView::of(app), frame, inner);
+    match &app.agent {
+        Some(chosen) => draw(&super::agent::search_view(app, chosen), frame, inner),
+        None => draw(&SearchView::of(app), frame, inner),
+    }
 }
 
 /// Draws a view of the pane inside its frame: the query line, the gate, then the hits (or why
