@@ -17,13 +17,13 @@ pub const HEIGHT: u32 = 630;
 /// Servers drawn as bars; the rest are summed in one line.
 pub const BARS: usize = 5;
 /// Top of the first server bar.
-const BARS_TOP: usize = 342;
+const BARS_TOP: usize = 340;
 /// From one server bar to the next.
-const BAR_PITCH: usize = 38;
+const BAR_PITCH: usize = 36;
 /// Height of a server bar.
 const BAR_HEIGHT: usize = 24;
 /// Baseline of the agents line.
-const AGENTS_Y: usize = 574;
+const AGENTS_Y: usize = 570;
 
 /// `--format` of `card`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -54,8 +54,10 @@ pub fn render_svg(report: &CostReport, agents: &[AgentColumn], theme: Theme) -> 
 /// `agents`, and which agents those are.
 fn write_agents(out: &mut String, agents: &[AgentColumn], p: &Palette) {
     let sent = |a: &&AgentColumn| a.parts.per_turn.estimate_tokens;
-    let (Some(least), Some(most)) = (agents.iter().min_by_key(sent), agents.iter().max_by_key(sent))
-    else {
+    let (Some(least), Some(most)) = (
+        agents.iter().min_by_key(sent),
+        agents.iter().max_by_key(sent),
+    ) else {
         return;
     };
     let id = |a: &AgentColumn| a.agent.split('@').next().unwrap_or(&a.agent).to_string();
@@ -166,7 +168,7 @@ fn write_server_bars(out: &mut String, report: &CostReport, p: &Palette) {
              <rect x=\"{bar_x}\" y=\"{y}\" width=\"{bar_max}\" height=\"{BAR_HEIGHT}\" rx=\"6\" fill=\"{panel}\"/>\n\
              <rect x=\"{bar_x}\" y=\"{y}\" width=\"{width:.1}\" height=\"{BAR_HEIGHT}\" rx=\"6\" fill=\"{before}\"/>\n\
              <text x=\"1140\" y=\"{ty}\" font-size=\"22\" text-anchor=\"end\" fill=\"{text}\">{tokens}</text>\n",
-            ty = y + 19,
+            ty = y + 20,
             text = p.text,
             name = escape_clipped(&s.server, 24),
             panel = p.panel,
@@ -179,7 +181,7 @@ fn write_server_bars(out: &mut String, report: &CostReport, p: &Palette) {
         let _ = writeln!(
             out,
             "<text x=\"60\" y=\"{}\" font-size=\"20\" fill=\"{}\">and {} more servers: {} tokens</text>",
-            BARS_TOP + BARS * BAR_PITCH + 12,
+            BARS_TOP + BARS * BAR_PITCH + 18,
             p.muted,
             thousands((servers.len() - BARS) as u64),
             thousands(rest)
@@ -205,4 +207,57 @@ fn write_footer(out: &mut String, report: &CostReport, p: &Palette) {
         price = report.price_per_mtok,
         turns = thousands(report.turns_per_day),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::{ActivationRow, Size, TurnParts};
+
+    fn column(agent: &str, sent: u64) -> AgentColumn {
+        let size = |estimate_tokens| Size {
+            chars: estimate_tokens * 4,
+            estimate_tokens,
+            tokens: None,
+        };
+        AgentColumn {
+            agent: agent.into(),
+            activation: ActivationRow {
+                on: true,
+                why: String::new(),
+            },
+            tools: 1,
+            deferred: 1,
+            parts: TurnParts {
+                eager: size(0),
+                listing: size(sent),
+                fixed_tools: size(0),
+                instructions: size(0),
+                per_turn: size(sent),
+                without_deferral: size(5000),
+                one_search: size(0),
+            },
+            modelled: Vec::new(),
+            eval: None,
+            not_searched: None,
+        }
+    }
+
+    #[test]
+    fn the_agents_line_names_the_least_and_the_most() {
+        let p = Theme::Light.palette();
+        let mut out = String::new();
+        let agents = [
+            column("hermes@0.22.2", 1378),
+            column("codex@0.171.0", 12),
+            column("gemini-cli@0.61.0", 20012),
+        ];
+        write_agents(&mut out, &agents, &p);
+        assert!(out.contains(
+            ">This catalog in 3 agents: 12–20,012 tokens a turn (codex to gemini-cli)</text>"
+        ));
+        let mut none = String::new();
+        write_agents(&mut none, &[], &p);
+        assert!(none.is_empty(), "no agents, no line");
+    }
 }

@@ -835,7 +835,11 @@ fn agents_section(out: &mut String, agents: &AgentCompareReport) {
     let scale = agents
         .agents
         .iter()
-        .map(|a| agent_figure(&a.parts.per_turn).0.max(agent_figure(&a.parts.without_deferral).0))
+        .map(|a| {
+            agent_figure(&a.parts.per_turn)
+                .0
+                .max(agent_figure(&a.parts.without_deferral).0)
+        })
         .max()
         .unwrap_or(0);
     for column in &agents.agents {
@@ -870,7 +874,10 @@ fn agent_bars(out: &mut String, column: &AgentColumn, scale: u64) {
     let saved = if whole == 0 {
         "-".to_string()
     } else {
-        format!("{:.1}%", (whole as f64 - sent as f64) * 100.0 / whole as f64)
+        format!(
+            "{:.1}%",
+            (whole as f64 - sent as f64) * 100.0 / whole as f64
+        )
     };
     let _ = write!(
         out,
@@ -892,7 +899,7 @@ fn agent_bars(out: &mut String, column: &AgentColumn, scale: u64) {
 fn agents_table(out: &mut String, agents: &AgentCompareReport) {
     out.push_str(
         "<div class=\"scroll\"><table class=\"agents\">\n<thead><tr><th>agent</th>\
-         <th class=\"num\">a turn as sent</th><th class=\"num\">nothing deferred</th>\
+         <th class=\"num\">as sent</th><th class=\"num\">nothing deferred</th>\
          <th class=\"num\">sent whole</th><th class=\"num\">listing</th>\
          <th class=\"num\">fixed texts</th><th class=\"num\">instructions</th>\
          <th class=\"num\">one search</th><th>modelled</th></tr></thead>\n<tbody>\n",
@@ -925,12 +932,13 @@ fn agents_table(out: &mut String, agents: &AgentCompareReport) {
         } else {
             column.modelled.join(", ")
         };
-        let _ = writeln!(out, "<td>{}</td></tr>", escape(&modelled));
+        let _ = writeln!(out, "<td class=\"parts\">{}</td></tr>", escape(&modelled));
     }
     out.push_str(
-        "</tbody></table></div>\n<p class=\"note\">sent whole: definitions sent in full every \
-         turn; listing: what the model sees of the deferred tools; fixed texts: the search tool \
-         and the agent&#39;s other fixed texts; one search: what one search loads.</p>\n",
+        "</tbody></table></div>\n<p class=\"note\">Tokens a turn as sent and with nothing \
+         deferred, and their parts: sent whole, the definitions sent in full every turn; \
+         listing, what the model sees of the deferred tools; fixed texts, the search tool and \
+         the agent&#39;s other fixed texts; one search, what one search loads.</p>\n",
     );
 }
 
@@ -1145,6 +1153,7 @@ ol.bars > li { padding: 8px 0; border-bottom: 1px solid var(--rule); break-insid
 .this { font-size: .8rem; font-weight: 400; color: var(--muted); }
 table.agents { font-size: .9rem; }
 table.agents tbody th { font-weight: 500; }
+table.agents td.parts { min-width: 11em; }
 .key, .swatch { display: inline-block; width: 14px; height: 14px; border-radius: 3px; vertical-align: -2px; margin-left: 8px; }
 details { margin: 6px 0; }
 summary { cursor: pointer; color: var(--muted); font-size: .9rem; }
