@@ -78,6 +78,7 @@ impl Catalog {
             other: OtherProfile::of(&self.inputs, &self.other, &traffic),
             queries: None,
             theme: Theme::Light,
+            agents: None,
         };
         PageReport::build(parts, report).render()
     }

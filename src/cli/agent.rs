@@ -226,6 +226,8 @@ pub struct CompareParts<'a> {
     pub limit: Option<usize>,
     /// chars/4 only.
     pub estimate_only: bool,
+    /// Print the inputs' warnings on stderr (the page shows its own instead).
+    pub warn: bool,
 }
 
 /// `compare --agent`: every agent asked, side by side.
@@ -236,14 +238,19 @@ pub fn compare(parts: &CompareParts<'_>) -> Result<AgentCompareReport, CliError>
         queries,
         limit,
         estimate_only,
+        warn,
     } = *parts;
-    warnings(inputs);
+    if warn {
+        warnings(inputs);
+    }
     let tokenizer = tokenizer(session, inputs, estimate_only)?;
     for path in &session.client_configs {
         load_client_config(path)?;
     }
     let overrides = session.overrides(inputs)?;
-    let hermes_default = Session::new(&inputs.config, &inputs.captures, &overrides);
+    // The Hermes catalog that resolves a queries file's expected names, built only for one.
+    let hermes_default =
+        queries.map(|_| Session::new(&inputs.config, &inputs.captures, &overrides));
     let mut columns = Vec::new();
     let mut found: Vec<Vec<bool>> = Vec::new();
     for asked in &session.agent {
@@ -278,12 +285,12 @@ pub fn compare(parts: &CompareParts<'_>) -> Result<AgentCompareReport, CliError>
                 )?;
                 let mut column = AgentColumn::of_turn(&turn, settings.context_window);
                 let mut outcomes = None;
-                if let Some(set) = queries {
+                if let (Some(set), Some(hermes)) = (queries, hermes_default.as_ref()) {
                     match AgentIndex::build(&turn, &inputs.captures) {
                         Ok(index) => {
                             let k = limit.unwrap_or(release.rules.loading.default_results);
                             let evaluation = evaluate(&index, set, k, false, &|q, lenient| {
-                                expected_tools(&hermes_default, q, lenient)
+                                expected_tools(hermes, q, lenient)
                             });
                             column.eval = Some(evaluation.overall);
                             outcomes = Some(

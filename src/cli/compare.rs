@@ -32,6 +32,7 @@ pub fn run(args: CompareArgs) -> Result<ExitCode, CliError> {
             queries: set.as_ref(),
             limit,
             estimate_only,
+            warn: true,
         };
         let report = crate::cli::agent::compare(&parts)?;
         return emit(

@@ -2,7 +2,8 @@
 
 use std::process::ExitCode;
 
-use crate::cli::args::ReportArgs;
+use crate::cli::agent::CompareParts;
+use crate::cli::args::{AgentArg, ReportArgs, SessionArgs};
 use crate::cli::progress::lint_showing_progress;
 use crate::cli::{count_tokens, emit, emit_with, load_queries, CliError};
 use schematax_engine::replay::session::{Overrides, Session};
@@ -59,6 +60,21 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, CliError> {
         );
         OtherProfile::of(&inputs, &other, &traffic)
     });
+    // The page's agents section: the catalog in every agent, as `compare --agent` of all of
+    // them builds it, with Hermes at this page's release; built before the chosen session.
+    let agents = if plain.is_none() {
+        let parts = CompareParts {
+            session: &every_agent(&input.session),
+            inputs: &inputs,
+            queries: None,
+            limit: None,
+            estimate_only,
+            warn: false,
+        };
+        Some(crate::cli::agent::compare(&parts)?)
+    } else {
+        None
+    };
     let mut session = Session::new(&inputs.config, &inputs.captures, &overrides);
     if !estimate_only {
         count_tokens(&mut session)?;
@@ -84,11 +100,32 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, CliError> {
                 other,
                 queries: set.as_ref(),
                 theme: theme.unwrap_or_default().into(),
+                agents,
             };
             emit(
                 &PageReport::build(parts, report).render(),
                 output.as_deref(),
             )
         }
+    }
+}
+
+/// `session` with `--agent` naming every agent of the table at its newest release, Hermes at
+/// the release these flags name (as `compare --agent hermes,claude-code,...` reads them).
+pub fn every_agent(session: &SessionArgs) -> SessionArgs {
+    let hermes = match session.agent.first() {
+        Some(AgentArg::Hermes(version)) => AgentArg::Hermes(version.clone()),
+        _ => AgentArg::Hermes(None),
+    };
+    let agent = schematax_releases::AGENTS
+        .iter()
+        .map(|agent| match agent.releases.last() {
+            Some(release) => AgentArg::Other(release, agent),
+            None => hermes.clone(),
+        })
+        .collect();
+    SessionArgs {
+        agent,
+        ..session.clone()
     }
 }

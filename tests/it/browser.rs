@@ -4,11 +4,16 @@
 //! shows no request made by the page. Screenshots of the page (light and dark) and of the card
 //! are kept in target/browser/ for a person to look at.
 //!
+//! The agents section ("This catalog in N agents") is checked the same way against
+//! `compare --agent` of every agent, and laid out at a desktop and a phone width in a copy of
+//! the page that carries a measuring script: no bar, label or figure of the section leaves it.
+//!
 //! Without Chromium the test prints a note and passes, unless SCHEMATAX_REQUIRE_BROWSER is set
 //! (scripts/test installs Debian's `chromium` and sets it).
 
 use crate::chromium;
 use crate::common;
+use crate::report_page::{assert_same_agent_figures, compare_json};
 
 use common::{assert_same_numbers, report_json, run_ok};
 use serde_json::Value;
@@ -110,6 +115,96 @@ fn page_requests(netlog: &Path) -> Vec<String> {
     urls
 }
 
+/// Measures the agents section as Chromium lays it out `width` pixels wide, in a copy (in
+/// `dir`) of `page` whose policy lets one inline script run (the page itself runs none), with
+/// `extra_style` added to its head. Returns what
+/// does not fit: the page wider than the window, any element of the section (outside its
+/// scrolling table) beyond the section's edges, a bar wider than its track, a label or figure
+/// wider than its box, and, at desktop width, a table that needs its scroll bar.
+fn agents_layout_problems(
+    browser: &Path,
+    (dir, page): (&Path, &Path),
+    width: u32,
+    extra_style: &str,
+) -> Vec<String> {
+    const POLICY: &str = "default-src 'none';";
+    const MEASURE: &str = r#"<script>
+(() => {
+  const problems = [];
+  const section = document.getElementById('agents');
+  const name = (e) => e.tagName.toLowerCase() + (e.className ? '.' + e.className : '') + ' "' + e.textContent.trim().slice(0, 40) + '"';
+  if (document.documentElement.scrollWidth > innerWidth) problems.push('the page is ' + document.documentElement.scrollWidth + ' px wide');
+  const box = section.getBoundingClientRect();
+  let bars = 0;
+  for (const e of section.querySelectorAll('*')) {
+    if (e.closest('.scroll')) continue;
+    const r = e.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    if (r.left < box.left - 1 || r.right > box.right + 1) problems.push(name(e) + ' leaves the section');
+    if (e.scrollWidth > e.clientWidth + 1 && e.clientWidth > 0 && !e.classList.contains('bar')) problems.push(name(e) + ' is wider than its box');
+    if (e.classList.contains('bar')) {
+      bars++;
+      const track = e.parentElement.getBoundingClientRect();
+      if (r.right > track.right + 1 || r.left < track.left - 1) problems.push(name(e) + ' is wider than its track');
+    }
+  }
+  for (const s of section.querySelectorAll('.scroll')) {
+    if (innerWidth >= 1000 && s.scrollWidth > s.clientWidth + 1) problems.push('the table needs a scroll bar: ' + s.scrollWidth + ' px in ' + s.clientWidth);
+  }
+  const out = document.createElement('pre');
+  out.id = 'layout-check';
+  out.textContent = JSON.stringify({ width: innerWidth, bars, problems });
+  document.body.appendChild(out);
+})();
+</script>
+"#;
+    let markup = std::fs::read_to_string(page).expect("the page was written");
+    assert!(markup.contains(POLICY), "the page's policy");
+    let measured = markup
+        .replacen(POLICY, "default-src 'none'; script-src 'unsafe-inline';", 1)
+        .replacen("</head>", &format!("{extra_style}</head>"), 1)
+        .replacen("</body>", &format!("{MEASURE}</body>"), 1);
+    let suffix = if extra_style.is_empty() {
+        ""
+    } else {
+        "-control"
+    };
+    let copy = dir.join(format!("report-measured-{width}{suffix}.html"));
+    std::fs::write(&copy, measured).unwrap();
+    let dom = run_browser(
+        browser,
+        &[
+            format!("--window-size={width},2000"),
+            "--hide-scrollbars".into(),
+            "--dump-dom".into(),
+        ],
+        &copy,
+    );
+    let report = dom
+        .split("<pre id=\"layout-check\">")
+        .nth(1)
+        .and_then(|s| s.split("</pre>").next())
+        .expect("the measuring script ran");
+    let text = report
+        .replace("&quot;", "\"")
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&amp;", "&");
+    let report: Value = serde_json::from_str(&text).expect("the measure is JSON");
+    assert_eq!(report["width"], width, "the window is {width} px wide");
+    assert_eq!(
+        report["bars"].as_u64(),
+        Some(2 * schematax_releases::AGENTS.len() as u64),
+        "two bars an agent"
+    );
+    report["problems"]
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|p| p.as_str().unwrap_or_default().to_string())
+        .collect()
+}
+
 fn assert_png(path: &Path) {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
     assert!(
@@ -178,10 +273,27 @@ fn the_page_in_a_real_browser() {
         })
         .collect();
     assert_same_numbers(&dom, &report_json(&[]), &per_profile);
+    assert_same_agent_figures(&dom, &compare_json(&[]));
     assert_eq!(
         page_requests(&netlog),
         Vec::<String>::new(),
         "the page made requests"
+    );
+    // 500 px: the narrowest window headless Chromium lays out, under the page's phone layout (600 px).
+    for width in [1280, 500] {
+        let problems = agents_layout_problems(&browser, (&dir, &page), width, "");
+        assert!(
+            problems.is_empty(),
+            "the agents section at {width} px: {problems:#?}"
+        );
+    }
+    // Labels forced onto one wide line: the measure must see them leave the section, or the
+    // check above would prove nothing.
+    let forced = "<style>#agents .row .name { white-space: nowrap; font-size: 60px; }</style>";
+    let problems = agents_layout_problems(&browser, (&dir, &page), 500, forced);
+    assert!(
+        problems.iter().any(|p| p.contains("leaves the section")),
+        "the measure does not see an overflow: {problems:#?}"
     );
 
     // Screenshots for a person: the page light and dark, and the card.

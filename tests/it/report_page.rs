@@ -5,6 +5,7 @@
 use crate::common;
 
 use common::{assert_same_numbers, data, report_json, run_ok, schematax};
+use serde_json::Value;
 use std::path::{Path, PathBuf};
 
 /// Elements the page is made of: nothing that runs, loads or embeds anything.
@@ -165,6 +166,139 @@ fn html_with_queries_has_the_eval_section() {
     assert!(!without.contains("<section id=\"eval\">"));
 }
 
+/// Every agent of the table, as `compare --agent` takes them.
+fn every_agent() -> String {
+    schematax_releases::AGENTS
+        .iter()
+        .map(|a| a.id)
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+/// `compare --agent <every agent> --format json` with `args` added.
+pub fn compare_json(args: &[&str]) -> Value {
+    let agents = every_agent();
+    let mut all = vec!["compare", "--agent", &agents, "--format", "json"];
+    all.extend_from_slice(args);
+    serde_json::from_str(&run_ok(&all)).expect("compare JSON parses")
+}
+
+/// The parts of each agent's turn the page shows, as `compare --agent` names them in JSON.
+const AGENT_PARTS: &[&str] = &[
+    "per_turn",
+    "without_deferral",
+    "eager",
+    "listing",
+    "fixed_tools",
+    "instructions",
+    "one_search",
+];
+
+/// Checks the agents section of `page` (a page or a dumped DOM) against `compare` (the JSON of
+/// `compare --agent` of every agent): the count, each agent labelled `id@version` and marked
+/// modelled where a part is, and every figure: tokens when counted, else chars/4 marked `~`.
+pub fn assert_same_agent_figures(page: &str, compare: &Value) {
+    let agents = compare["agents"].as_array().expect("compare lists agents");
+    assert_eq!(agents.len(), schematax_releases::AGENTS.len());
+    let (count, _) = data(page, "agent-count").expect("no <data id=\"agent-count\">");
+    assert_eq!(count, agents.len());
+    assert!(page.contains(&format!(
+        "This catalog in <data id=\"agent-count\" value=\"{0}\">{0}</data> agents",
+        agents.len()
+    )));
+    for agent in agents {
+        let label = agent["agent"].as_str().unwrap();
+        let id = label.split('@').next().unwrap();
+        let item = page
+            .split(&format!("<li data-agent=\"{id}\">"))
+            .nth(1)
+            .and_then(|s| s.split("</li>").next())
+            .unwrap_or_else(|| panic!("no bars of {id}"));
+        assert!(
+            item.contains(&format!("<code>{label}</code>")),
+            "{id} is labelled {label}"
+        );
+        let modelled = !agent["modelled"].as_array().unwrap().is_empty();
+        assert_eq!(
+            item.contains("class=\"modelled\""),
+            modelled,
+            "{id} modelled"
+        );
+        for part in AGENT_PARTS {
+            let size = &agent["parts"][part];
+            let key = format!("agent-{id}-{}", part.replace('_', "-"));
+            let (value, text) = data(page, &key).unwrap_or_else(|| panic!("no <data id={key:?}>"));
+            let estimate = size["tokens"].is_null();
+            let expected = if estimate {
+                &size["estimate_tokens"]
+            } else {
+                &size["tokens"]
+            };
+            assert_eq!(&value, expected, "{key}");
+            if text == "-" {
+                assert_eq!(size["chars"], 0, "{key}: - only for nothing");
+            } else {
+                assert_eq!(text.starts_with('~'), estimate, "{key}: {text}");
+                assert_eq!(
+                    text.trim_start_matches('~').replace(',', ""),
+                    expected.to_string(),
+                    "{key}: the text is the number"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn html_agents_section_equals_compare_json() {
+    for args in [
+        vec![],
+        vec!["--tools", "tests/data/captures"],
+        vec!["--estimate-only"],
+        vec!["--tools", "tests/data/captures", "--estimate-only"],
+        vec!["--profile", "seed", "--context", "1M"],
+    ] {
+        let mut html_args = vec!["report", "--format", "html"];
+        html_args.extend_from_slice(&args);
+        let page = run_ok(&html_args);
+        let compare = compare_json(&args);
+        assert_same_agent_figures(&page, &compare);
+        // Hermes is the page's release.
+        let profile = page
+            .split("<b id=\"profile\">")
+            .nth(1)
+            .and_then(|s| s.split('<').next());
+        let hermes = compare["agents"][0]["agent"].as_str().unwrap();
+        assert_eq!(
+            profile.map(|p| p.trim_start_matches("hermes-")),
+            hermes.strip_prefix("hermes@"),
+            "{args:?}"
+        );
+        // Its tokens are in the page's tokenizer, the one its server chart counts in.
+        match compare["tokenizer"].as_str() {
+            Some(name) => {
+                assert!(!args.contains(&"--estimate-only"));
+                let shown = format!("<span class=\"tokenizer\">{name}</span>");
+                assert!(
+                    page.contains(&format!("{shown} count: ")),
+                    "{args:?}: {name}"
+                );
+                assert!(
+                    page.contains(&format!(
+                        "Tokens in {shown}, the tokenizer this page counts in"
+                    )),
+                    "{args:?}"
+                );
+            }
+            None => {
+                assert!(args.contains(&"--estimate-only"));
+                assert!(page.contains("this page counts no tokens"), "{args:?}");
+            }
+        }
+        assert_inert(&page, PAGE_ELEMENTS);
+    }
+}
+
 #[test]
 fn theme_and_queries_need_the_html_format() {
     let output = schematax(&["report", "--theme", "dark"]);
@@ -192,6 +326,51 @@ fn card_is_a_1200_by_630_svg() {
     let json = report_json(&["--estimate-only"]);
     let before = json["tokens_before"].as_u64().unwrap();
     assert!(svg.contains(&schematax_engine::text::thousands(before)));
+}
+
+#[test]
+fn card_says_the_range_across_the_agents() {
+    for args in [
+        vec![],
+        vec!["--tools", "tests/data/captures"],
+        vec!["--profile", "seed"],
+    ] {
+        let mut card_args = vec!["card"];
+        card_args.extend_from_slice(&args);
+        let svg = run_ok(&card_args);
+        let mut with = args.clone();
+        with.push("--estimate-only");
+        let compare = compare_json(&with);
+        let agents = compare["agents"].as_array().unwrap();
+        let sent = |a: &&Value| a["parts"]["per_turn"]["estimate_tokens"].as_u64().unwrap();
+        let least = agents.iter().min_by_key(sent).unwrap();
+        let most = agents.iter().max_by_key(sent).unwrap();
+        let id = |a: &Value| {
+            a["agent"]
+                .as_str()
+                .unwrap()
+                .split('@')
+                .next()
+                .unwrap()
+                .to_string()
+        };
+        let line = format!(
+            ">This catalog in {} agents: {}–{} tokens a turn ({} to {})</text>",
+            agents.len(),
+            schematax_engine::text::thousands(sent(&least)),
+            schematax_engine::text::thousands(sent(&most)),
+            id(least),
+            id(most)
+        );
+        assert!(svg.contains(&line), "{args:?}: {line}");
+        // The card's Hermes is its release: its headline after Tool Search.
+        let report = report_json(&args);
+        assert_eq!(
+            agents[0]["parts"]["per_turn"]["estimate_tokens"], report["tokens_after"],
+            "{args:?}"
+        );
+        assert_inert(&svg, CARD_ELEMENTS);
+    }
 }
 
 #[test]

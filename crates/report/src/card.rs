@@ -1,9 +1,11 @@
 //! `schematax card`: the headline of a cost report as one 1200x630 SVG (the social-card size),
 //! for READMEs and slides: tokens a turn before and after Tool Search, the share saved, the
-//! dollars a month, and the heaviest servers as bars. Text only from the report, escaped.
+//! dollars a month, the heaviest servers as bars, and the range of tokens a turn the catalog
+//! costs across the agents. Text only from the report, escaped.
 
 use std::fmt::Write as _;
 
+use crate::agents::AgentColumn;
 use crate::cost::CostReport;
 use crate::markup::{escape, escape_clipped, share, Palette, Theme};
 use crate::{dollars, thousands};
@@ -14,6 +16,14 @@ pub const WIDTH: u32 = 1200;
 pub const HEIGHT: u32 = 630;
 /// Servers drawn as bars; the rest are summed in one line.
 pub const BARS: usize = 5;
+/// Top of the first server bar.
+const BARS_TOP: usize = 340;
+/// From one server bar to the next.
+const BAR_PITCH: usize = 36;
+/// Height of a server bar.
+const BAR_HEIGHT: usize = 24;
+/// Baseline of the agents line.
+const AGENTS_Y: usize = 570;
 
 /// `--format` of `card`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -27,15 +37,40 @@ const FONT: &str =
     "system-ui, -apple-system, &#39;Segoe UI&#39;, Roboto, Helvetica, Arial, sans-serif";
 
 /// The card of `report` in `theme`: the title, the three headline figures, the heaviest
-/// servers as bars, and what the figures are.
-pub fn render_svg(report: &CostReport, theme: Theme) -> String {
+/// servers as bars, the catalog in `agents` (chars/4; no line when empty), and what the
+/// figures are.
+pub fn render_svg(report: &CostReport, agents: &[AgentColumn], theme: Theme) -> String {
     let p = theme.palette();
     let mut out = String::with_capacity(8 * 1024);
     write_title(&mut out, report, theme, &p);
     write_figures(&mut out, report, &p);
     write_server_bars(&mut out, report, &p);
+    write_agents(&mut out, agents, &p);
     write_footer(&mut out, report, &p);
     out
+}
+
+/// One line: the fewest and the most tokens a turn (chars/4, as sent) the catalog costs across
+/// `agents`, and which agents those are.
+fn write_agents(out: &mut String, agents: &[AgentColumn], p: &Palette) {
+    let sent = |a: &&AgentColumn| a.parts.per_turn.estimate_tokens;
+    let (Some(least), Some(most)) = (
+        agents.iter().min_by_key(sent),
+        agents.iter().max_by_key(sent),
+    ) else {
+        return;
+    };
+    let id = |a: &AgentColumn| a.agent.split('@').next().unwrap_or(&a.agent).to_string();
+    let _ = writeln!(
+        out,
+        "<text x=\"60\" y=\"{AGENTS_Y}\" font-size=\"20\" fill=\"{}\">This catalog in {} agents: {}–{} tokens a turn ({} to {})</text>",
+        p.text,
+        agents.len(),
+        thousands(least.parts.per_turn.estimate_tokens),
+        thousands(most.parts.per_turn.estimate_tokens),
+        escape(&id(least)),
+        escape(&id(most)),
+    );
 }
 
 /// The SVG's opening, its accessible title, and the card's heading.
@@ -125,13 +160,13 @@ fn write_server_bars(out: &mut String, report: &CostReport, p: &Palette) {
     let scale = servers.first().map_or(0, |s| s.estimate_tokens);
     let (bar_x, bar_max) = (370.0, 640.0);
     for (i, s) in servers.iter().take(BARS).enumerate() {
-        let y = 350 + i * 42;
+        let y = BARS_TOP + i * BAR_PITCH;
         let width = (share(s.estimate_tokens, scale) / 100.0 * bar_max).max(3.0);
         let _ = write!(
             out,
             "<text x=\"60\" y=\"{ty}\" font-size=\"22\" fill=\"{text}\">{name}</text>\n\
-             <rect x=\"{bar_x}\" y=\"{y}\" width=\"{bar_max}\" height=\"26\" rx=\"6\" fill=\"{panel}\"/>\n\
-             <rect x=\"{bar_x}\" y=\"{y}\" width=\"{width:.1}\" height=\"26\" rx=\"6\" fill=\"{before}\"/>\n\
+             <rect x=\"{bar_x}\" y=\"{y}\" width=\"{bar_max}\" height=\"{BAR_HEIGHT}\" rx=\"6\" fill=\"{panel}\"/>\n\
+             <rect x=\"{bar_x}\" y=\"{y}\" width=\"{width:.1}\" height=\"{BAR_HEIGHT}\" rx=\"6\" fill=\"{before}\"/>\n\
              <text x=\"1140\" y=\"{ty}\" font-size=\"22\" text-anchor=\"end\" fill=\"{text}\">{tokens}</text>\n",
             ty = y + 20,
             text = p.text,
@@ -146,7 +181,7 @@ fn write_server_bars(out: &mut String, report: &CostReport, p: &Palette) {
         let _ = writeln!(
             out,
             "<text x=\"60\" y=\"{}\" font-size=\"20\" fill=\"{}\">and {} more servers: {} tokens</text>",
-            350 + BARS * 42 + 18,
+            BARS_TOP + BARS * BAR_PITCH + 18,
             p.muted,
             thousands((servers.len() - BARS) as u64),
             thousands(rest)
@@ -172,4 +207,57 @@ fn write_footer(out: &mut String, report: &CostReport, p: &Palette) {
         price = report.price_per_mtok,
         turns = thousands(report.turns_per_day),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agents::{ActivationRow, Size, TurnParts};
+
+    fn column(agent: &str, sent: u64) -> AgentColumn {
+        let size = |estimate_tokens| Size {
+            chars: estimate_tokens * 4,
+            estimate_tokens,
+            tokens: None,
+        };
+        AgentColumn {
+            agent: agent.into(),
+            activation: ActivationRow {
+                on: true,
+                why: String::new(),
+            },
+            tools: 1,
+            deferred: 1,
+            parts: TurnParts {
+                eager: size(0),
+                listing: size(sent),
+                fixed_tools: size(0),
+                instructions: size(0),
+                per_turn: size(sent),
+                without_deferral: size(5000),
+                one_search: size(0),
+            },
+            modelled: Vec::new(),
+            eval: None,
+            not_searched: None,
+        }
+    }
+
+    #[test]
+    fn the_agents_line_names_the_least_and_the_most() {
+        let p = Theme::Light.palette();
+        let mut out = String::new();
+        let agents = [
+            column("hermes@0.22.2", 1378),
+            column("codex@0.171.0", 12),
+            column("gemini-cli@0.61.0", 20012),
+        ];
+        write_agents(&mut out, &agents, &p);
+        assert!(out.contains(
+            ">This catalog in 3 agents: 12–20,012 tokens a turn (codex to gemini-cli)</text>"
+        ));
+        let mut none = String::new();
+        write_agents(&mut none, &[], &p);
+        assert!(none.is_empty(), "no agents, no line");
+    }
 }

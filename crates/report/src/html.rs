@@ -8,6 +8,7 @@
 use crate::words::Words;
 use std::fmt::Write as _;
 
+use crate::agents::{AgentColumn, AgentCompareReport, Size};
 use crate::cost::{CostReport, ServerRow};
 use crate::eval::EvalReport;
 use crate::lint::LintReport;
@@ -124,6 +125,9 @@ pub struct PageParts<'a> {
     pub queries: Option<&'a QuerySet>,
     /// Colours.
     pub theme: Theme,
+    /// The catalog in every agent, as `compare --agent` of all of them builds it (no queries;
+    /// Hermes at this page's release); `None` leaves the agents section out.
+    pub agents: Option<AgentCompareReport>,
 }
 
 /// The whole page.
@@ -147,6 +151,8 @@ pub struct PageReport {
     pub eval: Option<EvalReport>,
     /// The captures.
     pub captures: Vec<CaptureRow>,
+    /// The catalog in every agent, for the agents section.
+    pub agents: Option<AgentCompareReport>,
 }
 
 impl PageReport {
@@ -160,6 +166,7 @@ impl PageReport {
             other,
             queries,
             theme,
+            agents,
         } = parts;
         let sweep = SweepReport::build(session);
         let (profiles, sweeps) = if other.profile < session.profile() {
@@ -189,6 +196,7 @@ impl PageReport {
             lint,
             eval,
             captures: inputs.captures.iter().map(capture_row).collect(),
+            agents,
         }
     }
 
@@ -202,6 +210,9 @@ impl PageReport {
         self.headline(&mut out);
         self.servers(&mut out);
         self.activation(&mut out);
+        if let Some(agents) = &self.agents {
+            agents_section(&mut out, agents);
+        }
         self.lint_section(&mut out);
         if let Some(eval) = &self.eval {
             eval_section(&mut out, eval);
@@ -776,6 +787,164 @@ fn heat_map(out: &mut String, sweep: &SweepReport) {
     }
 }
 
+/// A part's figure as the page shows it: tokens when counted, else the chars/4 estimate,
+/// marked `~` as `compare --agent` marks it.
+fn agent_figure(size: &Size) -> (u64, String) {
+    match size.tokens {
+        Some(tokens) => (tokens, thousands(tokens)),
+        None => (
+            size.estimate_tokens,
+            format!("~{}", thousands(size.estimate_tokens)),
+        ),
+    }
+}
+
+/// The agent's id in a column's `id@version`.
+fn agent_id(column: &AgentColumn) -> &str {
+    column.agent.split('@').next().unwrap_or(&column.agent)
+}
+
+/// The agents section: per agent, the tokens a turn as sent and with nothing deferred as
+/// bars, and every part of its turn in a table, each figure a `<data>` element.
+fn agents_section(out: &mut String, agents: &AgentCompareReport) {
+    let measure = match &agents.tokenizer {
+        Some(name) => format!(
+            "Tokens in <span class=\"tokenizer\">{}</span>, the tokenizer this page counts in; \
+             <b>~</b> marks a chars/4 estimate where a part is not counted.",
+            escape(name)
+        ),
+        None => "Every figure is the chars/4 estimate (<b>~</b>): this page counts no tokens."
+            .to_string(),
+    };
+    let ids: Vec<&str> = agents.agents.iter().map(agent_id).collect();
+    let _ = write!(
+        out,
+        "<section id=\"agents\">\n<h2>This catalog in {count} agents</h2>\n\
+         <p>What each agent sends for these MCP tools every turn: as it defers them, and with \
+         nothing deferred (every definition and the servers&#39; instructions). The same figures \
+         as <code>schematax compare --agent {ids}</code>; Hermes is this report&#39;s release.</p>\n\
+         <p class=\"note\">{measure} <span class=\"modelled\">modelled</span>: parts of the \
+         agent&#39;s rules are taken from its documentation or source and not checked against a \
+         shipped build (<code>schematax agents</code> says which).</p>\n\
+         <p class=\"legend\"><span class=\"key sent\"></span> a turn as sent \
+         <span class=\"key est\"></span> a turn with nothing deferred</p>\n<ol class=\"bars agents\">\n",
+        count = data(
+            "agent-count",
+            json_number(agents.agents.len()),
+            &agents.agents.len().to_string()
+        ),
+        ids = escape(&ids.join(",")),
+    );
+    let scale = agents
+        .agents
+        .iter()
+        .map(|a| {
+            agent_figure(&a.parts.per_turn)
+                .0
+                .max(agent_figure(&a.parts.without_deferral).0)
+        })
+        .max()
+        .unwrap_or(0);
+    for column in &agents.agents {
+        agent_bars(out, column, scale);
+    }
+    out.push_str("</ol>\n");
+    agents_table(out, agents);
+    out.push_str("</section>\n");
+}
+
+/// The agent's label: `id@version`, whether it is this report's release, and whether any part
+/// is modelled.
+fn agent_label(column: &AgentColumn) -> String {
+    let mut label = format!("<code>{}</code>", escape(&column.agent));
+    if agent_id(column) == "hermes" {
+        label.push_str(" <span class=\"this\">this report</span>");
+    }
+    if !column.modelled.is_empty() {
+        let _ = write!(
+            label,
+            " <span class=\"modelled\" title=\"modelled: {}\">modelled</span>",
+            escape(&column.modelled.join(", "))
+        );
+    }
+    label
+}
+
+/// One agent's two bars, on the scale of the heaviest figure of the chart.
+fn agent_bars(out: &mut String, column: &AgentColumn, scale: u64) {
+    let (sent, sent_text) = agent_figure(&column.parts.per_turn);
+    let (whole, whole_text) = agent_figure(&column.parts.without_deferral);
+    let saved = if whole == 0 {
+        "-".to_string()
+    } else {
+        format!(
+            "{:.1}%",
+            (whole as f64 - sent as f64) * 100.0 / whole as f64
+        )
+    };
+    let _ = write!(
+        out,
+        "<li data-agent=\"{id}\">\n<div class=\"row\"><span class=\"name\">{label}</span><span class=\"nums\">\
+         {sent_text} as sent · {whole_text} nothing deferred · {saved} saved</span></div>\n\
+         <div class=\"track\"><div class=\"bar sent\" style=\"width:{w_sent:.2}%\"></div></div>\n\
+         <div class=\"track\"><div class=\"bar est\" style=\"width:{w_whole:.2}%\"></div></div>\n</li>\n",
+        id = escape(agent_id(column)),
+        label = agent_label(column),
+        sent_text = escape(&sent_text),
+        whole_text = escape(&whole_text),
+        w_sent = share(sent, scale),
+        w_whole = share(whole, scale),
+    );
+}
+
+/// Every part of each agent's turn: `<data id="agent-ID-PART">`, PART the JSON key of
+/// `compare --agent` with `-` for `_`.
+fn agents_table(out: &mut String, agents: &AgentCompareReport) {
+    out.push_str(
+        "<div class=\"scroll\"><table class=\"agents\">\n<thead><tr><th>agent</th>\
+         <th class=\"num\">as sent</th><th class=\"num\">nothing deferred</th>\
+         <th class=\"num\">sent whole</th><th class=\"num\">listing</th>\
+         <th class=\"num\">fixed texts</th><th class=\"num\">instructions</th>\
+         <th class=\"num\">one search</th><th>modelled</th></tr></thead>\n<tbody>\n",
+    );
+    for column in &agents.agents {
+        let p = &column.parts;
+        let _ = write!(out, "<tr><th><code>{}</code></th>", escape(&column.agent));
+        for (key, size) in [
+            ("per-turn", &p.per_turn),
+            ("without-deferral", &p.without_deferral),
+            ("eager", &p.eager),
+            ("listing", &p.listing),
+            ("fixed-tools", &p.fixed_tools),
+            ("instructions", &p.instructions),
+            ("one-search", &p.one_search),
+        ] {
+            let (value, mut text) = agent_figure(size);
+            if key == "one-search" && size.chars == 0 {
+                text = "-".into();
+            }
+            let id = format!("agent-{}-{key}", agent_id(column));
+            let _ = write!(
+                out,
+                "<td class=\"num\">{}</td>",
+                data(&id, json_number(value), &text)
+            );
+        }
+        let modelled = if column.modelled.is_empty() {
+            "none".to_string()
+        } else {
+            column.modelled.join(", ")
+        };
+        let _ = writeln!(out, "<td class=\"parts\">{}</td></tr>", escape(&modelled));
+    }
+    out.push_str(
+        "</tbody></table></div>\n<p class=\"note\">Tokens a turn as sent and with nothing \
+         deferred, and their parts: sent whole, the definitions sent in full every turn; \
+         listing, what the model sees of the deferred tools; fixed texts, the search tool and \
+         the agent&#39;s other fixed texts; one search, what one search loads.</p>\n",
+    );
+}
+
 fn eval_section(out: &mut String, eval: &EvalReport) {
     let o = &eval.overall;
     let _ = write!(
@@ -982,6 +1151,12 @@ ol.bars > li { padding: 8px 0; border-bottom: 1px solid var(--rule); break-insid
 .bar { height: 100%; border-radius: 5px; min-width: 2px; }
 .bar.est, .key.est { background: var(--before); }
 .bar.tok, .key.tok { background: var(--counted); }
+.bar.sent, .key.sent { background: var(--after); }
+.modelled { display: inline-block; font-size: .75rem; font-weight: 500; line-height: 1.3; padding: 0 6px; border: 1px solid var(--warning); border-radius: 4px; color: var(--warning); }
+.this { font-size: .8rem; font-weight: 400; color: var(--muted); }
+table.agents { font-size: .9rem; }
+table.agents tbody th { font-weight: 500; }
+table.agents td.parts { min-width: 11em; }
 .key, .swatch { display: inline-block; width: 14px; height: 14px; border-radius: 3px; vertical-align: -2px; margin-left: 8px; }
 details { margin: 6px 0; }
 summary { cursor: pointer; color: var(--muted); font-size: .9rem; }
@@ -1036,6 +1211,29 @@ mod tests {
     use super::*;
     use schematax_engine::replay::session::Overrides;
 
+    /// The sample in every agent, chars/4 only, as `compare --agent` builds it.
+    fn sample_agents(inputs: &Inputs, hermes: &CostReport) -> AgentCompareReport {
+        use schematax_engine::agents::settings::AgentSettings;
+        use schematax_engine::agents::turn::AgentTurn;
+        let settings = AgentSettings::default();
+        let agents = schematax_releases::AGENTS
+            .iter()
+            .map(|agent| match agent.releases.last() {
+                None => AgentColumn::of_hermes(hermes, None),
+                Some(release) => {
+                    let turn = AgentTurn::build(release, &inputs.captures, &settings, None)
+                        .expect("chars/4 needs no tokenizer");
+                    AgentColumn::of_turn(&turn, settings.context_window)
+                }
+            })
+            .collect();
+        AgentCompareReport {
+            tokenizer: None,
+            agents,
+            differences: Vec::new(),
+        }
+    }
+
     fn sample_page(theme: Theme) -> PageReport {
         let inputs = Inputs::sample();
         let session = Session::new(&inputs.config, &inputs.captures, &Overrides::default());
@@ -1049,6 +1247,7 @@ mod tests {
         );
         let traffic = Traffic::default();
         let report = CostReport::build(&inputs, &session, &traffic);
+        let agents = sample_agents(&inputs, &report);
         PageReport::build(
             PageParts {
                 inputs: &inputs,
@@ -1057,6 +1256,7 @@ mod tests {
                 other: OtherProfile::of(&inputs, &other, &traffic),
                 queries: None,
                 theme,
+                agents: Some(agents),
             },
             report,
         )
@@ -1092,6 +1292,56 @@ mod tests {
         assert_eq!(html.matches("class=\"heat").count(), 2);
         assert_eq!(html.matches(" here\"").count(), 2, "one current cell a map");
         assert!(html.len() < 200_000);
+    }
+
+    #[test]
+    fn the_agents_section_has_every_agent() {
+        let page = sample_page(Theme::Light);
+        let html = page.render();
+        let section = html
+            .split("<section id=\"agents\">")
+            .nth(1)
+            .and_then(|s| s.split("</section>").next())
+            .expect("the agents section");
+        let n = schematax_releases::AGENTS.len();
+        assert!(section.contains(&format!(
+            "<h2>This catalog in <data id=\"agent-count\" value=\"{n}\">{n}</data> agents</h2>"
+        )));
+        assert_eq!(section.matches("<li data-agent=").count(), n);
+        assert_eq!(section.matches("class=\"bar sent\"").count(), n);
+        assert_eq!(section.matches("class=\"bar est\"").count(), n);
+        let agents = page.agents.as_ref().unwrap();
+        for column in &agents.agents {
+            let id = agent_id(column);
+            assert!(section.contains(&format!("<code>{}</code>", column.agent)));
+            let p = &column.parts;
+            assert!(section.contains(&format!(
+                "<data id=\"agent-{id}-per-turn\" value=\"{}\">~{}</data>",
+                p.per_turn.estimate_tokens,
+                thousands(p.per_turn.estimate_tokens)
+            )));
+            let marked = section
+                .split(&format!("<li data-agent=\"{id}\">"))
+                .nth(1)
+                .unwrap()
+                .split("</li>")
+                .next()
+                .unwrap()
+                .contains("class=\"modelled\"");
+            assert_eq!(marked, !column.modelled.is_empty(), "{id}");
+        }
+        assert!(section.contains("<code>hermes@"));
+        assert!(section.contains("this page counts no tokens"));
+        // The heaviest figure fills its track; no bar is wider.
+        assert!(section.contains("width:100.00%"));
+        assert!(!section.contains("width:1000"));
+    }
+
+    #[test]
+    fn without_agents_there_is_no_agents_section() {
+        let mut page = sample_page(Theme::Light);
+        page.agents = None;
+        assert!(!page.render().contains("id=\"agents\""));
     }
 
     #[test]

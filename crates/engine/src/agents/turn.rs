@@ -184,7 +184,22 @@ impl AgentTurn {
             .iter()
             .map(|t| deferrable(release, &captures[t.capture], t, settings))
             .collect();
-        let activation = activate(release, &tools, &deferrable, settings, tokenizer)?;
+        // Each definition is counted once: the share rule, the definitions sent whole and all
+        // of them read these counts.
+        let definition_tokens = match tokenizer {
+            Some(tokenizer) => {
+                let texts: Vec<&str> = tools.iter().map(|t| t.definition.as_str()).collect();
+                Some(tokenizer.count_all(&texts)?)
+            }
+            None => None,
+        };
+        let activation = activate(
+            release,
+            &tools,
+            &deferrable,
+            settings,
+            definition_tokens.as_deref(),
+        );
         for (tool, can) in tools.iter_mut().zip(&deferrable) {
             tool.deferred = activation.on() && *can;
         }
@@ -223,23 +238,31 @@ impl AgentTurn {
             instructions,
             one_search,
         };
-        if let Some(tokenizer) = tokenizer {
-            for part in turn.parts_mut() {
+        if let (Some(tokenizer), Some(counts)) = (tokenizer, definition_tokens) {
+            turn.all_definitions.tokens = Some(counts.iter().sum());
+            turn.eager.tokens = Some(
+                turn.tools
+                    .iter()
+                    .zip(&counts)
+                    .filter(|(t, _)| !t.deferred)
+                    .map(|(_, n)| n)
+                    .sum(),
+            );
+            for part in [
+                &mut turn.listing,
+                &mut turn.fixed_tools,
+                &mut turn.instructions,
+            ] {
                 part.count(tokenizer)?;
             }
+            // One search loads copies of one definition: counted once.
+            let one = match turn.one_search.texts.first() {
+                Some(text) => tokenizer.count(text)?,
+                None => 0,
+            };
+            turn.one_search.tokens = Some(one * turn.one_search.texts.len() as u64);
         }
         Ok(turn)
-    }
-
-    fn parts_mut(&mut self) -> [&mut Part; 6] {
-        [
-            &mut self.eager,
-            &mut self.all_definitions,
-            &mut self.listing,
-            &mut self.fixed_tools,
-            &mut self.instructions,
-            &mut self.one_search,
-        ]
     }
 
     /// Tools deferred this turn.
@@ -371,10 +394,10 @@ fn activate(
     tools: &[TurnTool],
     deferrable: &[bool],
     settings: &AgentSettings,
-    tokenizer: Option<&LoadedTokenizer>,
-) -> Result<Activation, TokenizerError> {
+    definition_tokens: Option<&[u64]>,
+) -> Activation {
     let activation = match release.rules.deferral {
-        DeferralRule::Never => return Ok(Activation::Never),
+        DeferralRule::Never => return Activation::Never,
         DeferralRule::Always => Activation::Always,
         DeferralRule::CallerMarks => Activation::CallerMarks,
         DeferralRule::SettingWithTokenShare {
@@ -388,23 +411,14 @@ fn activate(
             },
             ToolSearchSwitch::Auto { pct, invalid } => {
                 let threshold = settings.context_window * u64::from(pct) / 100;
-                let candidates: Vec<&TurnTool> = tools
-                    .iter()
-                    .zip(deferrable)
-                    .filter(|(_, can)| **can)
-                    .map(|(t, _)| t)
-                    .collect();
-                let measure = match tokenizer {
-                    Some(tokenizer) => {
-                        let texts: Vec<&str> =
-                            candidates.iter().map(|t| t.definition.as_str()).collect();
-                        ShareMeasure::Tokens {
-                            counted: tokenizer.count_all(&texts)?.iter().sum(),
-                            overhead: overhead_tokens,
-                        }
-                    }
+                let candidates: Vec<usize> = (0..tools.len()).filter(|&i| deferrable[i]).collect();
+                let measure = match definition_tokens {
+                    Some(counts) => ShareMeasure::Tokens {
+                        counted: candidates.iter().map(|&i| counts[i]).sum(),
+                        overhead: overhead_tokens,
+                    },
                     None => ShareMeasure::Chars {
-                        chars: candidates.iter().map(|t| fallback_chars(t)).sum(),
+                        chars: candidates.iter().map(|&i| fallback_chars(&tools[i])).sum(),
                         // The threshold is at most a few million: exact in f64.
                         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
                         needed: (threshold as f64 * fallback_chars_per_token).floor() as u64,
@@ -427,9 +441,9 @@ fn activate(
         },
     };
     if activation.on() && !deferrable.iter().any(|d| *d) {
-        return Ok(Activation::NothingDeferrable);
+        return Activation::NothingDeferrable;
     }
-    Ok(activation)
+    activation
 }
 
 /// Claude Code's offline measure of a tool: UTF-16 code units of its name, description and
