@@ -1170,39 +1170,31 @@ fn the_stderr_log_is_never_written_through_a_link_planted_in_out() {
 
 /// Runs the binary and returns its output and its peak resident memory in bytes (that of its
 /// largest process: schematax, or a fixture server it started).
+///
+/// A small Python process forks and waits for it: Linux carries the high-water mark of the
+/// memory a process `exec`s from into the new program's `ru_maxrss`, and a child spawned
+/// straight from this test binary (whose other tests may hold hundreds of MiB) would report
+/// that instead of its own.
 fn schematax_peak(args: &[&str]) -> (Output, u64) {
-    use std::io::Read;
     use std::os::unix::process::ExitStatusExt;
-    // Reaped by wait4 below, which gives its resource usage too (Child::wait would not).
-    #[allow(clippy::zombie_processes)]
-    let mut child = Command::new(env!("CARGO_BIN_EXE_schematax"))
+    const WAITER: &str = "import os, sys\npid = os.fork()\nif pid == 0:\n    os.execv(sys.argv[2], sys.argv[2:])\n_, status, usage = os.wait4(pid, 0)\nopen(sys.argv[1], 'w').write('%d %d' % (status, usage.ru_maxrss))\n";
+    let dir = tempfile::tempdir().unwrap();
+    let report = dir.path().join("usage");
+    let out = Command::new("python3")
+        .args(["-c", WAITER])
+        .arg(&report)
+        .arg(env!("CARGO_BIN_EXE_schematax"))
         .args(args)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("the binary runs");
-    let read = |mut pipe: Box<dyn Read + Send>| {
-        std::thread::spawn(move || {
-            let mut bytes = Vec::new();
-            pipe.read_to_end(&mut bytes).unwrap();
-            bytes
-        })
-    };
-    let stdout = read(Box::new(child.stdout.take().unwrap()));
-    let stderr = read(Box::new(child.stderr.take().unwrap()));
-    let mut status = 0;
-    // SAFETY: a zeroed rusage is a valid value for wait4 to fill.
-    let mut usage: libc::rusage = unsafe { std::mem::zeroed() };
-    // SAFETY: waiting for our own child, with pointers to live locals.
-    let waited = unsafe { libc::wait4(child.id() as i32, &mut status, 0, &mut usage) };
-    assert_eq!(waited, child.id() as i32);
+        .output()
+        .expect("python3 runs the binary");
+    let usage = std::fs::read_to_string(&report).expect("the waiter wrote the usage");
+    let (status, maxrss) = usage.split_once(' ').unwrap();
     let output = Output {
-        status: std::process::ExitStatus::from_raw(status),
-        stdout: stdout.join().unwrap(),
-        stderr: stderr.join().unwrap(),
+        status: std::process::ExitStatus::from_raw(status.parse().unwrap()),
+        ..out
     };
     // ru_maxrss is in KiB on Linux.
-    (output, usage.ru_maxrss as u64 * 1024)
+    (output, maxrss.parse::<u64>().unwrap() * 1024)
 }
 
 #[test]

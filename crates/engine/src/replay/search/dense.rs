@@ -11,6 +11,7 @@
 //! the catalog is the scan of one word per document. The ranking is exact: a bound is never
 //! below the score it bounds, and a document that could tie the worst kept is scored.
 
+use crate::replay::search::common::CommonTerms;
 use crate::replay::search::index::SearchIndex;
 use crate::replay::search::maxscore::WalkedTerm;
 use crate::replay::search::result::scan_tally;
@@ -29,26 +30,6 @@ const NO_BIT: u8 = u8::MAX;
 /// An `f32` weight is within 2^-24 of the weight; sums of them in `f64`, times this, are never
 /// below the `f64` score they bound.
 const ROUNDING_SLACK: f64 = 1.0 + 1e-6;
-
-/// The catalog's commonest terms (up to [`MOST_COMMON`], each in at least a
-/// [`COMMON_SHARE`]th of the documents) as bits, and each document's as a mask with weights.
-#[derive(Debug, Clone, Default)]
-pub(super) struct CommonTerms {
-    /// Per term, its bit, or [`NO_BIT`].
-    bits: Vec<u8>,
-    /// Per document, the bits of the common terms it holds.
-    masks: Vec<u64>,
-    /// Per document, the bits of the common terms it holds more than once.
-    repeated: Vec<u64>,
-    /// Per bit, the largest weight of its term in a document holding it once: most documents
-    /// hold a word once, and weigh it well below its largest weight.
-    once_bounds: Vec<f64>,
-    /// Per document, where the weights of its common terms start in `weights` (and where the
-    /// last one's end).
-    starts: Vec<u32>,
-    /// Each document's common terms' weights, in the order of their bits.
-    weights: Vec<f32>,
-}
 
 impl CommonTerms {
     /// The common terms of `index`, read from its postings and its documents' terms.

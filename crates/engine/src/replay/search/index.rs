@@ -5,7 +5,7 @@
 use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
 
-use crate::replay::search::dense::CommonTerms;
+use crate::replay::search::common::CommonTerms;
 use crate::replay::search::result::{tally, tally_scored};
 use crate::replay::search::terms::QueryToken;
 use crate::replay::search::terms::{TermCounts, Vocabulary};
@@ -77,7 +77,7 @@ pub struct SearchIndex {
     /// The tool named by the whole query ranks first (and a substring fallback never runs).
     pub(super) exact_name_first: bool,
     /// The groups of twins and their own index, when many documents are twins.
-    pub(super) twins: Option<Box<Twins>>,
+    pub(super) twins: Option<Box<Twins<SearchIndex>>>,
     /// The commonest terms as bits of a mask per document, built the first time a query of
     /// common words only is ranked.
     pub(super) common: OnceLock<CommonTerms>,
@@ -109,7 +109,7 @@ impl SearchIndex {
             .iter()
             .map(|&df| idf(n, f64::from(df)))
             .collect();
-        let twins = Twins::find(vocabulary, &documents).map(|grouping| {
+        let twins = Twins::<SearchIndex>::find(vocabulary, &documents).map(|grouping| {
             let entries: Vec<&TermCounts> = grouping.entries.iter().collect();
             let index = SearchIndex::assemble(vocabulary, &entries, idfs.clone(), avgdl);
             Box::new(grouping.into_twins(index))
@@ -194,7 +194,9 @@ impl SearchIndex {
     /// The entries a query naming no member's own word ranks: one per group of twins when the
     /// catalog is grouped, else one per document.
     pub fn ranked_entries(&self) -> usize {
-        self.twins.as_deref().map_or(self.len(), Twins::entries)
+        self.twins
+            .as_deref()
+            .map_or(self.len(), Twins::<SearchIndex>::entries)
     }
 
     /// The same index without its groups of twins: every query ranked over the documents.

@@ -28,13 +28,15 @@
 //! | `index` | [`SearchIndex`]: postings, weights (BM25's `idf` and term weight), scores |
 //! | `topk` | the best `limit` kept, the worst on top, and the bar a bound must beat |
 //! | `maxscore` | the pruned ranking: term bounds, the bar's seeds, light terms, candidates |
-//! | `dense` | the scan of a query of common words only: a mask of common terms per document |
+//! | `common` | the common terms as bits of a mask per document (data only) |
+//! | `dense` | the scan of a query of common words only over those masks |
 //! | `admission` | the rarest-word gate ([`Gate`]), its search, and why a tool is not admitted |
 //! | `twins` | groups of twins, one entry each in a second index, and their members |
 //! | `result` | a search's result ([`SearchResult`], [`Hit`], [`Via`], [`Gate`]) and its work |
 //! | `mod` | [`SearchIndex::search`] |
 
 mod admission;
+mod common;
 mod dense;
 mod index;
 mod maxscore;

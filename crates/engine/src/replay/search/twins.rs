@@ -18,7 +18,6 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
-use crate::replay::search::index::SearchIndex;
 use crate::replay::search::terms::{raw_tokens, QueryToken, TermCounts, Vocabulary};
 use crate::replay::search::topk::{top_k, Ranked};
 
@@ -26,11 +25,12 @@ use crate::replay::search::topk::{top_k, Ranked};
 /// second index that saves less is not worth its memory.
 const MOST_ENTRIES_PER_DOCUMENT: f64 = 0.5;
 
-/// The groups of twins of a catalog and the index over them.
+/// The groups of twins of a catalog and the index over them (the search's index, named by
+/// the module that holds one: this module does not import it).
 #[derive(Debug, Clone)]
-pub(crate) struct Twins {
+pub(crate) struct Twins<I> {
     /// One entry per group: the terms its members share, at their length.
-    pub(super) index: SearchIndex,
+    pub(super) index: I,
     /// `members[starts[e]..starts[e + 1]]`: the documents of entry `e`, ascending.
     starts: Vec<u32>,
     members: Vec<u32>,
@@ -49,7 +49,7 @@ pub(super) struct Grouping {
 
 impl Grouping {
     /// The twins, once their entries are indexed.
-    pub(super) fn into_twins(self, index: SearchIndex) -> Twins {
+    pub(super) fn into_twins<I>(self, index: I) -> Twins<I> {
         Twins {
             index,
             starts: self.starts,
@@ -116,7 +116,7 @@ fn shared_terms(counts: &TermCounts, removed: Option<u32>) -> impl Iterator<Item
         .filter(move |&&(term, _)| Some(term) != removed)
 }
 
-impl Twins {
+impl<I> Twins<I> {
     /// Groups `documents` into twins: each takes the key (all its terms, or all but one of its
     /// name words) that most documents share, all its terms when none is shared; documents of
     /// one key whose remaining terms are equal form a group. None when the groups would save
@@ -152,7 +152,7 @@ impl Twins {
             })
             .collect();
         drop(shared);
-        Twins::group(documents, &chosen)
+        Self::group(documents, &chosen)
     }
 
     /// The groups of `documents` by their `chosen` keys, members' remaining terms checked equal.

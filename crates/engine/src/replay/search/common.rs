@@ -1,0 +1,22 @@
+//! The catalog's common terms as bits of a mask per document: the data the scan of a query of
+//! common words only (`dense`) reads, kept by the index and built the first time it is needed.
+
+/// The catalog's commonest terms (up to 64, each in at least a sixteenth of the documents) as
+/// bits, and each document's as a mask with weights.
+#[derive(Debug, Clone, Default)]
+pub(super) struct CommonTerms {
+    /// Per term, its bit, or none (`u8::MAX`).
+    pub(super) bits: Vec<u8>,
+    /// Per document, the bits of the common terms it holds.
+    pub(super) masks: Vec<u64>,
+    /// Per document, the bits of the common terms it holds more than once.
+    pub(super) repeated: Vec<u64>,
+    /// Per bit, the largest weight of its term in a document holding it once: most documents
+    /// hold a word once, and weigh it well below its largest weight.
+    pub(super) once_bounds: Vec<f64>,
+    /// Per document, where the weights of its common terms start in `weights` (and where the
+    /// last one's end).
+    pub(super) starts: Vec<u32>,
+    /// Each document's common terms' weights, in the order of their bits.
+    pub(super) weights: Vec<f32>,
+}
