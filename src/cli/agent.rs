@@ -4,6 +4,8 @@
 use std::process::ExitCode;
 use std::sync::Arc;
 
+use rayon::prelude::*;
+
 use crate::cli::args::{AgentArg, OutputArgs, SessionArgs};
 use crate::cli::{emit, CliError, EXIT_FAILURE};
 use schematax_engine::agents::eval::evaluate;
@@ -251,44 +253,84 @@ pub fn compare(parts: &CompareParts<'_>) -> Result<AgentCompareReport, CliError>
     // The Hermes catalog that resolves a queries file's expected names, built only for one.
     let hermes_default =
         queries.map(|_| Session::new(&inputs.config, &inputs.captures, &overrides));
-    let mut columns = Vec::new();
-    let mut found: Vec<Vec<bool>> = Vec::new();
-    for asked in &session.agent {
-        let (column, outcomes) = match asked {
+    let loaded = tokenizer.as_ref().map(|t| &*t.0);
+    // The agents' columns are independent: built side by side, in the order asked.
+    let built: Vec<(AgentColumn, Option<Vec<bool>>)> = session
+        .agent
+        .par_iter()
+        .map(|asked| {
+            let one = OneColumn {
+                session,
+                inputs,
+                overrides: &overrides,
+                tokenizer: loaded,
+                queries,
+                limit,
+                hermes: hermes_default.as_ref(),
+            };
+            one.build(asked)
+        })
+        .collect::<Result<_, CliError>>()?;
+    let (columns, found): (Vec<AgentColumn>, Vec<Vec<bool>>) = built
+        .into_iter()
+        .map(|(column, outcomes)| (column, outcomes.unwrap_or_default()))
+        .unzip();
+    let differences = queries.map_or_else(Vec::new, |set| differences(set, &columns, &found));
+    Ok(AgentCompareReport {
+        tokenizer: tokenizer.map(|t| t.1),
+        agents: columns,
+        differences,
+    })
+}
+
+/// What one column of `compare --agent` is built from.
+struct OneColumn<'a> {
+    session: &'a SessionArgs,
+    inputs: &'a Inputs,
+    overrides: &'a Overrides,
+    tokenizer: Option<&'a LoadedTokenizer>,
+    queries: Option<&'a QuerySet>,
+    limit: Option<usize>,
+    /// The Hermes catalog that resolves the queries' expected names.
+    hermes: Option<&'a Session>,
+}
+
+impl OneColumn<'_> {
+    /// The column of `asked`, and with queries, which each query finds.
+    fn build(&self, asked: &AgentArg) -> Result<(AgentColumn, Option<Vec<bool>>), CliError> {
+        Ok(match asked {
             AgentArg::Hermes(version) => {
                 let mut hermes = match version {
                     Some(m) => Session::new(
-                        &inputs.config,
-                        &inputs.captures,
+                        &self.inputs.config,
+                        &self.inputs.captures,
                         &Overrides {
                             profile: Some(m.profile),
-                            ..overrides.clone()
+                            ..self.overrides.clone()
                         },
                     ),
-                    None => Session::new(&inputs.config, &inputs.captures, &overrides),
+                    None => {
+                        Session::new(&self.inputs.config, &self.inputs.captures, self.overrides)
+                    }
                 };
                 hermes_column(
                     &mut hermes,
-                    inputs,
-                    tokenizer.as_ref().map(|t| &*t.0),
-                    queries,
-                    limit,
+                    self.inputs,
+                    self.tokenizer,
+                    self.queries,
+                    self.limit,
                 )?
             }
             AgentArg::Other(release, agent) => {
-                let settings = settings(session, inputs, release)?;
-                let turn = AgentTurn::build(
-                    release,
-                    &inputs.captures,
-                    &settings,
-                    tokenizer.as_ref().map(|t| &*t.0),
-                )?;
+                let settings = settings(self.session, self.inputs, release)?;
+                let turn =
+                    AgentTurn::build(release, &self.inputs.captures, &settings, self.tokenizer)?;
                 let mut column = AgentColumn::of_turn(&turn, settings.context_window);
                 let mut outcomes = None;
-                if let (Some(set), Some(hermes)) = (queries, hermes_default.as_ref()) {
-                    match AgentIndex::build(&turn, &inputs.captures) {
+                if let (Some(set), Some(hermes)) = (self.queries, self.hermes) {
+                    match AgentIndex::build(&turn, &self.inputs.captures) {
                         Ok(index) => {
-                            let k = limit.unwrap_or(release.rules.loading.default_results);
+                            let k = self.limit.unwrap_or(release.rules.loading.default_results);
                             let evaluation = evaluate(&index, set, k, false, &|q, lenient| {
                                 expected_tools(hermes, q, lenient)
                             });
@@ -306,20 +348,8 @@ pub fn compare(parts: &CompareParts<'_>) -> Result<AgentCompareReport, CliError>
                 }
                 (column, outcomes)
             }
-        };
-        if let Some(outcomes) = outcomes {
-            found.push(outcomes);
-        } else {
-            found.push(Vec::new());
-        }
-        columns.push(column);
+        })
     }
-    let differences = queries.map_or_else(Vec::new, |set| differences(set, &columns, &found));
-    Ok(AgentCompareReport {
-        tokenizer: tokenizer.map(|t| t.1),
-        agents: columns,
-        differences,
-    })
 }
 
 /// Hermes's column (and, with queries, which each query finds).

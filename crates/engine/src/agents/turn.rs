@@ -343,14 +343,20 @@ fn pool(
                 left_out.push(format!("{}/{}", capture.server, tool.name));
                 continue;
             }
+            let whole = definition(rules.definition, &name, tool, None);
+            // A search loads the definition as sent, unless its description is over the cap.
+            let cut = rules.loading.description_chars.filter(|&cap| {
+                tool.description
+                    .as_deref()
+                    .is_some_and(|d| d.len() > cap && d.chars().count() > cap)
+            });
+            let loaded = match cut {
+                Some(cap) => definition(rules.definition, &name, tool, Some(cap)),
+                None => whole.clone(),
+            };
             tools.push(TurnTool {
-                definition: definition(rules.definition, &name, tool, None),
-                loaded: definition(
-                    rules.definition,
-                    &name,
-                    tool,
-                    rules.loading.description_chars,
-                ),
+                definition: whole,
+                loaded,
                 name,
                 namespace: named.namespace,
                 callable: named.callable,
@@ -611,11 +617,17 @@ fn instruction_texts(
 
 /// `results` copies of the median loaded definition of the deferred tools.
 fn one_search_texts(tools: &[TurnTool], results: usize) -> Vec<String> {
-    let mut loaded: Vec<&TurnTool> = tools.iter().filter(|t| t.deferred).collect();
+    let loaded: Vec<&TurnTool> = tools.iter().filter(|t| t.deferred).collect();
     if loaded.is_empty() || results == 0 {
         return Vec::new();
     }
-    loaded.sort_by_key(|t| (t.loaded.chars().count(), t.name.clone()));
-    let median = loaded[loaded.len() / 2];
+    let mut sized: Vec<(u64, &str, &TurnTool)> = loaded
+        .iter()
+        .map(|t| (char_count(&t.loaded), t.name.as_str(), *t))
+        .collect();
+    let middle = sized.len() / 2;
+    let (_, _, median) = *sized
+        .select_nth_unstable_by(middle, |a, b| (a.0, a.1).cmp(&(b.0, b.1)))
+        .1;
     vec![median.loaded.clone(); results.min(loaded.len())]
 }
