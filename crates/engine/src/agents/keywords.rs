@@ -236,8 +236,12 @@ impl KeywordIndex {
             .take(self.select_names)
             .map(|w| w.trim_matches(is_js_space))
         {
-            let all = self.deferred.iter().chain(&self.loaded);
-            let found: Vec<&Entry> = match all.clone().find(|e| e.name == wanted) {
+            let exact = self
+                .deferred
+                .iter()
+                .chain(&self.loaded)
+                .find(|e| e.name == wanted);
+            let found: Vec<&Entry> = match exact {
                 Some(e) => vec![e],
                 None => self
                     .deferred

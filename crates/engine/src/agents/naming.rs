@@ -205,32 +205,19 @@ mod tests {
         );
     }
 
-    const CLAUDE: NamingRule = NamingRule {
-        prefix: "mcp__",
-        separator: "__",
-        chars: NameChars::AlnumUnderscoreHyphen,
-        leading_underscore: false,
-        overlong: OverlongName::Kept,
-        collisions: NameCollisions::FirstKept,
-    };
-
-    const GEMINI: NamingRule = NamingRule {
-        prefix: "mcp_",
-        separator: "_",
-        chars: NameChars::AlnumUnderscoreHyphenDotColon,
-        leading_underscore: true,
-        overlong: OverlongName::Ellipsized {
-            max: 63,
-            head: 30,
-            tail: 30,
-        },
-        collisions: NameCollisions::FirstKept,
-    };
+    /// The naming rule of an agent's newest row.
+    fn rule(id: &str) -> NamingRule {
+        let agent = schematax_releases::AGENTS
+            .iter()
+            .find(|a| a.id == id)
+            .unwrap();
+        agent.releases.last().unwrap().rules.naming
+    }
 
     #[test]
     fn claude_code_keeps_hyphens_and_replaces_dots_and_spaces() {
         assert_eq!(
-            full_name(&CLAUDE, "my server", "repo.get-file"),
+            full_name(&rule("claude-code"), "my server", "repo.get-file"),
             "mcp__my_server__repo_get-file"
         );
     }
@@ -238,10 +225,10 @@ mod tests {
     #[test]
     fn gemini_cuts_long_names_to_thirty_and_thirty() {
         let tool = "a".repeat(40) + &"b".repeat(40);
-        let name = full_name(&GEMINI, "srv", &tool);
+        let name = full_name(&rule("gemini-cli"), "srv", &tool);
         assert_eq!(name.len(), 63);
         assert!(name.starts_with("mcp_srv_aaaaaaaaaaaaaaaaaaaaaa..."));
         assert!(name.ends_with(&"b".repeat(30)));
-        assert_eq!(full_name(&GEMINI, "s.v", "t:x"), "mcp_s.v_t:x");
+        assert_eq!(full_name(&rule("gemini-cli"), "s.v", "t:x"), "mcp_s.v_t:x");
     }
 }

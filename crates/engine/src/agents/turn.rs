@@ -195,6 +195,7 @@ impl AgentTurn {
         };
         let activation = activate(
             release,
+            captures,
             &tools,
             &deferrable,
             settings,
@@ -397,6 +398,7 @@ fn deferrable(
 
 fn activate(
     release: &AgentRelease,
+    captures: &[ServerCapture],
     tools: &[TurnTool],
     deferrable: &[bool],
     settings: &AgentSettings,
@@ -424,7 +426,13 @@ fn activate(
                         overhead: overhead_tokens,
                     },
                     None => ShareMeasure::Chars {
-                        chars: candidates.iter().map(|&i| fallback_chars(&tools[i])).sum(),
+                        chars: candidates
+                            .iter()
+                            .map(|&i| {
+                                let t = &tools[i];
+                                fallback_chars(t, &captures[t.capture].tools[t.index])
+                            })
+                            .sum(),
                         // The threshold is at most a few million: exact in f64.
                         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
                         needed: (threshold as f64 * fallback_chars_per_token).floor() as u64,
@@ -454,16 +462,16 @@ fn activate(
 
 /// Claude Code's offline measure of a tool: UTF-16 code units of its name, description and
 /// schema JSON.
-fn fallback_chars(tool: &TurnTool) -> u64 {
-    let value: serde_json::Value = serde_json::from_str(&tool.definition).unwrap_or_default();
-    let units = |v: Option<&serde_json::Value>| -> u64 {
-        match v {
-            Some(serde_json::Value::String(s)) => s.encode_utf16().count() as u64,
-            Some(other) => other.to_string().encode_utf16().count() as u64,
-            None => 0,
-        }
-    };
-    units(value.get("name")) + units(value.get("description")) + units(value.get("input_schema"))
+fn fallback_chars(tool: &TurnTool, mcp: &McpTool) -> u64 {
+    let units = |text: &str| text.encode_utf16().count() as u64;
+    units(&tool.name) + units(mcp.description.as_deref().unwrap_or("")) + units(schema_text(mcp))
+}
+
+/// The schema a definition carries: the tool's own, else an empty object schema.
+fn schema_text(tool: &McpTool) -> &str {
+    tool.input_schema
+        .as_ref()
+        .map_or(r#"{"type":"object"}"#, |s| s.as_str())
 }
 
 /// A tool's definition in `shape`, its description cut at `cap` characters when given.
@@ -481,10 +489,7 @@ pub fn definition(
         }
         _ => description.into(),
     };
-    let schema = tool
-        .input_schema
-        .as_ref()
-        .map_or(r#"{"type":"object"}"#, |s| s.as_str());
+    let schema = schema_text(tool);
     let (open, schema_key) = match shape {
         DefinitionShape::Anthropic => ("{\"name\":", "input_schema"),
         DefinitionShape::ResponsesFunction => ("{\"type\":\"function\",\"name\":", "parameters"),

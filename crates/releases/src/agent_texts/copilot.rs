@@ -16,76 +16,17 @@
 //! sorted with JavaScript's default sort (UTF-16 code units; for ASCII names, bytewise), and
 //! joined with `\n` (`deferredTools.join('\n')`); a line break follows the last name. With no
 //! deferred tool the whole block is left out. So the block is exactly
-//! [`INSTRUCTIONS_OPEN`] + [`DEFERRED_HEADER`] + `\n` + (each name + `\n`) +
+//! [`REGEX_INSTRUCTIONS_OPEN`] + [`REGEX_DEFERRED_HEADER`] + `\n` + (each name + `\n`) +
 //! [`INSTRUCTIONS_CLOSE`].
 //!
-//! The constants here are the client mode (`anthropic.toolSearchTool.mode` = `client`, the
-//! embeddings-ranked `tool_search` tool, whose name the text interpolates, with the
-//! `<searchQueryGuidance>` section). The server mode (the source's default, Anthropic's
-//! `tool_search_tool_regex`) renders the same frame with that name and a
-//! `<regexPatternSyntax>` section instead: [`REGEX_INSTRUCTIONS_OPEN`] and
-//! [`REGEX_DEFERRED_HEADER`], with the same [`INSTRUCTIONS_CLOSE`]. The `combined` and
-//! `split` prompt-optimisation experiments use a shorter text (`ToolSearchToolPromptOptimized`,
-//! regex only), not given here.
-
-/// What opens the tool-search instructions of the system prompt, up to and including the
-/// `<availableDeferredTools>` line (client mode).
-pub const INSTRUCTIONS_OPEN: &str = concat!(
-    "<toolSearchInstructions>\n",
-    "Use the tool_search tool to search for deferred tools before calling them.\n",
-    "\n",
-    "<mandatory>\n",
-    "You MUST use the tool_search tool to load deferred tools BEFORE calling them directly.\n",
-    "This is a BLOCKING REQUIREMENT - deferred tools listed below are NOT available until you load them using the tool_search tool. Once a tool appears in the results, it is immediately available to call.\n",
-    "\n",
-    "Why this is required:\n",
-    "- Deferred tools are not loaded until discovered via tool_search\n",
-    "- Calling a deferred tool without first loading it will fail\n",
-    "\n",
-    "</mandatory>\n",
-    "\n",
-    "<searchQueryGuidance>\n",
-    "Describe what capability you need in natural language. The search uses semantic similarity to find the most relevant tools.\n",
-    "\n",
-    "Examples:\n",
-    "- \"create a new file\" - finds file creation tools\n",
-    "- \"run jupyter notebook cell\" - finds notebook execution tools\n",
-    "- \"fetch a web page\" - finds web fetching tools\n",
-    "- \"github pull request\" - finds GitHub PR tools\n",
-    "\n",
-    "Prefer broad queries that cover all related tools in a single search. For example, search \"github\" to find all GitHub tools at once rather than making separate searches for issues and pull requests. Check the availableDeferredTools list below and use it to inform your query.\n",
-    "\n",
-    "</searchQueryGuidance>\n",
-    "\n",
-    "<incorrectUsagePatterns>\n",
-    "NEVER do these:\n",
-    "- Calling a deferred tool directly without loading it first with tool_search\n",
-    "- Calling tool_search again for a tool that was already returned by a previous search\n",
-    "- Retrying tool_search repeatedly if it fails or returns no results. If a search returns no matching tools, the tool is not available. Do not retry with different patterns.\n",
-    "\n",
-    "</incorrectUsagePatterns>\n",
-    "\n",
-    "<dynamicToolDiscovery>\n",
-    "MCP servers may add or remove tools dynamically during a conversation via tools/list_changed notifications. If you called a tool that may have enabled new tools on an MCP server, search for the new tools — they may now be discoverable even if not listed in the availableDeferredTools list above.\n",
-    "\n",
-    "</dynamicToolDiscovery>\n",
-    "\n",
-    "<availableDeferredTools>\n",
-);
-
-/// The line before the deferred tools' names (client mode); a `\n` follows it, then the names.
-pub const DEFERRED_HEADER: &str =
-    "Available deferred tools (must be loaded with tool_search before use):";
+//! The constants are the server mode, the source's default (`anthropic.toolSearchTool.mode` =
+//! `server`: Anthropic's `tool_search_tool_regex`, with the `<regexPatternSyntax>` section).
+//! The client mode (Copilot's embeddings-ranked `tool_search` tool, with a
+//! `<searchQueryGuidance>` section) and the `combined` and `split` prompt-optimisation
+//! experiments (`ToolSearchToolPromptOptimized`) render other texts, not given here.
 
 /// What closes the instructions, after the last name's `\n` (both modes).
 pub const INSTRUCTIONS_CLOSE: &str = "</availableDeferredTools>\n\n</toolSearchInstructions>\n";
-
-/// The client `tool_search` tool as sent to the Anthropic Messages API (compact JSON, 818
-/// characters): `name`, `description` and `input_schema` as `messagesApi.ts` builds them from
-/// the tool registered in `src/extension/tools/node/toolSearchTool.ts` (never deferred, so no
-/// `defer_loading`). Its 471-character description says to search by capability; it returns
-/// at most 5 names (`DEFAULT_SEARCH_LIMIT`), ranked by Copilot's embeddings.
-pub const TOOL_SEARCH_DEFINITION: &str = "{\"name\":\"tool_search\",\"description\":\"Search for relevant tools by describing what you need. Returns tool references for tools matching your query. Use this when you need to find a tool but aren't sure of its exact name. Check the availableDeferredTools list in your instructions for the full set of deferred tools, and include relevant tool names from that list in your query for more accurate results. Use broad queries to find all related tools in a single call rather than making multiple narrow searches.\",\"input_schema\":{\"type\":\"object\",\"properties\":{\"query\":{\"type\":\"string\",\"description\":\"Natural language description of what tool capability you are looking for. Use broad queries to cover related tools in one search (e.g., \\\"github\\\" instead of separate searches for issues and PRs).\"}},\"required\":[\"query\"]}}";
 
 /// What opens the instructions in server mode (Anthropic's regex tool search).
 pub const REGEX_INSTRUCTIONS_OPEN: &str = concat!(
@@ -150,10 +91,7 @@ mod tests {
 
     #[test]
     fn the_texts_have_the_lengths_their_source_renders() {
-        assert_eq!(chars(INSTRUCTIONS_OPEN), 2007);
-        assert_eq!(chars(DEFERRED_HEADER), 70);
         assert_eq!(chars(INSTRUCTIONS_CLOSE), 53);
-        assert_eq!(chars(TOOL_SEARCH_DEFINITION), 818);
         assert_eq!(chars(REGEX_INSTRUCTIONS_OPEN), 1918);
         assert_eq!(chars(REGEX_DEFERRED_HEADER), 81);
         assert_eq!(chars(REGEX_TOOL_SEARCH_DEFINITION), 96);
@@ -161,21 +99,10 @@ mod tests {
     }
 
     #[test]
-    fn the_client_tool_s_description_has_471_characters() {
-        let start = "\"description\":\"";
-        let from = TOOL_SEARCH_DEFINITION.find(start).unwrap() + start.len();
-        let end = TOOL_SEARCH_DEFINITION[from..].find("\",").unwrap();
-        assert_eq!(chars(&TOOL_SEARCH_DEFINITION[from..from + end]), 471);
-    }
-
-    #[test]
     fn the_block_opens_and_closes_its_tags_around_the_names() {
-        for open in [INSTRUCTIONS_OPEN, REGEX_INSTRUCTIONS_OPEN] {
-            assert!(open.starts_with("<toolSearchInstructions>\n"));
-            assert!(open.ends_with("\n\n<availableDeferredTools>\n"));
-        }
-        assert!(DEFERRED_HEADER.contains("tool_search before use"));
+        assert!(REGEX_INSTRUCTIONS_OPEN.starts_with("<toolSearchInstructions>\n"));
+        assert!(REGEX_INSTRUCTIONS_OPEN.ends_with("\n\n<availableDeferredTools>\n"));
         assert!(REGEX_DEFERRED_HEADER.contains("tool_search_tool_regex before use"));
-        assert!(!INSTRUCTIONS_OPEN.contains("tool_search_tool_regex"));
+        assert!(INSTRUCTIONS_CLOSE.starts_with("</availableDeferredTools>"));
     }
 }
