@@ -6,8 +6,9 @@
 //!   `DIR/queries.json`, each query's text and tokens, by style;
 //! - `search_bench time TOOLS PASSES` times `tool_search` over the same queries, one thread:
 //!   per profile and style, every query once per pass, and prints one JSON line with the
-//!   median, fastest and slowest pass as microseconds per query, and the median in CPU time
-//!   (the thread's own: the time other processes had the core left out).
+//!   median, fastest and slowest pass as microseconds per query, the median in CPU time (the
+//!   thread's own: the time other processes had the core left out), and the work a query did
+//!   on average (postings read, terms looked up, entries scored, masks scanned).
 //!
 //! Both take `--profile seed|hermes-2026-09|...` (default: the newest release),
 //! `--queries N` (default 1000) and `--shape` (default `distinct`):
@@ -22,7 +23,7 @@
 use schematax_engine::inputs::capture_file::load_paths;
 use schematax_engine::nouns::config::Config;
 use schematax_engine::nouns::tools::ServerCapture;
-use schematax_engine::replay::search::{raw_tokens, tokens};
+use schematax_engine::replay::search::{raw_tokens, tokens, SearchWork};
 use schematax_engine::replay::session::{Overrides, Session};
 use schematax_releases::Profile;
 use schematax_synthetic::{distinct_catalog, openapi_catalog, queries, Pools, Query, QueryStyle};
@@ -167,6 +168,11 @@ fn time(setup: &Setup, profile: Profile, passes: usize) {
             .unzip();
         wall.sort_by(f64::total_cmp);
         cpu.sort_by(f64::total_cmp);
+        let work: SearchWork = queries
+            .iter()
+            .map(|query| setup.session.search_measured(&query.text, limit).1)
+            .sum();
+        let per_query = |total: u64| total as f64 / queries.len() as f64;
         result.insert(
             style.as_str().into(),
             json!({
@@ -175,6 +181,12 @@ fn time(setup: &Setup, profile: Profile, passes: usize) {
                 "min_us": wall[0],
                 "max_us": wall[wall.len() - 1],
                 "queries": queries.len(),
+                "work_per_query": {
+                    "postings": per_query(work.postings),
+                    "lookups": per_query(work.lookups),
+                    "scored": per_query(work.scored),
+                    "scanned": per_query(work.scanned),
+                },
             }),
         );
     }

@@ -251,11 +251,21 @@ impl SearchIndex {
         std::hint::black_box(first_terms);
     }
 
-    /// The most `term` can weigh in `doc` before its terms are read: its weight at its largest
-    /// term frequency in any document, at `doc`'s length (a weight grows with the frequency and
-    /// shrinks with the length).
-    pub(super) fn length_bound(&self, term: u32, doc: u32) -> f64 {
-        self.weight_of(term, doc, self.max_tfs[term as usize])
+    /// The most `term` can weigh in a document of `length` tokens before its terms are read:
+    /// its weight at its largest term frequency in any document, at that length (a weight
+    /// grows with the frequency and shrinks with the length).
+    pub(super) fn length_bound(&self, term: u32, length: u32) -> f64 {
+        term_weight(
+            self.idfs[term as usize],
+            f64::from(self.max_tfs[term as usize]),
+            f64::from(length),
+            self.avgdl,
+        )
+    }
+
+    /// The length of `doc` in tokens (BM25's `dl`).
+    pub(super) fn length(&self, doc: u32) -> u32 {
+        self.lengths[doc as usize]
     }
 
     /// The `(term, tf)` pairs of `doc`, sorted by term.

@@ -2,6 +2,7 @@
 //! term's documents heaviest first, the documents scored first to set a bar, the light terms that
 //! cannot lift a document alone, and the candidates ranked highest bound first.
 
+use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::BinaryHeap;
 
@@ -73,11 +74,15 @@ struct Candidate {
 const WARM_BATCH: usize = 8;
 
 /// The light terms looked up in a candidate's own terms (those not added up over their
-/// postings), lightest first, and the scratch of bounding them.
+/// postings), lightest first, and what they can add to a document of each length met: the
+/// bounds depend on a candidate only through its length, which many candidates share.
 struct LookedUp<'a> {
     terms: &'a [WalkedTerm],
-    /// `within[i]`: the most the terms before `i` can add to the candidate read last.
-    within: Vec<f64>,
+    /// Per document length met, where its sums start in `sums`.
+    by_length: FxHashMap<u32, u32>,
+    /// For each length met, `terms.len() + 1` sums: `[i]` is the most the terms before `i`
+    /// can add to a document of that length.
+    sums: Vec<f64>,
     /// The most the terms can add to any document.
     unknown: f64,
 }
@@ -87,9 +92,37 @@ impl<'a> LookedUp<'a> {
     fn new(terms: &'a [WalkedTerm]) -> LookedUp<'a> {
         LookedUp {
             terms,
-            within: vec![0.0; terms.len() + 1],
+            by_length: FxHashMap::default(),
+            sums: Vec::new(),
             unknown: terms.iter().map(|term| term.bound).sum(),
         }
+    }
+
+    /// The most all the terms can add to `doc`.
+    fn all(&mut self, index: &SearchIndex, doc: u32) -> f64 {
+        let last = self.terms.len();
+        self.within(index, doc)[last]
+    }
+
+    /// The most the terms before each `i` can add to `doc`, in `[i]`, up to all of them.
+    fn within(&mut self, index: &SearchIndex, doc: u32) -> &[f64] {
+        let length = index.length(doc);
+        let run = self.terms.len() + 1;
+        let start = match self.by_length.get(&length) {
+            Some(&start) => start as usize,
+            None => {
+                let start = self.sums.len();
+                self.by_length.insert(length, start as u32);
+                let mut sum = 0.0;
+                self.sums.push(sum);
+                for term in self.terms {
+                    sum += index.term_bound(term, length);
+                    self.sums.push(sum);
+                }
+                start
+            }
+        };
+        &self.sums[start..start + run]
     }
 }
 
@@ -278,28 +311,20 @@ impl SearchIndex {
                 held,
             })
             .filter(|c| admits(c.bound.doc, c.held as usize + light_terms.len()));
-        let mut consider = |best: &mut TopK, candidate: Candidate, counted: f64| {
-            self.consider(tokens, best, &mut looked_up, candidate, counted, &admits)
-        };
         let mut lookups = 0;
         // The best bounds, taken first, raise the bar before the rest is sifted.
         for candidate in top_k(bounds.clone(), best.limit) {
             if seen.first_time(candidate.bound.doc) {
-                lookups += consider(best, candidate, unknown);
+                lookups +=
+                    self.consider(tokens, best, &mut looked_up, (candidate, unknown), &admits);
             }
         }
         // The others that can still get in, bounded by their own lengths.
-        let light_in = |doc: u32| -> f64 {
-            light_terms
-                .iter()
-                .map(|term| self.term_bound(term, doc))
-                .sum()
-        };
         let candidates: Vec<Candidate> = bounds
             .filter(|c| !best.shuts_out(c.bound.score))
             .map(|c| Candidate {
                 bound: Ranked {
-                    score: c.bound.score - unknown + light_in(c.bound.doc),
+                    score: c.bound.score - unknown + looked_up.all(self, c.bound.doc),
                     doc: c.bound.doc,
                 },
                 held: c.held,
@@ -316,18 +341,19 @@ impl SearchIndex {
             .sum::<usize>()
             / ADD_UP_FACTOR;
         let sifted = self.sift(candidates, best, seen, (lookups, add_up_all), |best, c| {
-            consider(best, c, light_in(c.bound.doc))
+            let counted = looked_up.all(self, c.bound.doc);
+            self.consider(tokens, best, &mut looked_up, (c, counted), &admits)
         });
         if !sifted {
             self.offer_summed(tokens, best, seen, &essential_terms, &admits);
         }
     }
 
-    /// What `term` can add to `doc`'s score before its terms are read: its weight at its
-    /// largest frequency at `doc`'s length, times its count in the query, and never more than
-    /// its bound over all documents.
-    fn term_bound(&self, term: &WalkedTerm, doc: u32) -> f64 {
-        (self.length_bound(term.term, doc) * term.count).min(term.bound)
+    /// What `term` can add to the score of a document of `length` tokens before its terms are
+    /// read: its weight at its largest frequency at that length, times its count in the
+    /// query, and never more than its bound over all documents.
+    fn term_bound(&self, term: &WalkedTerm, length: u32) -> f64 {
+        (self.length_bound(term.term, length) * term.count).min(term.bound)
     }
 
     /// Bounds the `looked_up` light terms by `candidate`'s own length; while it can still get
@@ -340,16 +366,13 @@ impl SearchIndex {
         tokens: &[QueryToken],
         best: &mut TopK,
         looked_up: &mut LookedUp,
-        candidate: Candidate,
-        counted: f64,
+        (candidate, counted): (Candidate, f64),
         admits: &impl Fn(u32, usize) -> bool,
     ) -> usize {
         let partial = candidate.bound.score - counted;
         let doc = candidate.bound.doc;
-        let LookedUp { terms, within, .. } = looked_up;
-        for (i, term) in terms.iter().enumerate() {
-            within[i + 1] = within[i] + self.term_bound(term, doc);
-        }
+        let terms = looked_up.terms;
+        let within = looked_up.within(self, doc);
         if best.shuts_out(partial + within[terms.len()]) {
             return 0;
         }
