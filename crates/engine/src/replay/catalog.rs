@@ -219,7 +219,7 @@ impl ToolEntry {
         let parsed = tool.input_schema.as_ref().map(ObjectText::parse);
         let normalised = normalise(parsed.as_ref(), &profile.spec().schema);
         let (captured, captured_text) = captured_parameters(tool, parsed);
-        let unchanged = captured == normalised && same_order(&captured, &normalised);
+        let unchanged = equal_in_order(&captured, &normalised);
         let parameters = if unchanged {
             captured_text.clone()
         } else {
@@ -297,21 +297,23 @@ pub fn parameter_names(parameters: &Map<String, Value>) -> impl Iterator<Item = 
         .flat_map(|properties| properties.keys().map(String::as_str))
 }
 
-/// Whether two equal mappings also list their keys in the same order, at every depth.
-fn same_order(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
+/// Whether two mappings are equal and list their keys in the same order in every mapping
+/// below, and every mapping that is an item of a list (one walk, no key hashed: the same as
+/// `==`, which ignores order, and the order compared at those depths).
+fn equal_in_order(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
     a.len() == b.len()
         && a.iter().zip(b).all(|((ka, va), (kb, vb))| {
             ka == kb
                 && match (va, vb) {
-                    (Value::Object(x), Value::Object(y)) => same_order(x, y),
+                    (Value::Object(x), Value::Object(y)) => equal_in_order(x, y),
                     (Value::Array(x), Value::Array(y)) => {
                         x.len() == y.len()
                             && x.iter().zip(y).all(|(i, j)| match (i, j) {
-                                (Value::Object(p), Value::Object(q)) => same_order(p, q),
-                                _ => true,
+                                (Value::Object(p), Value::Object(q)) => equal_in_order(p, q),
+                                _ => i == j,
                             })
                     }
-                    _ => true,
+                    _ => va == vb,
                 }
         })
 }
@@ -659,6 +661,32 @@ pub fn entry(servers: &[Server], tool: ToolRef) -> &ToolEntry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn equal_in_order_is_equality_with_the_order_of_mappings_and_their_list_items() {
+        let map = |value: serde_json::Value| value.as_object().cloned().unwrap();
+        let a = map(serde_json::json!({"a": 1, "b": {"c": 2, "d": [{"e": 3, "f": 4}, 5]}}));
+        assert!(equal_in_order(&a, &a.clone()));
+        let swapped_top =
+            map(serde_json::json!({"b": {"c": 2, "d": [{"e": 3, "f": 4}, 5]}, "a": 1}));
+        let swapped_below =
+            map(serde_json::json!({"a": 1, "b": {"d": [{"e": 3, "f": 4}, 5], "c": 2}}));
+        let swapped_in_list =
+            map(serde_json::json!({"a": 1, "b": {"c": 2, "d": [{"f": 4, "e": 3}, 5]}}));
+        let other_value =
+            map(serde_json::json!({"a": 1, "b": {"c": 2, "d": [{"e": 3, "f": 4}, 6]}}));
+        for differs in [&swapped_top, &swapped_below, &swapped_in_list, &other_value] {
+            assert!(!equal_in_order(&a, differs), "{differs:?}");
+        }
+        // A mapping in a list in a list is compared as `==` does, whatever its order.
+        let deep = map(serde_json::json!({"x": [[{"e": 3, "f": 4}]]}));
+        let deep_swapped = map(serde_json::json!({"x": [[{"f": 4, "e": 3}]]}));
+        assert!(equal_in_order(&deep, &deep_swapped));
+        assert!(!equal_in_order(
+            &deep,
+            &map(serde_json::json!({"x": [[{"e": 3}]]}))
+        ));
+    }
 
     fn seed() -> Profile {
         Profile::seed()

@@ -68,9 +68,16 @@ fn truthy(value: Option<&Value>) -> bool {
     }
 }
 
-/// Applies `f` to every value of a mapping, keeping keys and order.
-fn map_values(map: Map<String, Value>, mut f: impl FnMut(Value) -> Value) -> Map<String, Value> {
-    map.into_iter().map(|(k, v)| (k, f(v))).collect()
+/// Applies `f` to every value of a mapping, keeping keys and order (in place: no key is
+/// hashed again).
+fn map_values(
+    mut map: Map<String, Value>,
+    mut f: impl FnMut(Value) -> Value,
+) -> Map<String, Value> {
+    for value in map.values_mut() {
+        *value = f(std::mem::take(value));
+    }
+    map
 }
 
 /// Applies `f` to a list's items.
@@ -96,26 +103,34 @@ fn rewrite_local_refs(value: Value, keep_names: bool) -> Value {
             Value::Array(map_items(items, |v| rewrite_local_refs(v, keep_names)))
         }
         Value::Object(map) => {
-            let mut out = Map::new();
-            for (key, value) in map {
-                match value {
-                    Value::Object(names)
-                        if keep_names
-                            && matches!(key.as_str(), "properties" | "patternProperties") =>
-                    {
-                        let names = map_values(names, |v| rewrite_local_refs(v, keep_names));
-                        out.insert(key, Value::Object(names));
-                    }
-                    value => {
-                        let key = if key == "definitions" {
-                            "$defs".to_string()
-                        } else {
-                            key
-                        };
-                        out.insert(key, rewrite_local_refs(value, keep_names));
-                    }
+            let rewritten = |key: &str, value: Value| match value {
+                Value::Object(names)
+                    if keep_names && matches!(key, "properties" | "patternProperties") =>
+                {
+                    Value::Object(map_values(names, |v| rewrite_local_refs(v, keep_names)))
                 }
-            }
+                value => rewrite_local_refs(value, keep_names),
+            };
+            let mut out = if map.contains_key("definitions") {
+                let mut out = Map::new();
+                for (key, value) in map {
+                    let value = rewritten(&key, value);
+                    let key = if key == "definitions" {
+                        "$defs".to_string()
+                    } else {
+                        key
+                    };
+                    out.insert(key, value);
+                }
+                out
+            } else {
+                // No key is renamed: the values are rewritten in place.
+                let mut map = map;
+                for (key, value) in map.iter_mut() {
+                    *value = rewritten(key, std::mem::take(value));
+                }
+                map
+            };
             if let Some(Value::String(reference)) = out.get_mut("$ref") {
                 if let Some(rest) = reference.strip_prefix("#/definitions/") {
                     *reference = format!("#/$defs/{rest}");
@@ -314,9 +329,9 @@ fn repair_object_shape(value: Value, rules: &SchemaRules, root: bool) -> Value {
         other => return other,
     };
     let had_type = map.contains_key("type");
-    let mut repaired = Map::new();
-    for (key, value) in map {
-        let value = match value {
+    let mut repaired = map;
+    for (key, value) in repaired.iter_mut() {
+        *value = match std::mem::take(value) {
             Value::Object(names)
                 if rules.repair_schema_maps_by_values && SCHEMA_MAPS.contains(&key.as_str()) =>
             {
@@ -324,7 +339,6 @@ fn repair_object_shape(value: Value, rules: &SchemaRules, root: bool) -> Value {
             }
             value => repair_object_shape(value, rules, false),
         };
-        repaired.insert(key, value);
     }
     let repairs = !rules.leave_constraint_fragments
         || root
