@@ -125,12 +125,15 @@ fn word_char(c: char) -> bool {
 /// A tool's short description: whitespace collapsed; cut at the first sentence end by `rule`;
 /// over 60 characters, cut back to a word and `…` appended.
 pub fn short_description(description: &str, rule: SentenceEnd) -> String {
+    // Only the first characters decide it: a sentence end at or before the limit (with the
+    // character after it and the few before it), or else the limit's characters, cut back to a
+    // word. So the whitespace is collapsed as far as that, not through a long description.
     let text: Vec<char> = description
         .split(python_space)
         .filter(|w| !w.is_empty())
-        .collect::<Vec<_>>()
-        .join(" ")
-        .chars()
+        .enumerate()
+        .flat_map(|(i, word)| (i > 0).then_some(' ').into_iter().chain(word.chars()))
+        .take(SHORT_DESCRIPTION_CHARS + 1)
         .collect();
     let ends_abbreviation = |at: usize| {
         ["e.g", "i.e", "etc"].iter().any(|abbr| {
@@ -768,5 +771,83 @@ mod tests {
             short_description(&"A".repeat(70), SentenceEnd::MarkThenSpace),
             format!("{}…", "A".repeat(60))
         );
+    }
+
+    /// The short description read from the whole text, its whitespace collapsed throughout
+    /// (as Hermes reads it): the reference the early stop must agree with.
+    fn short_description_of_whole_text(description: &str, rule: SentenceEnd) -> String {
+        let text: Vec<char> = description
+            .split(python_space)
+            .filter(|w| !w.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
+            .chars()
+            .collect();
+        let after_abbreviation = |at: usize| {
+            ["e.g", "i.e", "etc"].iter().any(|abbr| {
+                let abbr: Vec<char> = abbr.chars().collect();
+                at >= abbr.len()
+                    && text[at - abbr.len()..at] == abbr[..]
+                    && (at == abbr.len() || !word_char(text[at - abbr.len() - 1]))
+            })
+        };
+        let end = match rule {
+            SentenceEnd::FirstMark => text
+                .iter()
+                .position(|c| matches!(c, '.' | '!' | '?' | '\n'))
+                .map(|i| i + usize::from(text[i] == '.')),
+            SentenceEnd::MarkThenSpace => (0..text.len()).find_map(|i| {
+                let is_end = matches!(text[i], '.' | '!' | '?')
+                    && text.get(i + 1).is_none_or(|&next| python_space(next))
+                    && !after_abbreviation(i);
+                is_end.then_some(i + 1)
+            }),
+        };
+        let sentence = &text[..end.unwrap_or(text.len())];
+        if sentence.len() <= SHORT_DESCRIPTION_CHARS {
+            return sentence.iter().collect();
+        }
+        let clipped = &sentence[..SHORT_DESCRIPTION_CHARS];
+        let clipped = match clipped.iter().rposition(|&c| c == ' ') {
+            Some(space) => &clipped[..space],
+            None => clipped,
+        };
+        let clipped: String = clipped.iter().collect();
+        format!("{}…", clipped.trim_end_matches([',', ';', ':', ' ']))
+    }
+
+    #[test]
+    fn only_the_first_characters_decide_a_short_description() {
+        let pieces = [
+            "word", "e.g.", "i.e.", "etc.", "x.", "end!", "why?", "\n", " ", "  ", "\t", ",", ";",
+            ":", "é", "日本", "3.5", "a", "stop.", "\u{1d}",
+        ];
+        let mut state = 7u64;
+        let mut next = |n: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        for _ in 0..4000 {
+            let words = next(60);
+            let text: String = (0..words)
+                .map(|_| {
+                    let piece = pieces[next(pieces.len())];
+                    if next(3) == 0 {
+                        piece.to_string()
+                    } else {
+                        format!("{piece} ")
+                    }
+                })
+                .collect();
+            for rule in [SentenceEnd::FirstMark, SentenceEnd::MarkThenSpace] {
+                assert_eq!(
+                    short_description(&text, rule),
+                    short_description_of_whole_text(&text, rule),
+                    "{text:?} {rule:?}"
+                );
+            }
+        }
     }
 }
