@@ -2,7 +2,7 @@
 //! the coverage rule, the search under it, and why a document is or is not admitted.
 
 use crate::replay::search::index::{SearchIndex, HOLDS_GATE};
-use crate::replay::search::maxscore::{WalkedTerm, SEEN};
+use crate::replay::search::maxscore::{Split, WalkedTerm, GATED_ADD_UP_FACTOR, SEEN};
 use crate::replay::search::result::{Gate, SearchResult, Via};
 use crate::replay::search::terms::QueryToken;
 use crate::replay::search::terms::{stem_word, Vocabulary};
@@ -144,14 +144,12 @@ impl SearchIndex {
                 let mut seen = cell.borrow_mut();
                 seen.start(self.len());
                 let lightest_first: Vec<WalkedTerm> = others.iter().rev().copied().collect();
-                self.rank_candidates(
-                    tokens,
-                    &mut best,
-                    &mut seen,
-                    &gate_walk,
-                    &lightest_first,
-                    admitted,
-                );
+                let split = Split {
+                    essential: &gate_walk,
+                    light: &lightest_first,
+                    add_up: GATED_ADD_UP_FACTOR,
+                };
+                self.rank_candidates(tokens, &mut best, &mut seen, split, admitted);
             });
             best.into_sorted()
         }
