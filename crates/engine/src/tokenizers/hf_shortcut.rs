@@ -207,6 +207,8 @@ fn cut_with<E>(
 
 /// The contents of a file's added tokens, by their first byte: which can be found in a text.
 struct AddedContents {
+    /// Whether some content begins with each byte.
+    begins: [bool; 256],
     /// For each byte, the contents that begin with it.
     by_first_byte: Vec<Vec<Box<[u8]>>>,
 }
@@ -214,22 +216,28 @@ struct AddedContents {
 impl AddedContents {
     /// The contents `contents`, sorted by their first byte (an empty one is never found).
     fn new<'c>(contents: impl Iterator<Item = &'c [u8]>) -> AddedContents {
+        let mut begins = [false; 256];
         let mut by_first_byte = vec![Vec::new(); 256];
         for content in contents {
             if let Some(&first) = content.first() {
+                begins[usize::from(first)] = true;
                 by_first_byte[usize::from(first)].push(content.into());
             }
         }
-        AddedContents { by_first_byte }
+        AddedContents {
+            begins,
+            by_first_byte,
+        }
     }
 
     /// Whether any of the contents occurs in `text`.
     fn occur_in(&self, text: &str) -> bool {
         let bytes = text.as_bytes();
         bytes.iter().enumerate().any(|(at, &byte)| {
-            self.by_first_byte[usize::from(byte)]
-                .iter()
-                .any(|content| bytes[at..].starts_with(content))
+            self.begins[usize::from(byte)]
+                && self.by_first_byte[usize::from(byte)]
+                    .iter()
+                    .any(|content| bytes[at..].starts_with(content))
         })
     }
 }

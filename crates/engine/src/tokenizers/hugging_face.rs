@@ -1002,6 +1002,10 @@ mod tests {
             "Isolated",
             false,
         );
+        let empty_matches = sequence(json!([
+            split(json!({"Regex": "e*"}), "Removed", false),
+            split(json!({"Regex": r"\s*"}), "Isolated", false)
+        ]));
         vec![
             // Qwen's and Llama's shape.
             (
@@ -1025,7 +1029,8 @@ mod tests {
                 [strip, sequence(every_step), json!([]), model.clone()],
                 true,
             ),
-            // A pattern that looks around a piece's ends (behind, its start, word edges).
+            // A pattern that looks around a piece's ends (behind, its start, word edges), and
+            // patterns that match empty text.
             (
                 [
                     json!(null),
@@ -1033,6 +1038,10 @@ mod tests {
                     added(false),
                     unigram.clone(),
                 ],
+                true,
+            ),
+            (
+                [json!(null), empty_matches, added(false), model.clone()],
                 true,
             ),
             // A first step that merges parts or is no Split, and a Metaspace that asks where
