@@ -187,8 +187,10 @@ fn cut_with<E>(
     let Some((cut, later)) = cuts.split_first() else {
         return each(text);
     };
+    // `Removed` drops the matches, or the parts between them when the split is inverted.
     let removed = cut.behavior == SplitDelimiterBehavior::Removed;
-    let (keep_between, keep_matches) = (!(removed && cut.invert), !(removed && !cut.invert));
+    let keep_between = !removed || !cut.invert;
+    let keep_matches = !removed || cut.invert;
     let mut from = 0;
     for (start, end) in cut.regex.find_iter(text) {
         if keep_between {

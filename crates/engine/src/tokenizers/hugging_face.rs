@@ -927,7 +927,7 @@ mod tests {
     #[test]
     fn the_shortcut_counts_generated_texts_as_the_crate_s_encode() {
         let mut texts = generated_texts(1500);
-        texts.extend(EDGE_TEXTS.iter().map(|text| text.to_string()));
+        texts.extend(EDGE_TEXTS.iter().map(ToString::to_string));
         for file in installed() {
             let loaded = HuggingFace::load(&file).unwrap();
             assert!(loaded.shortcut.is_some(), "{}", file.display());
