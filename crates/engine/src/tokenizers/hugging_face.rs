@@ -18,6 +18,13 @@
 //!   tokens and pre-tokenizer cut the text exactly as its `encode` does, and only the model's
 //!   step, which reads one piece alone, is taken from the cache (see [`PieceCounts`]). A model
 //!   that draws at random (a BPE with dropout) is never cached.
+//! - a pre-tokenizer that begins with `Split` steps (most byte-level BPE files) is run in
+//!   two parts: its leading `Split`s with the crate's own patterns on the text itself, without
+//!   the crate's alignment of every byte, and the steps after them, which read only their
+//!   piece, by the crate once per distinct piece, remembered with the model's count (see
+//!   [`super::hf_shortcut`]); a text in which no added token can be found is not given to the
+//!   crate's search for them, and a normaliser of Unicode normal forms is skipped for a text
+//!   already in them. Every other pipeline takes the crate's whole pre-tokenizer.
 
 use std::cell::{Cell, RefCell};
 use std::panic::AssertUnwindSafe;
