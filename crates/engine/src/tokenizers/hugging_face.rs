@@ -949,37 +949,52 @@ mod tests {
         }
     }
 
-    /// Pipelines (normaliser, pre-tokenizer, added tokens, model) of every kind of step the
-    /// shortcut takes or leaves, and whether it takes them.
-    fn crafted_pipelines() -> Vec<([serde_json::Value; 4], bool)> {
+    /// A `Split` step of `pattern` (`{"Regex": ...}` or `{"String": ...}`).
+    fn split_step(pattern: serde_json::Value, behavior: &str, invert: bool) -> serde_json::Value {
+        serde_json::json!({"type": "Split", "pattern": pattern, "behavior": behavior,
+                           "invert": invert})
+    }
+
+    /// Qwen3's pattern.
+    fn qwen_pattern() -> serde_json::Value {
+        serde_json::json!({"Regex": r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"})
+    }
+
+    /// A `ByteLevel` step.
+    fn byte_level_step(prefix: bool, regex: bool) -> serde_json::Value {
+        serde_json::json!({"type": "ByteLevel", "add_prefix_space": prefix,
+                           "trim_offsets": true, "use_regex": regex})
+    }
+
+    /// A `Metaspace` step that prepends by `scheme`.
+    fn metaspace_step(scheme: &str) -> serde_json::Value {
+        serde_json::json!({"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme,
+                           "split": true})
+    }
+
+    /// A `Sequence` of pre-tokenizer `steps`.
+    fn sequence_of(steps: serde_json::Value) -> serde_json::Value {
+        serde_json::json!({"type": "Sequence", "pretokenizers": steps})
+    }
+
+    /// Added tokens that take spaces around them and whole words, one of them matched after
+    /// normalisation when `normalized`.
+    fn added_tokens(normalized: bool) -> serde_json::Value {
+        serde_json::json!([
+            {"id": 300, "content": "<tag x>", "single_word": false, "lstrip": true,
+             "rstrip": false, "normalized": false, "special": true},
+            {"id": 301, "content": "page", "single_word": true, "lstrip": false,
+             "rstrip": true, "normalized": normalized, "special": false},
+            {"id": 302, "content": "<|im_start|>", "single_word": false, "lstrip": false,
+             "rstrip": true, "normalized": false, "special": false}
+        ])
+    }
+
+    /// Small models of three kinds: a byte-level BPE, a WordPiece and a Unigram.
+    fn test_models() -> [serde_json::Value; 3] {
         use serde_json::json;
-        let split = |pattern: serde_json::Value, behavior: &str, invert: bool| json!({"type": "Split", "pattern": pattern, "behavior": behavior, "invert": invert});
-        let qwen = json!({"Regex": r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"});
-        let byte_level = |prefix: bool, regex: bool| {
-            json!({"type": "ByteLevel", "add_prefix_space": prefix, "trim_offsets": true,
-                   "use_regex": regex})
-        };
-        let metaspace = |scheme: &str| {
-            json!({"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme,
-                   "split": true})
-        };
-        let sequence =
-            |steps: serde_json::Value| json!({"type": "Sequence", "pretokenizers": steps});
-        let added = |normalized: bool| {
-            json!([
-                {"id": 300, "content": "<tag x>", "single_word": false, "lstrip": true,
-                 "rstrip": false, "normalized": false, "special": true},
-                {"id": 301, "content": "page", "single_word": true, "lstrip": false,
-                 "rstrip": true, "normalized": normalized, "special": false},
-                {"id": 302, "content": "<|im_start|>", "single_word": false, "lstrip": false,
-                 "rstrip": true, "normalized": false, "special": false}
-            ])
-        };
         let words = ["t", "h", "e", "th", "the", "Ġ", "Ġt", "page", "▁", "▁the"];
-        let model = bpe(
-            &words,
-            json!([["t", "h"], ["th", "e"], ["Ġ", "t"], ["▁", "the"]]),
-        );
+        let merges = json!([["t", "h"], ["th", "e"], ["Ġ", "t"], ["▁", "the"]]);
         let word_piece = json!({"type": "WordPiece", "unk_token": "[UNK]",
             "continuing_subword_prefix": "##", "max_input_chars_per_word": 12,
             "vocab": {"[UNK]": 0, "the": 1, "t": 2, "##he": 3, "##e": 4, "page": 5, "▁": 6,
@@ -987,107 +1002,106 @@ mod tests {
         let unigram = json!({"type": "Unigram", "unk_id": 0, "byte_fallback": false,
             "vocab": [["<unk>", 0.0], ["the", -1.0], ["t", -2.0], ["h", -2.0], ["e", -2.0],
                       ["▁", -1.5], ["▁the", -0.5], ["page", -1.0], ["a", -3.0]]});
-        let nfc = json!({"type": "NFC"});
+        [bpe(&words, merges), word_piece, unigram]
+    }
+
+    /// Pipelines (normaliser, pre-tokenizer, added tokens, model) of every kind of step the
+    /// shortcut takes or leaves, and whether it takes them.
+    fn crafted_pipelines() -> Vec<([serde_json::Value; 4], bool)> {
+        let mut pipelines: Vec<_> = shortcut_pipelines()
+            .into_iter()
+            .map(|p| (p, true))
+            .collect();
+        pipelines.extend(whole_pipelines().into_iter().map(|p| (p, false)));
+        pipelines
+    }
+
+    /// Pipelines the shortcut takes.
+    fn shortcut_pipelines() -> Vec<[serde_json::Value; 4]> {
+        use serde_json::json;
+        let [model, word_piece, unigram] = test_models();
+        let split = split_step;
+        // Qwen's and Llama's shape.
+        let qwen = sequence_of(json!([
+            split(qwen_pattern(), "Isolated", false),
+            byte_level_step(false, false)
+        ]));
+        // Two cuts, one by a string and one inverted, then every kind of later step.
+        let two_cuts = sequence_of(json!([
+            split(json!({"String": " "}), "Removed", false),
+            split(json!({"Regex": r"\w+|[^\w\s]+"}), "Removed", true),
+            sequence_of(json!([{"type": "Digits", "individual_digits": true},
+                               {"type": "Punctuation", "behavior": "Isolated"}])),
+            metaspace_step("always")
+        ]));
+        let every_step = sequence_of(json!([split(qwen_pattern(), "Isolated", true),
+            {"type": "WhitespaceSplit"}, {"type": "UnicodeScripts"},
+            {"type": "FixedLength", "length": 4}, {"type": "BertPreTokenizer"},
+            {"type": "CharDelimiterSplit", "delimiter": "e"}, {"type": "Whitespace"},
+            metaspace_step("never"), byte_level_step(true, true)]));
+        // A pattern that looks around a piece's ends (behind, its start, word edges), and
+        // patterns that match empty text.
+        let looking_around = sequence_of(json!([
+            split(
+                json!({"Regex": r"(?<=a)b|^x|\bt|e$|\s+(?!\S)"}),
+                "Isolated",
+                false
+            ),
+            metaspace_step("always")
+        ]));
+        let empty_matches = sequence_of(json!([
+            split(json!({"Regex": "e*"}), "Removed", false),
+            split(json!({"Regex": r"\s*"}), "Isolated", false)
+        ]));
         let lower = json!({"type": "Sequence",
             "normalizers": [{"type": "NFKD"}, {"type": "Lowercase"}]});
         let strip = json!({"type": "Sequence", "normalizers": [{"type": "NFD"},
             {"type": "Strip", "strip_left": true, "strip_right": true}]});
-        let every_step = json!([split(qwen.clone(), "Isolated", true),
-            {"type": "WhitespaceSplit"}, {"type": "UnicodeScripts"},
-            {"type": "FixedLength", "length": 4}, {"type": "BertPreTokenizer"},
-            {"type": "CharDelimiterSplit", "delimiter": "e"}, {"type": "Whitespace"},
-            metaspace("never"), byte_level(true, true)]);
-        let two_cuts = json!([
-            split(json!({"String": " "}), "Removed", false),
-            split(json!({"Regex": r"\w+|[^\w\s]+"}), "Removed", true),
-            sequence(json!([{"type": "Digits", "individual_digits": true},
-                            {"type": "Punctuation", "behavior": "Isolated"}])),
-            metaspace("always")
-        ]);
-        let looking_around = split(
-            json!({"Regex": r"(?<=a)b|^x|\bt|e$|\s+(?!\S)"}),
-            "Isolated",
-            false,
-        );
-        let empty_matches = sequence(json!([
-            split(json!({"Regex": "e*"}), "Removed", false),
-            split(json!({"Regex": r"\s*"}), "Isolated", false)
+        vec![
+            [
+                json!({"type": "NFC"}),
+                qwen,
+                added_tokens(false),
+                model.clone(),
+            ],
+            [lower, two_cuts, added_tokens(true), word_piece],
+            [strip, every_step, json!([]), model.clone()],
+            [json!(null), looking_around, added_tokens(false), unigram],
+            [json!(null), empty_matches, added_tokens(false), model],
+        ]
+    }
+
+    /// Pipelines left to the crate's whole pre-tokenizer: a first step that merges parts or
+    /// is no `Split`, a Metaspace that asks where its piece was, no pre-tokenizer.
+    fn whole_pipelines() -> Vec<[serde_json::Value; 4]> {
+        use serde_json::json;
+        let [model, word_piece, unigram] = test_models();
+        let nfc = json!({"type": "NFC"});
+        let first = sequence_of(json!([
+            split_step(json!({"String": " "}), "Isolated", false),
+            metaspace_step("first")
         ]));
         vec![
-            // Qwen's and Llama's shape.
-            (
-                [
-                    nfc.clone(),
-                    sequence(json!([
-                        split(qwen.clone(), "Isolated", false),
-                        byte_level(false, false)
-                    ])),
-                    added(false),
-                    model.clone(),
-                ],
-                true,
-            ),
-            // Two cuts, one by a string and one inverted, then every kind of later step.
-            (
-                [lower, sequence(two_cuts), added(true), word_piece.clone()],
-                true,
-            ),
-            (
-                [strip, sequence(every_step), json!([]), model.clone()],
-                true,
-            ),
-            // A pattern that looks around a piece's ends (behind, its start, word edges), and
-            // patterns that match empty text.
-            (
-                [
-                    json!(null),
-                    sequence(json!([looking_around, metaspace("always")])),
-                    added(false),
-                    unigram.clone(),
-                ],
-                true,
-            ),
-            (
-                [json!(null), empty_matches, added(false), model.clone()],
-                true,
-            ),
-            // A first step that merges parts or is no Split, and a Metaspace that asks where
-            // its piece was: the crate's whole pipeline.
-            (
-                [
-                    nfc.clone(),
-                    split(qwen.clone(), "MergedWithPrevious", false),
-                    added(false),
-                    model.clone(),
-                ],
-                false,
-            ),
-            (
-                [
-                    nfc,
-                    split(qwen, "Contiguous", false),
-                    added(false),
-                    model.clone(),
-                ],
-                false,
-            ),
-            (
-                [json!(null), byte_level(true, true), added(false), model],
-                false,
-            ),
-            (
-                [
-                    json!(null),
-                    sequence(json!([
-                        split(json!({"String": " "}), "Isolated", false),
-                        metaspace("first")
-                    ])),
-                    added(false),
-                    unigram,
-                ],
-                false,
-            ),
-            ([json!(null), json!(null), added(false), word_piece], false),
+            [
+                nfc.clone(),
+                split_step(qwen_pattern(), "MergedWithPrevious", false),
+                added_tokens(false),
+                model.clone(),
+            ],
+            [
+                nfc,
+                split_step(qwen_pattern(), "Contiguous", false),
+                added_tokens(false),
+                model.clone(),
+            ],
+            [
+                json!(null),
+                byte_level_step(true, true),
+                added_tokens(false),
+                model,
+            ],
+            [json!(null), first, added_tokens(false), unigram],
+            [json!(null), json!(null), added_tokens(false), word_piece],
         ]
     }
 
