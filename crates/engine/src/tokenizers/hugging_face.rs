@@ -18,6 +18,13 @@
 //!   tokens and pre-tokenizer cut the text exactly as its `encode` does, and only the model's
 //!   step, which reads one piece alone, is taken from the cache (see [`PieceCounts`]). A model
 //!   that draws at random (a BPE with dropout) is never cached.
+//! - a pre-tokenizer that begins with `Split` steps (most byte-level BPE files) is run in
+//!   two parts: its leading `Split`s with the crate's own patterns on the text itself, without
+//!   the crate's alignment of every byte, and the steps after them, which read only their
+//!   piece, by the crate once per distinct piece, remembered with the model's count (see
+//!   [`super::hf_shortcut`]); a text in which no added token can be found is not given to the
+//!   crate's search for them, and a normaliser of Unicode normal forms is skipped for a text
+//!   already in them. Every other pipeline takes the crate's whole pre-tokenizer.
 
 use std::cell::{Cell, RefCell};
 use std::panic::AssertUnwindSafe;
@@ -31,6 +38,7 @@ use tokenizers::normalizers::NormalizerWrapper;
 use tokenizers::pre_tokenizers::PreTokenizerWrapper;
 use tokenizers::{Model, Normalizer, OffsetReferential, OffsetType, PreTokenizer};
 
+use super::hf_shortcut::Shortcut;
 use super::pieces::{char_boundary_after, char_boundary_before, pieces, Sizes, Start};
 use super::{first_line, MAX_TOKENIZER_BYTES};
 use crate::inputs::error::{read_limited, InputError};
@@ -75,9 +83,9 @@ pub(crate) struct HuggingFace {
     /// Whether its model's count of a piece may be remembered (it counts a piece the same
     /// every time).
     cached: bool,
-    /// Whether its normaliser leaves ASCII text as it is (none, or only Unicode normal forms):
-    /// then an ASCII text is not given to it.
-    ascii_unchanged: bool,
+    /// The shorter way to its counts, when its pipeline is one where it is proven the same
+    /// and its counts are remembered.
+    shortcut: Option<Shortcut>,
 }
 
 /// An added token a cut beside it could change: it holds a space (or the `▁` that stands for
@@ -141,11 +149,12 @@ impl HuggingFace {
             guarded.iter().map(|t| t.content.len()).sum::<usize>() <= MAX_CHECKED_ADDED_BYTES;
         static LOADED: AtomicUsize = AtomicUsize::new(1);
         let cached = !matches!(tokenizer.get_model(), ModelWrapper::BPE(bpe) if bpe.dropout.is_some_and(|p| p > 0.0));
-        let ascii_unchanged = tokenizer
-            .get_normalizer()
-            .is_none_or(leaves_ascii_unchanged);
+        // A panic (none is known) leaves the file to the crate's whole pipeline.
+        let shortcut = cached
+            .then(|| contained(|| Shortcut::plan(&tokenizer)).ok().flatten())
+            .flatten();
         let mut loaded = HuggingFace {
-            ascii_unchanged,
+            shortcut,
             guarded,
             tokenizer,
             path: path.to_path_buf(),
@@ -216,13 +225,17 @@ impl HuggingFace {
     /// tokens found and its normaliser and pre-tokenizer run by the crate, as `encode` runs
     /// them, then each piece's model count taken from this thread's cache or counted by the
     /// model and remembered. The post-processor is left out: none of the crate's adds a token
-    /// when special tokens are not asked for. An ASCII text skips a normaliser that would
-    /// leave it as it is.
+    /// when special tokens are not asked for. A normaliser of Unicode normal forms that
+    /// provably gives the text back as it is (see [`leaves_unchanged`]) is skipped; a file whose
+    /// pipeline has a [`Shortcut`] takes it.
     fn encode_remembered(&self, text: &str) -> tokenizers::Result<u64> {
         let tokenizer = &self.tokenizer;
         let normalizer = tokenizer
             .get_normalizer()
-            .filter(|_| !(self.ascii_unchanged && text.is_ascii()));
+            .filter(|normalizer| !leaves_unchanged(normalizer, text));
+        if let Some(shortcut) = &self.shortcut {
+            return self.encode_cut(shortcut, normalizer, text);
+        }
         let mut split = tokenizer
             .get_added_vocabulary()
             .extract_and_normalize(normalizer, text);
@@ -240,6 +253,49 @@ impl HuggingFace {
                 tokens += match found {
                     Some(added) => added.len() as u64,
                     None => counts.count(piece, |piece| Ok(model.tokenize(piece)?.len() as u64))?,
+                };
+            }
+            Ok(tokens)
+        })
+    }
+
+    /// Tokens of `text` with no special tokens by `shortcut` (see [`super::hf_shortcut`]): its
+    /// segments (the text when no added token can be in it, else those the crate's
+    /// `extract_and_normalize` makes, normalised by `normalizer`) cut by the pre-tokenizer's
+    /// leading `Split`s, and each piece's count, through the later steps and the model, taken
+    /// from this thread's cache or made and remembered.
+    fn encode_cut(
+        &self,
+        shortcut: &Shortcut,
+        normalizer: Option<&NormalizerWrapper>,
+        text: &str,
+    ) -> tokenizers::Result<u64> {
+        let model = self.tokenizer.get_model();
+        PIECE_COUNTS.with(|counts| {
+            let mut counts = counts.borrow_mut();
+            counts.serve(self.id);
+            let mut segment_tokens = |segment: &str| {
+                let mut tokens = 0u64;
+                shortcut.cut(segment, &mut |piece| {
+                    tokens += counts.count(piece, |piece| shortcut.piece_tokens(model, piece))?;
+                    Ok::<(), tokenizers::Error>(())
+                })?;
+                Ok::<u64, tokenizers::Error>(tokens)
+            };
+            if let Some(segment) = shortcut.whole_segment(text, normalizer) {
+                return segment_tokens(&segment);
+            }
+            let split = self
+                .tokenizer
+                .get_added_vocabulary()
+                .extract_and_normalize(normalizer, text);
+            let mut tokens = 0u64;
+            for (segment, _, found) in
+                split.get_splits(OffsetReferential::Normalized, OffsetType::None)
+            {
+                tokens += match found {
+                    Some(added) => added.len() as u64,
+                    None => segment_tokens(segment)?,
                 };
             }
             Ok(tokens)
@@ -318,19 +374,29 @@ fn guarded_tokens(tokenizer: &tokenizers::Tokenizer) -> Vec<GuardedToken> {
         .collect()
 }
 
-/// Whether `normalizer` leaves every ASCII text as it is: the Unicode normal forms do (no
-/// ASCII character decomposes or composes), and so does a sequence of them.
-fn leaves_ascii_unchanged(normalizer: &NormalizerWrapper) -> bool {
-    match normalizer {
-        NormalizerWrapper::NFC(_)
-        | NormalizerWrapper::NFD(_)
-        | NormalizerWrapper::NFKC(_)
-        | NormalizerWrapper::NFKD(_) => true,
+/// Whether `normalizer` provably leaves `text` as it is: it is made only of Unicode normal
+/// forms, and the text is already in each. ASCII text always is; other text is when the
+/// Unicode quick check says so (yes, not maybe), made with the tables of the crate that
+/// normalises for the `tokenizers` crate: by its definition (Unicode Standard Annex #15), a
+/// text the quick check passes is given back as it is by that normal form.
+fn leaves_unchanged(normalizer: &NormalizerWrapper, text: &str) -> bool {
+    use unicode_normalization_alignments::{
+        is_nfc_quick, is_nfd_quick, is_nfkc_quick, is_nfkd_quick, IsNormalized,
+    };
+    let quick_check = match normalizer {
+        NormalizerWrapper::NFC(_) => is_nfc_quick::<std::str::Chars<'_>>,
+        NormalizerWrapper::NFD(_) => is_nfd_quick,
+        NormalizerWrapper::NFKC(_) => is_nfkc_quick,
+        NormalizerWrapper::NFKD(_) => is_nfkd_quick,
         NormalizerWrapper::Sequence(sequence) => {
-            sequence.as_ref().iter().all(leaves_ascii_unchanged)
+            return sequence
+                .as_ref()
+                .iter()
+                .all(|normalizer| leaves_unchanged(normalizer, text));
         }
-        _ => false,
-    }
+        _ => return false,
+    };
+    text.is_ascii() || quick_check(text.chars()) == IsNormalized::Yes
 }
 
 /// What in the loaded file is known to make the crate panic, in words, if anything is.
@@ -610,7 +676,8 @@ mod tests {
             let loaded = HuggingFace::load(&file).unwrap();
             assert!(loaded.cached, "{}", file.display());
             // Qwen3's NFC and Llama 3.1's lack of a normaliser leave ASCII text alone.
-            assert!(loaded.ascii_unchanged, "{}", file.display());
+            let normalizer = loaded.tokenizer.get_normalizer();
+            assert!(normalizer.is_none_or(|n| leaves_unchanged(n, "ASCII text")));
             // Twice: the second time every piece is remembered.
             for round in 0..2 {
                 for text in &texts {
@@ -704,7 +771,11 @@ mod tests {
                 })
             });
             let none = loaded.tokenizer.get_normalizer().is_none();
-            assert_eq!(loaded.ascii_unchanged, normal_forms || none);
+            let unchanged = loaded
+                .tokenizer
+                .get_normalizer()
+                .is_none_or(|n| leaves_unchanged(n, "ASCII text"));
+            assert_eq!(unchanged, normal_forms || none);
             for text in &texts {
                 let remembered = loaded.encode(text, false).unwrap();
                 assert_eq!(remembered, encoded_whole(&loaded, text), "{text:?}");
@@ -720,25 +791,356 @@ mod tests {
         pre_tokenizer: serde_json::Value,
         added: serde_json::Value,
     ) -> PathBuf {
+        let words = ["t", "h", "e", " ", "th", "the", "the ", "page", "<tag x>"];
+        let model = bpe(
+            &words,
+            serde_json::json!([["t", "h"], ["th", "e"], ["the", " "]]),
+        );
+        file_of(dir, [normalizer, pre_tokenizer, added, model])
+    }
+
+    /// A BPE model that knows every byte and `words`, with `merges`.
+    fn bpe(words: &[&str], merges: serde_json::Value) -> serde_json::Value {
         let mut vocab = serde_json::Map::new();
         for byte in 0..=255u8 {
             vocab.insert(format!("<0x{byte:02X}>"), vocab.len().into());
         }
-        for word in ["t", "h", "e", " ", "th", "the", "the ", "page", "<tag x>"] {
+        for word in words {
             vocab.insert(word.to_string(), vocab.len().into());
         }
+        serde_json::json!({"type": "BPE", "dropout": null, "unk_token": null,
+                  "continuing_subword_prefix": null, "end_of_word_suffix": null,
+                  "fuse_unk": false, "byte_fallback": true, "vocab": vocab, "merges": merges})
+    }
+
+    /// A tokenizer.json of a normaliser, a pre-tokenizer, added tokens and a model.
+    fn file_of(
+        dir: &Path,
+        [normalizer, pre_tokenizer, added, model]: [serde_json::Value; 4],
+    ) -> PathBuf {
         let json = serde_json::json!({
             "version": "1.0", "truncation": null, "padding": null,
             "added_tokens": added, "normalizer": normalizer,
             "pre_tokenizer": pre_tokenizer, "post_processor": null, "decoder": null,
-            "model": {"type": "BPE", "dropout": null, "unk_token": null,
-                      "continuing_subword_prefix": null, "end_of_word_suffix": null,
-                      "fuse_unk": false, "byte_fallback": true, "vocab": vocab,
-                      "merges": [["t", "h"], ["th", "e"], ["the", " "]]}
+            "model": model
         });
         let path = dir.join(format!("t{}.json", std::fs::read_dir(dir).unwrap().count()));
         std::fs::write(&path, json.to_string()).unwrap();
         path
+    }
+
+    /// Pieces the generated texts are made of: words, numbers, JSON, whitespace runs, quotes
+    /// and contractions, Unicode in and out of its normal forms (composed and decomposed
+    /// letters, stray marks, Hangul jamo, ligatures, emoji sequences), `▁`, and added tokens'
+    /// contents, whole and broken.
+    const FRAGMENTS: [&str; 64] = [
+        "the",
+        "The",
+        "THE",
+        " ",
+        "  ",
+        "   ",
+        "\t",
+        "\n",
+        "\r\n",
+        "\n\n",
+        "\r",
+        " \n ",
+        "page",
+        " page",
+        "Page",
+        "it's",
+        "'S",
+        "'ll",
+        "we've",
+        "I'M",
+        "12",
+        "3456789",
+        "3.14",
+        "{\"type\": \"object\"}",
+        "\"",
+        ":",
+        ",",
+        "[",
+        "]",
+        "//",
+        "...",
+        "!?",
+        "-",
+        "_",
+        "é",
+        "e\u{301}",
+        "\u{301}",
+        "\u{327}\u{301}",
+        "A\u{30a}",
+        "ﬁ",
+        "ß",
+        "İ",
+        "Ω",
+        "日本語",
+        "\u{1100}\u{1161}",
+        "가\u{11a8}",
+        "👍🏽",
+        "🏳️‍🌈",
+        "\u{a0}",
+        "\u{2581}",
+        "\u{200b}",
+        "\u{3000}",
+        "<tag x>",
+        "<tag",
+        " x>",
+        "<|im_start|>",
+        "<|endoftext|>",
+        "<think>",
+        "<tool_call>",
+        "<|begin_of_text|>",
+        "<|reserved_special_token_3|>",
+        "<|im_",
+        "\u{0}",
+        "x",
+    ];
+
+    /// `count` texts of up to 40 [`FRAGMENTS`] each, drawn by a fixed generator.
+    fn generated_texts(count: usize) -> Vec<String> {
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        (0..count)
+            .map(|_| {
+                let fragments = next() % 41;
+                (0..fragments)
+                    .map(|_| FRAGMENTS[(next() % FRAGMENTS.len() as u64) as usize])
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// Checks that `loaded` counts every one of `texts` as the crate's own `encode` does,
+    /// twice (the second time from its remembered pieces).
+    fn counts_as_the_crate(loaded: &HuggingFace, texts: &[String], label: &str) {
+        for round in 0..2 {
+            for text in texts {
+                let encoded = loaded.tokenizer.encode(text.as_str(), false).unwrap();
+                let counted = loaded.encode(text, false).unwrap();
+                assert_eq!(counted, encoded.len() as u64, "{label} {round}: {text:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn the_shortcut_counts_generated_texts_as_the_crate_s_encode() {
+        let mut texts = generated_texts(1500);
+        texts.extend(EDGE_TEXTS.iter().map(ToString::to_string));
+        for file in installed() {
+            let loaded = HuggingFace::load(&file).unwrap();
+            assert!(loaded.shortcut.is_some(), "{}", file.display());
+            counts_as_the_crate(&loaded, &texts, &file.display().to_string());
+        }
+        let dir = tempfile::tempdir().unwrap();
+        for (config, shortcut) in crafted_pipelines() {
+            let label = serde_json::to_string(&config[..2]).unwrap();
+            let loaded = HuggingFace::load(&file_of(dir.path(), config)).unwrap();
+            assert_eq!(loaded.shortcut.is_some(), shortcut, "{label}");
+            counts_as_the_crate(&loaded, &texts[..500], &label);
+        }
+    }
+
+    /// A `Split` step of `pattern` (`{"Regex": ...}` or `{"String": ...}`).
+    fn split_step(pattern: serde_json::Value, behavior: &str, invert: bool) -> serde_json::Value {
+        serde_json::json!({"type": "Split", "pattern": pattern, "behavior": behavior,
+                           "invert": invert})
+    }
+
+    /// Qwen3's pattern.
+    fn qwen_pattern() -> serde_json::Value {
+        serde_json::json!({"Regex": r"(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+"})
+    }
+
+    /// A `ByteLevel` step.
+    fn byte_level_step(prefix: bool, regex: bool) -> serde_json::Value {
+        serde_json::json!({"type": "ByteLevel", "add_prefix_space": prefix,
+                           "trim_offsets": true, "use_regex": regex})
+    }
+
+    /// A `Metaspace` step that prepends by `scheme`.
+    fn metaspace_step(scheme: &str) -> serde_json::Value {
+        serde_json::json!({"type": "Metaspace", "replacement": "▁", "prepend_scheme": scheme,
+                           "split": true})
+    }
+
+    /// A `Sequence` of pre-tokenizer `steps`.
+    fn sequence_of(steps: serde_json::Value) -> serde_json::Value {
+        serde_json::json!({"type": "Sequence", "pretokenizers": steps})
+    }
+
+    /// Added tokens that take spaces around them and whole words, one of them matched after
+    /// normalisation when `normalized`.
+    fn added_tokens(normalized: bool) -> serde_json::Value {
+        serde_json::json!([
+            {"id": 300, "content": "<tag x>", "single_word": false, "lstrip": true,
+             "rstrip": false, "normalized": false, "special": true},
+            {"id": 301, "content": "page", "single_word": true, "lstrip": false,
+             "rstrip": true, "normalized": normalized, "special": false},
+            {"id": 302, "content": "<|im_start|>", "single_word": false, "lstrip": false,
+             "rstrip": true, "normalized": false, "special": false}
+        ])
+    }
+
+    /// Small models of three kinds: a byte-level BPE, a WordPiece and a Unigram.
+    fn test_models() -> [serde_json::Value; 3] {
+        use serde_json::json;
+        let words = ["t", "h", "e", "th", "the", "Ġ", "Ġt", "page", "▁", "▁the"];
+        let merges = json!([["t", "h"], ["th", "e"], ["Ġ", "t"], ["▁", "the"]]);
+        let word_piece = json!({"type": "WordPiece", "unk_token": "[UNK]",
+            "continuing_subword_prefix": "##", "max_input_chars_per_word": 12,
+            "vocab": {"[UNK]": 0, "the": 1, "t": 2, "##he": 3, "##e": 4, "page": 5, "▁": 6,
+                      "##s": 7, "it": 8, "'": 9}});
+        let unigram = json!({"type": "Unigram", "unk_id": 0, "byte_fallback": false,
+            "vocab": [["<unk>", 0.0], ["the", -1.0], ["t", -2.0], ["h", -2.0], ["e", -2.0],
+                      ["▁", -1.5], ["▁the", -0.5], ["page", -1.0], ["a", -3.0]]});
+        [bpe(&words, merges), word_piece, unigram]
+    }
+
+    /// Pipelines (normaliser, pre-tokenizer, added tokens, model) of every kind of step the
+    /// shortcut takes or leaves, and whether it takes them.
+    fn crafted_pipelines() -> Vec<([serde_json::Value; 4], bool)> {
+        let mut pipelines: Vec<_> = shortcut_pipelines()
+            .into_iter()
+            .map(|p| (p, true))
+            .collect();
+        pipelines.extend(whole_pipelines().into_iter().map(|p| (p, false)));
+        pipelines
+    }
+
+    /// Pipelines the shortcut takes.
+    fn shortcut_pipelines() -> Vec<[serde_json::Value; 4]> {
+        use serde_json::json;
+        let [model, word_piece, unigram] = test_models();
+        let split = split_step;
+        // Qwen's and Llama's shape.
+        let qwen = sequence_of(json!([
+            split(qwen_pattern(), "Isolated", false),
+            byte_level_step(false, false)
+        ]));
+        // Two cuts, one by a string and one inverted, then every kind of later step.
+        let two_cuts = sequence_of(json!([
+            split(json!({"String": " "}), "Removed", false),
+            split(json!({"Regex": r"\w+|[^\w\s]+"}), "Removed", true),
+            sequence_of(json!([{"type": "Digits", "individual_digits": true},
+                               {"type": "Punctuation", "behavior": "Isolated"}])),
+            metaspace_step("always")
+        ]));
+        let every_step = sequence_of(json!([split(qwen_pattern(), "Isolated", true),
+            {"type": "WhitespaceSplit"}, {"type": "UnicodeScripts"},
+            {"type": "FixedLength", "length": 4}, {"type": "BertPreTokenizer"},
+            {"type": "CharDelimiterSplit", "delimiter": "e"}, {"type": "Whitespace"},
+            metaspace_step("never"), byte_level_step(true, true)]));
+        // A pattern that looks around a piece's ends (behind, its start, word edges), and
+        // patterns that match empty text.
+        let looking_around = sequence_of(json!([
+            split(
+                json!({"Regex": r"(?<=a)b|^x|\bt|e$|\s+(?!\S)"}),
+                "Isolated",
+                false
+            ),
+            metaspace_step("always")
+        ]));
+        let empty_matches = sequence_of(json!([
+            split(json!({"Regex": "e*"}), "Removed", false),
+            split(json!({"Regex": r"\s*"}), "Isolated", false)
+        ]));
+        let lower = json!({"type": "Sequence",
+            "normalizers": [{"type": "NFKD"}, {"type": "Lowercase"}]});
+        let strip = json!({"type": "Sequence", "normalizers": [{"type": "NFD"},
+            {"type": "Strip", "strip_left": true, "strip_right": true}]});
+        vec![
+            [
+                json!({"type": "NFC"}),
+                qwen,
+                added_tokens(false),
+                model.clone(),
+            ],
+            [lower, two_cuts, added_tokens(true), word_piece],
+            [strip, every_step, json!([]), model.clone()],
+            [json!(null), looking_around, added_tokens(false), unigram],
+            [json!(null), empty_matches, added_tokens(false), model],
+        ]
+    }
+
+    /// Pipelines left to the crate's whole pre-tokenizer: a first step that merges parts or
+    /// is no `Split`, a Metaspace that asks where its piece was, no pre-tokenizer.
+    fn whole_pipelines() -> Vec<[serde_json::Value; 4]> {
+        use serde_json::json;
+        let [model, word_piece, unigram] = test_models();
+        let nfc = json!({"type": "NFC"});
+        let first = sequence_of(json!([
+            split_step(json!({"String": " "}), "Isolated", false),
+            metaspace_step("first")
+        ]));
+        vec![
+            [
+                nfc.clone(),
+                split_step(qwen_pattern(), "MergedWithPrevious", false),
+                added_tokens(false),
+                model.clone(),
+            ],
+            [
+                nfc,
+                split_step(qwen_pattern(), "Contiguous", false),
+                added_tokens(false),
+                model.clone(),
+            ],
+            [
+                json!(null),
+                byte_level_step(true, true),
+                added_tokens(false),
+                model,
+            ],
+            [json!(null), first, added_tokens(false), unigram],
+            [json!(null), json!(null), added_tokens(false), word_piece],
+        ]
+    }
+
+    #[test]
+    fn a_normaliser_is_skipped_only_for_texts_it_gives_back() {
+        use serde_json::json;
+        let normalizers: Vec<NormalizerWrapper> = ["NFC", "NFD", "NFKC", "NFKD"]
+            .iter()
+            .map(|form| json!({"type": form}))
+            .chain([
+                json!({"type": "Sequence", "normalizers": [{"type": "NFD"}, {"type": "NFKC"}]}),
+            ])
+            .map(|json| serde_json::from_value(json).unwrap())
+            .collect();
+        let lowercase: NormalizerWrapper =
+            serde_json::from_value(json!({"type": "Lowercase"})).unwrap();
+        assert!(!leaves_unchanged(&lowercase, "ascii"));
+        assert!(!leaves_unchanged(&normalizers[0], "e\u{301}"));
+        // Every character below U+3400 and in the Hangul and emoji blocks: alone, after a
+        // letter, and before a combining mark.
+        let characters = (0..0x3400u32).chain(0xAC00..0xAD00).chain(0x1F300..0x1F700);
+        let mut skipped = 0;
+        for character in characters.filter_map(char::from_u32) {
+            for text in [
+                format!("{character}"),
+                format!("a{character}"),
+                format!("{character}\u{301}x"),
+            ] {
+                for normalizer in &normalizers {
+                    if leaves_unchanged(normalizer, &text) {
+                        skipped += 1;
+                        let mut normalized = tokenizers::NormalizedString::from(text.as_str());
+                        normalizer.normalize(&mut normalized).unwrap();
+                        assert_eq!(normalized.get(), text, "{text:?}");
+                    }
+                }
+            }
+        }
+        assert!(skipped > 40_000, "{skipped}");
     }
 
     #[test]
