@@ -172,7 +172,8 @@ impl SearchIndex {
         }
         let (gate, gate_term) = self.gate(vocabulary, &tokens, coverage_from);
         let exact = self.exact_names(query);
-        let best = self.accumulate(&tokens, gate_term.as_slice(), |touched, scores, matched| {
+        let terms: Vec<Option<u32>> = tokens.iter().map(|t| t.term).collect();
+        let best = self.accumulate(&terms, gate_term.as_slice(), |touched, scores, matched| {
             let rejected = touched.iter().filter(|&&doc| {
                 let held = matched[doc as usize];
                 !exact.contains(&doc)

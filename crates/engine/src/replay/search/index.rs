@@ -301,19 +301,20 @@ impl SearchIndex {
             .collect()
     }
 
-    /// Adds every query token's weights into the thread's accumulator and calls `finish` with
-    /// the touched documents, their scores, and for each how many distinct query terms it holds
-    /// (with [`HOLDS_GATE`] set when it holds one of the `flagged` terms).
+    /// Adds the weights of every query token (given by its term, in query order) into the
+    /// thread's accumulator and calls `finish` with the touched documents, their scores, and for
+    /// each how many distinct query terms it holds (with [`HOLDS_GATE`] set when it holds one of
+    /// the `flagged` terms).
     pub(super) fn accumulate<R>(
         &self,
-        tokens: &[QueryToken],
+        tokens: &[Option<u32>],
         flagged: &[u32],
         finish: impl FnOnce(&[u32], &mut [f64], &mut [u32]) -> R,
     ) -> R {
         let mut seen = rustc_hash::FxHashSet::default();
         let first_time: Vec<bool> = tokens
             .iter()
-            .map(|t| t.term.is_some_and(|term| seen.insert(term)))
+            .map(|term| term.is_some_and(|term| seen.insert(term)))
             .collect();
         // Sorted, so a query of thousands of words costs no quadratic lookups.
         let mut flagged = flagged.to_vec();
@@ -330,15 +331,12 @@ impl SearchIndex {
                 matched.resize(self.len(), 0);
             }
             touched.clear();
-            for (token, &first) in tokens.iter().zip(&first_time) {
-                let (docs, weights) = self.postings(token.term);
+            for (&term, &first) in tokens.iter().zip(&first_time) {
+                let (docs, weights) = self.postings(term);
                 tally(docs.len(), 0);
                 // A repeated token adds its weight again, but is not a new term.
                 let count = u32::from(first);
-                let flag = if token
-                    .term
-                    .is_some_and(|term| flagged.binary_search(&term).is_ok())
-                {
+                let flag = if term.is_some_and(|term| flagged.binary_search(&term).is_ok()) {
                     HOLDS_GATE
                 } else {
                     0

@@ -480,13 +480,10 @@ impl SearchIndex {
         (essential_terms, light, add_up): (&[u32], &[WalkedTerm], usize),
         admits: &impl Fn(u32, usize) -> bool,
     ) -> (Vec<(u32, f64, u32)>, usize) {
-        let essential_tokens: Vec<QueryToken> = tokens
+        let essential_tokens: Vec<Option<u32>> = tokens
             .iter()
-            .filter(|t| {
-                t.term
-                    .is_some_and(|term| essential_terms.binary_search(&term).is_ok())
-            })
-            .cloned()
+            .map(|t| t.term)
+            .filter(|term| term.is_some_and(|term| essential_terms.binary_search(&term).is_ok()))
             .collect();
         self.accumulate(
             &essential_tokens,
@@ -560,7 +557,8 @@ impl SearchIndex {
         admits: &impl Fn(u32, usize) -> bool,
     ) {
         let limit = best.limit;
-        let summed = self.accumulate(tokens, essential_terms, |touched, scores, marks| {
+        let terms: Vec<Option<u32>> = tokens.iter().map(|t| t.term).collect();
+        let summed = self.accumulate(&terms, essential_terms, |touched, scores, marks| {
             let admitted = touched.iter().copied().filter(|&doc| {
                 let mark = marks[doc as usize];
                 mark & HOLDS_GATE != 0 && admits(doc, (mark & !HOLDS_GATE) as usize)
