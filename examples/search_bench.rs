@@ -26,7 +26,9 @@ use schematax_engine::nouns::tools::ServerCapture;
 use schematax_engine::replay::search::{raw_tokens, tokens, SearchWork};
 use schematax_engine::replay::session::{Overrides, Session};
 use schematax_releases::Profile;
-use schematax_synthetic::{distinct_catalog, openapi_catalog, queries, Pools, Query, QueryStyle};
+use schematax_synthetic::{
+    distinct_catalog, openapi_catalog, queries, renamed_copies, Pools, Query, QueryStyle,
+};
 use serde_json::json;
 use std::hint::black_box;
 use std::io::Write;
@@ -44,30 +46,6 @@ const STYLES: [QueryStyle; 2] = [QueryStyle::Keyword, QueryStyle::Sentence];
 struct Setup {
     session: Session,
     queries: Vec<(QueryStyle, Vec<Query>)>,
-}
-
-/// Copies of `originals` under servers renamed `<server>-<copy>`, `copies` times (`None`: as
-/// many as TOOLS needs), cut to `tools` tools.
-fn renamed_copies(
-    originals: &[ServerCapture],
-    tools: usize,
-    copies: Option<usize>,
-) -> Vec<ServerCapture> {
-    let mut out = Vec::new();
-    let mut total = 0;
-    for copy in 0..copies.unwrap_or(usize::MAX) {
-        for original in originals {
-            if total >= tools {
-                return out;
-            }
-            let mut capture = original.clone();
-            capture.server = format!("{}-{copy}", original.server);
-            capture.tools.truncate(tools - total);
-            total += capture.tools.len();
-            out.push(capture);
-        }
-    }
-    out
 }
 
 /// The catalog of `shape` with `tools` tools (see the module's documentation).

@@ -25,22 +25,7 @@ pub fn real_captures() -> Vec<ServerCapture> {
 
 /// Copies of the real captures under servers renamed `<server>-<copy>`, cut to `tools` tools.
 pub fn catalog_of(tools: usize) -> Vec<ServerCapture> {
-    let originals = real_captures();
-    let mut out = Vec::new();
-    let mut total = 0;
-    for copy in 0.. {
-        for original in &originals {
-            if total >= tools {
-                return out;
-            }
-            let mut capture = original.clone();
-            capture.server = format!("{}-{copy}", original.server);
-            capture.tools.truncate(tools - total);
-            total += capture.tools.len();
-            out.push(capture);
-        }
-    }
-    unreachable!("the loop returns once enough tools are made")
+    synthetic::renamed_copies(&real_captures(), tools, None)
 }
 
 /// What synthetic catalogs are drawn from: the real captures' words and shapes.

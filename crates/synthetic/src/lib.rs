@@ -807,6 +807,31 @@ const SMALL_VOCABULARY_SERVERS: usize = 30;
 /// How many words each small-vocabulary description draws.
 const SMALL_VOCABULARY_WORDS: usize = 12;
 
+/// Copies of `originals` under servers renamed `<server>-<copy>`, `copies` times (`None`: as
+/// many as `tools` needs), cut to `tools` tools: a catalog in which every tool has twins, as
+/// when one organisation installs the same servers for several teams.
+pub fn renamed_copies(
+    originals: &[ServerCapture],
+    tools: usize,
+    copies: Option<usize>,
+) -> Vec<ServerCapture> {
+    let mut out = Vec::new();
+    let mut total = 0;
+    for copy in 0..copies.unwrap_or(usize::MAX) {
+        for original in originals {
+            if total >= tools {
+                return out;
+            }
+            let mut capture = original.clone();
+            capture.server = format!("{}-{copy}", original.server);
+            capture.tools.truncate(tools - total);
+            total += capture.tools.len();
+            out.push(capture);
+        }
+    }
+    out
+}
+
 /// A catalog of `tools` tools whose descriptions share [`SMALL_VOCABULARY`], the shape that makes
 /// every word common: 30 servers `s0`..`s29`, tools named `tool_S_T_word`, each description 12
 /// words drawn from the vocabulary (a sentence without a full stop), and two string parameters
@@ -1013,6 +1038,22 @@ mod tests {
     use super::*;
     use schematax_engine::inputs::capture_file::load_paths;
     use schematax_engine::replay::catalog::sanitize;
+
+    #[test]
+    fn renamed_copies_number_each_server_s_copies_and_stop_at_the_tools_asked_for() {
+        let originals = small_vocabulary_catalog(45, 3);
+        let tools =
+            |captures: &[ServerCapture]| -> usize { captures.iter().map(|c| c.tools.len()).sum() };
+        let copies = renamed_copies(&originals, 100, None);
+        assert_eq!(tools(&copies), 100);
+        assert_eq!(copies[0].server, format!("{}-0", originals[0].server));
+        assert_eq!(
+            copies[originals.len()].server,
+            format!("{}-1", originals[0].server)
+        );
+        let twice = renamed_copies(&originals, 1_000, Some(2));
+        assert_eq!(tools(&twice), 90);
+    }
 
     fn pools() -> Pools {
         let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/captures");
