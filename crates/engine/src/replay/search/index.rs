@@ -307,12 +307,12 @@ impl SearchIndex {
     /// the `flagged` terms).
     pub(super) fn accumulate<R>(
         &self,
-        tokens: &[Option<u32>],
+        terms: &[Option<u32>],
         flagged: &[u32],
         finish: impl FnOnce(&[u32], &mut [f64], &mut [u32]) -> R,
     ) -> R {
         let mut seen = rustc_hash::FxHashSet::default();
-        let first_time: Vec<bool> = tokens
+        let first_time: Vec<bool> = terms
             .iter()
             .map(|term| term.is_some_and(|term| seen.insert(term)))
             .collect();
@@ -331,7 +331,7 @@ impl SearchIndex {
                 matched.resize(self.len(), 0);
             }
             touched.clear();
-            for (&term, &first) in tokens.iter().zip(&first_time) {
+            for (&term, &first) in terms.iter().zip(&first_time) {
                 let (docs, weights) = self.postings(term);
                 tally(docs.len(), 0);
                 // A repeated token adds its weight again, but is not a new term.

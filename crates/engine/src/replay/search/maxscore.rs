@@ -480,13 +480,13 @@ impl SearchIndex {
         (essential_terms, light, add_up): (&[u32], &[WalkedTerm], usize),
         admits: &impl Fn(u32, usize) -> bool,
     ) -> (Vec<(u32, f64, u32)>, usize) {
-        let essential_tokens: Vec<Option<u32>> = tokens
+        let essential_terms_in_order: Vec<Option<u32>> = tokens
             .iter()
             .map(|t| t.term)
             .filter(|term| term.is_some_and(|term| essential_terms.binary_search(&term).is_ok()))
             .collect();
         self.accumulate(
-            &essential_tokens,
+            &essential_terms_in_order,
             essential_terms,
             |touched, partial, marks| {
                 let pool: Vec<u32> = touched
