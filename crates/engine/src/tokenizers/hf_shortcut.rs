@@ -5,7 +5,9 @@
 //! The crate runs each pre-tokenizer step on every piece the steps before made, keeping an
 //! alignment for every byte of each. A `Split` step that isolates or removes what its pattern
 //! finds cuts a piece only by where the crate's own pattern matches in the piece's text; so
-//! the leading `Split`s are run here with that pattern on the text itself, with no alignments.
+//! the leading `Split`s are run here with that pattern on the text itself, with no alignments
+//! (the GPT-4-style pattern of the Qwen and Llama 3 files matched by hand, as its regex
+//! matches it: see `gpt4_split`).
 //! Every later step is one whose pieces depend only on the text of the piece it is given (all
 //! of the crate's but a Metaspace that prepends only at the start of the text, which asks
 //! where the piece was), and the model reads only its pieces' texts: the count of what comes
@@ -20,6 +22,8 @@
 //! A pipeline of any other shape takes the crate's whole pre-tokenizer (see `HuggingFace`).
 
 use std::borrow::Cow;
+
+use super::gpt4_split::Gpt4Pattern;
 
 use tokenizers::models::ModelWrapper;
 use tokenizers::normalizers::NormalizerWrapper;
@@ -36,7 +40,7 @@ use tokenizers::{
 /// steps, and the steps after them run on each piece.
 pub(super) struct Shortcut {
     /// The pre-tokenizer's leading `Split` steps, run on the text directly.
-    cuts: Vec<Split>,
+    cuts: Vec<Cut>,
     /// The pre-tokenizer's later steps, run by the crate on each piece the cuts make.
     rest: Option<PreTokenizerWrapper>,
     /// The added tokens, when every one is matched in the text as written (none is matched
@@ -51,12 +55,13 @@ impl Shortcut {
     pub(super) fn plan(tokenizer: &tokenizers::Tokenizer) -> Option<Shortcut> {
         let mut steps = Vec::new();
         flatten(tokenizer.get_pre_tokenizer()?, &mut steps);
-        let cuts: Vec<Split> = steps
+        let cuts: Vec<Cut> = steps
             .iter()
             .map_while(|step| match step {
-                PreTokenizerWrapper::Split(split) if cuts_by_matches_alone(split) => {
-                    Some(split.clone())
-                }
+                PreTokenizerWrapper::Split(split) if cuts_by_matches_alone(split) => Some(Cut {
+                    by_hand: Gpt4Pattern::of(split),
+                    split: split.clone(),
+                }),
                 _ => None,
             })
             .collect();
@@ -140,6 +145,32 @@ fn flatten<'t>(step: &'t PreTokenizerWrapper, into: &mut Vec<&'t PreTokenizerWra
     }
 }
 
+/// A leading `Split` step, and its pattern when it is matched by hand.
+struct Cut {
+    split: Split,
+    by_hand: Option<Gpt4Pattern>,
+}
+
+impl Cut {
+    /// Calls `each` with the start and end of every match of the step's pattern in `text`,
+    /// in order, until it fails: found by hand when the pattern and the text allow it, else
+    /// by the crate's regex.
+    fn for_each_match<E>(
+        &self,
+        text: &str,
+        mut each: impl FnMut(usize, usize) -> Result<(), E>,
+    ) -> Result<(), E> {
+        match self.by_hand {
+            Some(pattern) if Gpt4Pattern::takes(text) => pattern.for_each_match(text, each),
+            _ => self
+                .split
+                .regex
+                .find_iter(text)
+                .try_for_each(|(start, end)| each(start, end)),
+        }
+    }
+}
+
 /// Whether `split` cuts a piece by its pattern's matches alone, keeping every part
 /// (`Isolated`) or only those it does not remove (`Removed`); the behaviours that merge
 /// parts are left to the crate.
@@ -177,7 +208,7 @@ fn reads_only_its_piece(step: &PreTokenizerWrapper) -> bool {
 /// matches, in order; an `Isolated` split keeps both, a `Removed` one drops the matches, or
 /// the parts between them when inverted), and each part kept is cut by the next.
 fn cut_with<E>(
-    cuts: &[Split],
+    cuts: &[Cut],
     text: &str,
     each: &mut impl FnMut(&str) -> Result<(), E>,
 ) -> Result<(), E> {
@@ -188,11 +219,11 @@ fn cut_with<E>(
         return each(text);
     };
     // `Removed` drops the matches, or the parts between them when the split is inverted.
-    let removed = cut.behavior == SplitDelimiterBehavior::Removed;
-    let keep_between = !removed || !cut.invert;
-    let keep_matches = !removed || cut.invert;
+    let removed = cut.split.behavior == SplitDelimiterBehavior::Removed;
+    let keep_between = !removed || !cut.split.invert;
+    let keep_matches = !removed || cut.split.invert;
     let mut from = 0;
-    for (start, end) in cut.regex.find_iter(text) {
+    cut.for_each_match(text, |start, end| {
         if keep_between {
             cut_with(later, &text[from..start], each)?;
         }
@@ -200,7 +231,8 @@ fn cut_with<E>(
             cut_with(later, &text[start..end], each)?;
         }
         from = end;
-    }
+        Ok(())
+    })?;
     if keep_between {
         cut_with(later, &text[from..], each)?;
     }

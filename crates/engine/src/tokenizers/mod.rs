@@ -7,6 +7,7 @@
 //! known of, o200k_base stands in, and the choice says so.
 
 pub mod claude;
+mod gpt4_split;
 mod hf_shortcut;
 mod hub;
 mod hugging_face;
