@@ -6,7 +6,7 @@ use crate::cli::args::CheckArgs;
 use crate::cli::{count_tokens, emit, CliError, EXIT_FAILURE};
 use schematax_engine::inputs::{Inputs, SAMPLE_CONFIG_PATH, SAMPLE_LABEL};
 use schematax_engine::replay::activation::Traffic;
-use schematax_engine::replay::session::Session;
+use schematax_engine::replay::session::{SearchIndexing, Session};
 use schematax_report::check::{Baseline, Budget, CheckReport};
 use schematax_report::cost::CostReport;
 use schematax_report::words::Words;
@@ -29,7 +29,13 @@ pub fn run(args: CheckArgs) -> Result<ExitCode, CliError> {
         ));
     }
     let inputs = input.inputs()?;
-    let mut session = Session::new(&inputs.config, &inputs.captures, &input.overrides(&inputs)?);
+    // A budget reads costs alone: nothing is indexed for search.
+    let mut session = Session::indexed(
+        &inputs.config,
+        &inputs.captures,
+        &input.overrides(&inputs)?,
+        SearchIndexing::OnFirstSearch,
+    );
     // Nothing measured: no capture read, or no server connected. (Connected servers that
     // list no tool, or a scope that leaves none, are measured: at 0.)
     let connected = (0..session.servers().len()).any(|s| session.is_connected(s));

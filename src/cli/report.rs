@@ -6,7 +6,7 @@ use crate::cli::agent::CompareParts;
 use crate::cli::args::{AgentArg, ReportArgs, SessionArgs};
 use crate::cli::progress::lint_showing_progress;
 use crate::cli::{count_tokens, emit, emit_with, load_queries, CliError};
-use schematax_engine::replay::session::{Overrides, Session};
+use schematax_engine::replay::session::{Overrides, SearchIndexing, Session};
 use schematax_report::cost::CostReport;
 use schematax_report::html::{OtherProfile, PageParts, PageReport};
 
@@ -75,7 +75,13 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, CliError> {
     } else {
         None
     };
-    let mut session = Session::new(&inputs.config, &inputs.captures, &overrides);
+    // The page searches (its lint and queries); the other formats show costs alone, so
+    // their session indexes nothing unless a search asks.
+    let indexing = match plain {
+        Some(_) => SearchIndexing::OnFirstSearch,
+        None => SearchIndexing::WithCatalog,
+    };
+    let mut session = Session::indexed(&inputs.config, &inputs.captures, &overrides, indexing);
     if !estimate_only {
         count_tokens(&mut session)?;
     }

@@ -1,11 +1,12 @@
 //! A simulated Hermes session under one engine profile: the servers, settings and scope in
 //! force, with the catalog, search index and listing derived from them and rebuilt on every
-//! change (the catalog is stateless).
+//! change (the catalog is stateless). A session that may never search (the cost figures
+//! alone) builds its search index the first time a search asks ([`SearchIndexing`]).
 
 use rayon::prelude::*;
 use serde_json::Value;
 use std::collections::{HashMap, HashSet};
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crate::nouns::config::{Config, Mode, Scalar, ToolSearchSettings};
 use crate::nouns::json_text::estimate_tokens;
@@ -195,6 +196,21 @@ fn unknown_toolsets(scope: &Scope, servers: &[Server]) -> Vec<Note> {
         .collect()
 }
 
+/// When a session tokenises its tools for search and indexes its catalog.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SearchIndexing {
+    /// With the catalog, on every core (and on a worker when the catalog is rebuilt there).
+    #[default]
+    WithCatalog,
+    /// The first time a search asks for it, on the thread that asks: for a session that may
+    /// never search (the cost figures alone), which then costs neither the time nor the
+    /// memory. A search of such a session from several threads at once waits for one build.
+    OnFirstSearch,
+}
+
+/// A catalog's search index: built with the catalog, or the first time a search asks.
+type LazyIndex = Arc<OnceLock<SearchIndex>>;
+
 /// A session: inputs plus derived catalog, index and listing.
 #[derive(Debug, Clone)]
 pub struct Session {
@@ -223,21 +239,30 @@ pub struct Session {
     /// a frame or a threshold step does not walk 100,000 tools).
     costs: Vec<ServerCost>,
     /// Shared, so a clone for a background worker is cheap.
-    index: Arc<SearchIndex>,
+    index: LazyIndex,
     listing: Arc<CatalogListing>,
     notes: Vec<Note>,
 }
 
-/// What never changes in a session: every tool's search tokens, its short description (when the
-/// profile lists tools) and the tools grouped by name.
+/// What never changes in a session: every tool's search terms (made at load, or the first
+/// time a search needs them), its short description (when the profile lists tools) and the
+/// tools grouped by name.
 #[derive(Debug)]
 struct Corpus {
-    vocabulary: Vocabulary,
-    /// Per server, per tool.
-    documents: Vec<Vec<TermCounts>>,
+    profile: Profile,
+    indexing: SearchIndexing,
+    terms: OnceLock<SearchTerms>,
     /// Per server, per tool (empty when the profile has no listing).
     short_descriptions: Vec<Vec<String>>,
     groups: NameGroups,
+}
+
+/// Every tool's search terms, and the vocabulary that numbers them.
+#[derive(Debug)]
+struct SearchTerms {
+    vocabulary: Vocabulary,
+    /// Per server, per tool.
+    documents: Vec<Vec<TermCounts>>,
 }
 
 impl Session {
@@ -245,6 +270,16 @@ impl Session {
     /// capture, in config order; without, every capture, sorted by server name. The profile is
     /// `overrides.profile`, else the config's, else seed.
     pub fn new(config: &Config, captures: &[ServerCapture], overrides: &Overrides) -> Session {
+        Session::indexed(config, captures, overrides, SearchIndexing::WithCatalog)
+    }
+
+    /// [`Session::new`], its search index built as `indexing` says.
+    pub fn indexed(
+        config: &Config,
+        captures: &[ServerCapture],
+        overrides: &Overrides,
+        indexing: SearchIndexing,
+    ) -> Session {
         let profile = overrides.profile_for(config);
         // As the release's config loader reads the file (it may refuse it).
         let config = &*config.as_read_by(profile);
@@ -273,7 +308,7 @@ impl Session {
         let (servers, connected): (Vec<Server>, Vec<bool>) = servers.into_iter().unzip();
         notes.extend(unknown_toolsets(&overrides.scope, &servers));
         let token_counts = servers.iter().map(|s| vec![None; s.tools.len()]).collect();
-        let corpus = Corpus::new(profile, &servers);
+        let corpus = Corpus::new(profile, &servers, indexing);
         let configured_context = ContextLength::resolve(None, &config.model);
         let context = overrides.context(&configured_context);
         let mut session = Session {
@@ -293,7 +328,7 @@ impl Session {
             token_counts,
             catalog: Catalog::default(),
             costs: Vec::new(),
-            index: Arc::default(),
+            index: LazyIndex::default(),
             listing: Arc::default(),
             notes,
         };
@@ -622,48 +657,58 @@ impl Session {
         Ok(tokenizer)
     }
 
+    /// The catalog's search index and the vocabulary its terms are numbered in, built now
+    /// when the session indexes on the first search and none has yet.
+    fn searchable(&self) -> (&SearchIndex, &Vocabulary) {
+        let terms = self.corpus.terms(&self.servers);
+        let index = self
+            .index
+            .get_or_init(|| index_catalog(terms, &self.catalog, self.corpus.indexing));
+        (index, &terms.vocabulary)
+    }
+
     /// Runs `tool_search` for one query with `limit` hits at most (already resolved).
     pub fn search(&self, query: &str, limit: usize) -> SearchResult {
-        self.index.search(&self.corpus.vocabulary, query, limit)
+        let (index, vocabulary) = self.searchable();
+        index.search(vocabulary, query, limit)
     }
 
     /// The entries a search ranks: one per group of twins when the catalog has many (see
     /// [`SearchIndex::ranked_entries`]), else one per tool.
     pub fn search_entries(&self) -> usize {
-        self.index.ranked_entries()
+        self.searchable().0.ranked_entries()
     }
 
     /// [`Session::search`], and the work it did.
     pub fn search_measured(&self, query: &str, limit: usize) -> (SearchResult, SearchWork) {
-        self.index
-            .search_measured(&self.corpus.vocabulary, query, limit)
+        let (index, vocabulary) = self.searchable();
+        index.search_measured(vocabulary, query, limit)
     }
 
     /// The best-scoring tools the rarest-word gate does not admit for `query` (up to `n`),
     /// with why; empty for seed.
     pub fn near_misses(&self, query: &str, n: usize) -> Vec<(usize, f64, Admitted)> {
-        self.index.near_misses(&self.corpus.vocabulary, query, n)
+        let (index, vocabulary) = self.searchable();
+        index.near_misses(vocabulary, query, n)
     }
 
     /// Whether the rarest-word gate admits catalog tool `doc` for `query`, and if not, why.
     pub fn admission(&self, query: &str, doc: usize) -> Admitted {
-        self.index.admission(&self.corpus.vocabulary, query, doc)
+        let (index, vocabulary) = self.searchable();
+        index.admission(vocabulary, query, doc)
     }
 
     /// How well catalog tool `target` answers the whole search text of catalog tool `query`,
     /// relative to how well `query` answers itself (1.0 = as well; BM25 scores).
     pub fn relative_score(&self, query: usize, target: usize) -> f64 {
-        let terms = self.catalog_terms(query);
-        let own = self.index.score_terms(terms, query);
+        let (index, _) = self.searchable();
+        let r = self.catalog.tools[query];
+        let terms = &self.corpus.terms(&self.servers).documents[r.server][r.tool];
+        let own = index.score_terms(terms, query);
         if own <= 0.0 {
             return 0.0;
         }
-        self.index.score_terms(terms, target) / own
-    }
-
-    fn catalog_terms(&self, doc: usize) -> &TermCounts {
-        let r = self.catalog.tools[doc];
-        &self.corpus.documents[r.server][r.tool]
+        index.score_terms(terms, target) / own
     }
 
     /// The search tokens of catalog tool `doc`, in text order (stemmed from 0.20.6).
@@ -852,13 +897,14 @@ pub struct BuiltCatalog {
     connected: Vec<bool>,
     scope: Scope,
     catalog: Catalog,
-    index: Arc<SearchIndex>,
+    index: LazyIndex,
     listing: Arc<CatalogListing>,
 }
 
 impl CatalogBuild {
-    /// Builds the catalog, its search index and (from 0.20.0) its listing: the slow part of
-    /// a change of servers, safe to run on a worker.
+    /// Builds the catalog, its search index (unless the session indexes on the first
+    /// search) and (from 0.20.0) its listing: the slow part of a change of servers, safe to
+    /// run on a worker.
     pub fn build(self) -> BuiltCatalog {
         let corpus = &self.corpus;
         let catalog = Catalog::build(
@@ -868,11 +914,12 @@ impl CatalogBuild {
             &self.connected,
             &self.scope,
         );
-        let documents = catalog
-            .tools
-            .iter()
-            .map(|&r| &corpus.documents[r.server][r.tool]);
-        let index = Arc::new(SearchIndex::build(&corpus.vocabulary, documents));
+        let index = LazyIndex::default();
+        if corpus.indexing == SearchIndexing::WithCatalog {
+            let terms = corpus.terms(&self.servers);
+            let built = index.set(index_catalog(terms, &catalog, corpus.indexing));
+            debug_assert!(built.is_ok(), "a new cell");
+        }
         let listing = Arc::new(if self.profile.spec().listing.is_some() {
             self.listing_groups(&catalog)
         } else {
@@ -915,41 +962,12 @@ impl CatalogBuild {
 }
 
 impl Corpus {
-    fn new(profile: Profile, servers: &[Server]) -> Corpus {
-        let rules = profile.spec().search;
-        let mut vocabulary = Vocabulary::new(rules);
-        // Tokenised on every core, a run of tools at a time (long enough that each run meets
-        // most words once); the ids are then given in catalog order.
-        let tools: Vec<(&Server, &ToolEntry)> = servers
-            .iter()
-            .flat_map(|s| s.tools.iter().map(move |e| (s, e)))
-            .collect();
-        let runs = rayon::current_num_threads() * 4;
-        let run_length = tools.len().div_ceil(runs).max(1);
-        let groups: Vec<TokenisedGroup> = tools
-            .par_chunks(run_length)
-            .map(|run| {
-                let mut group = vocabulary.group();
-                for (s, e) in run {
-                    group.add(
-                        &e.name,
-                        search_text(
-                            &rules,
-                            &e.name,
-                            &s.name,
-                            &e.description,
-                            e.parameter_names(),
-                        ),
-                    );
-                }
-                group
-            })
-            .collect();
-        let mut counts = vocabulary.count_groups(groups).into_iter().flatten();
-        let documents = servers
-            .iter()
-            .map(|s| counts.by_ref().take(s.tools.len()).collect())
-            .collect();
+    fn new(profile: Profile, servers: &[Server], indexing: SearchIndexing) -> Corpus {
+        let terms = OnceLock::new();
+        if indexing == SearchIndexing::WithCatalog {
+            let made = terms.set(SearchTerms::new(profile, servers, indexing));
+            debug_assert!(made.is_ok(), "a new cell");
+        }
         let short_descriptions = servers
             .iter()
             .map(|s| match profile.spec().listing {
@@ -962,11 +980,81 @@ impl Corpus {
             })
             .collect();
         Corpus {
-            vocabulary,
-            documents,
+            profile,
+            indexing,
+            terms,
             short_descriptions,
             groups: NameGroups::new(servers),
         }
+    }
+
+    /// Every tool's search terms (`servers` are those the corpus was made of), tokenised now
+    /// if they were not at load.
+    fn terms(&self, servers: &[Server]) -> &SearchTerms {
+        self.terms
+            .get_or_init(|| SearchTerms::new(self.profile, servers, self.indexing))
+    }
+}
+
+impl SearchTerms {
+    /// Tokenises every tool of `servers`: on every core, a run of tools at a time (long
+    /// enough that each run meets most words once), when indexing with the catalog; else on
+    /// this thread alone, as one run (a build on the first search may be asked from within
+    /// other parallel work, which it must not wait on). The ids are given in catalog order
+    /// either way.
+    fn new(profile: Profile, servers: &[Server], indexing: SearchIndexing) -> SearchTerms {
+        let rules = profile.spec().search;
+        let mut vocabulary = Vocabulary::new(rules);
+        let tools: Vec<(&Server, &ToolEntry)> = servers
+            .iter()
+            .flat_map(|s| s.tools.iter().map(move |e| (s, e)))
+            .collect();
+        let tokenise = |run: &[(&Server, &ToolEntry)]| {
+            let mut group = vocabulary.group();
+            for (s, e) in run {
+                group.add(
+                    &e.name,
+                    search_text(
+                        &rules,
+                        &e.name,
+                        &s.name,
+                        &e.description,
+                        e.parameter_names(),
+                    ),
+                );
+            }
+            group
+        };
+        let groups: Vec<TokenisedGroup> = match indexing {
+            SearchIndexing::WithCatalog => {
+                let runs = rayon::current_num_threads() * 4;
+                let run_length = tools.len().div_ceil(runs).max(1);
+                tools.par_chunks(run_length).map(tokenise).collect()
+            }
+            SearchIndexing::OnFirstSearch => vec![tokenise(&tools)],
+        };
+        let mut counts = vocabulary.count_groups(groups).into_iter().flatten();
+        let documents = servers
+            .iter()
+            .map(|s| counts.by_ref().take(s.tools.len()).collect())
+            .collect();
+        SearchTerms {
+            vocabulary,
+            documents,
+        }
+    }
+}
+
+/// The search index of `catalog`'s tools, in catalog order: built on every core when
+/// indexing with the catalog, else on this thread alone.
+fn index_catalog(terms: &SearchTerms, catalog: &Catalog, indexing: SearchIndexing) -> SearchIndex {
+    let documents = catalog
+        .tools
+        .iter()
+        .map(|&r| &terms.documents[r.server][r.tool]);
+    match indexing {
+        SearchIndexing::WithCatalog => SearchIndex::build(&terms.vocabulary, documents),
+        SearchIndexing::OnFirstSearch => SearchIndex::build_here(&terms.vocabulary, documents),
     }
 }
 
@@ -1136,6 +1224,52 @@ mod tests {
 
     fn config(yaml: &str) -> Config {
         Config::parse(yaml.as_bytes()).unwrap()
+    }
+
+    #[test]
+    fn a_session_indexed_on_the_first_search_searches_as_one_indexed_with_its_catalog() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/captures");
+        let captures = crate::inputs::capture_file::load_paths(&[dir])
+            .unwrap()
+            .captures;
+        for profile in [Profile::seed(), Profile::newest()] {
+            let overrides = Overrides {
+                profile: Some(profile),
+                ..Overrides::default()
+            };
+            let config = Config::default();
+            let eager = Session::new(&config, &captures, &overrides);
+            let mut lazy = Session::indexed(
+                &config,
+                &captures,
+                &overrides,
+                SearchIndexing::OnFirstSearch,
+            );
+            assert!(eager.index.get().is_some() && eager.corpus.terms.get().is_some());
+            assert!(
+                lazy.index.get().is_none() && lazy.corpus.terms.get().is_none(),
+                "nothing tokenised or indexed before a search"
+            );
+            assert_eq!(lazy.activation(), eager.activation());
+            assert_eq!(lazy.listing(), eager.listing());
+            // Rebuilt, the catalog is still not indexed.
+            lazy.set_connected(0, false);
+            lazy.set_connected(0, true);
+            assert!(lazy.index.get().is_none());
+            let queries: Vec<String> = eager
+                .catalog()
+                .flat_map(|e| [e.raw_name.replace('_', " "), e.description.to_string()])
+                .collect();
+            // Asked from every core at once, the first search builds the index once.
+            let found: Vec<SearchResult> = queries.par_iter().map(|q| lazy.search(q, 5)).collect();
+            for (query, found) in queries.iter().zip(found) {
+                assert_eq!(found, eager.search(query, 5), "{query:?} under {profile}");
+            }
+            assert_eq!(lazy.search_entries(), eager.search_entries());
+            let last = eager.total_available() - 1;
+            assert_eq!(lazy.relative_score(0, last), eager.relative_score(0, last));
+        }
     }
 
     #[test]

@@ -34,6 +34,15 @@ pub fn term_weight(idf: f64, tf: f64, dl: f64, avgdl: f64) -> f64 {
 /// term), beside its count of distinct terms.
 pub(super) const HOLDS_GATE: u32 = 1 << 31;
 
+/// Where an index is built: on every core, or on the calling thread alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Cores {
+    /// On every core.
+    Every,
+    /// On the calling thread.
+    This,
+}
+
 /// Per-thread scratch of a search: an accumulator per document, and which ones it touched.
 #[derive(Default)]
 struct Scratch {
@@ -91,6 +100,23 @@ impl SearchIndex {
         vocabulary: &Vocabulary,
         documents: impl IntoIterator<Item = &'a TermCounts>,
     ) -> SearchIndex {
+        SearchIndex::build_on(vocabulary, documents, Cores::Every)
+    }
+
+    /// [`SearchIndex::build`] on the calling thread alone: safe to call from within parallel
+    /// work that the build must not wait on.
+    pub fn build_here<'a>(
+        vocabulary: &Vocabulary,
+        documents: impl IntoIterator<Item = &'a TermCounts>,
+    ) -> SearchIndex {
+        SearchIndex::build_on(vocabulary, documents, Cores::This)
+    }
+
+    fn build_on<'a>(
+        vocabulary: &Vocabulary,
+        documents: impl IntoIterator<Item = &'a TermCounts>,
+        cores: Cores,
+    ) -> SearchIndex {
         let documents: Vec<&TermCounts> = documents.into_iter().collect();
         let mut frequencies = vec![0u32; vocabulary.len()];
         for counts in &documents {
@@ -109,7 +135,7 @@ impl SearchIndex {
             .iter()
             .map(|&df| idf(n, f64::from(df)))
             .collect();
-        let twins = Twins::<SearchIndex>::find(vocabulary, &documents).map(|grouping| {
+        let twins = Twins::<SearchIndex>::find(vocabulary, &documents, cores).map(|grouping| {
             let entries: Vec<&TermCounts> = grouping.entries.iter().collect();
             let index = SearchIndex::assemble(vocabulary, &entries, idfs.clone(), avgdl);
             Box::new(grouping.into_twins(index))

@@ -156,34 +156,15 @@ impl Vocabulary {
 
     /// The term counts of groups of documents tokenised apart (on any thread), adding new
     /// terms. Each group's words get their ids in the order they were first seen in it, group
-    /// after group, so the ids are those of counting every document in turn.
+    /// after group, so the ids are those of counting every document in turn. Several groups
+    /// are counted on every core; one on the calling thread alone.
     pub fn count_groups(&mut self, groups: Vec<TokenisedGroup>) -> Vec<Vec<TermCounts>> {
         use rayon::prelude::*;
         let ids: Vec<Vec<u32>> = groups.iter().map(|group| self.adopt(group)).collect();
-        groups
-            .into_par_iter()
-            .zip(ids)
-            .map(|(group, ids)| {
-                group
-                    .documents
-                    .into_iter()
-                    .map(|document| {
-                        let mut terms: Vec<u32> =
-                            document.words.iter().map(|&w| ids[w as usize]).collect();
-                        terms.sort_unstable();
-                        TermCounts {
-                            terms: terms
-                                .chunk_by(|a, b| a == b)
-                                .map(|run| (run[0], run.len() as u32))
-                                .collect::<Vec<_>>()
-                                .into(),
-                            length: document.words.len() as u32,
-                            lowercase_name: document.lowercase_name,
-                        }
-                    })
-                    .collect()
-            })
-            .collect()
+        if groups.len() == 1 {
+            return groups.into_iter().zip(ids).map(counted).collect();
+        }
+        groups.into_par_iter().zip(ids).map(counted).collect()
     }
 
     /// The term ids of a group's words (by their place in the group), adding the new ones.
@@ -271,6 +252,28 @@ pub(super) struct QueryToken {
     pub(super) word: String,
     /// Its term, when any document has it.
     pub(super) term: Option<u32>,
+}
+
+/// The term counts of a group's documents, its words numbered by `ids` (by their place in
+/// the group).
+fn counted((group, ids): (TokenisedGroup, Vec<u32>)) -> Vec<TermCounts> {
+    group
+        .documents
+        .into_iter()
+        .map(|document| {
+            let mut terms: Vec<u32> = document.words.iter().map(|&w| ids[w as usize]).collect();
+            terms.sort_unstable();
+            TermCounts {
+                terms: terms
+                    .chunk_by(|a, b| a == b)
+                    .map(|run| (run[0], run.len() as u32))
+                    .collect::<Vec<_>>()
+                    .into(),
+                length: document.words.len() as u32,
+                lowercase_name: document.lowercase_name,
+            }
+        })
+        .collect()
 }
 
 #[cfg(test)]

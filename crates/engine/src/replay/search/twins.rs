@@ -18,6 +18,7 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
+use crate::replay::search::index::Cores;
 use crate::replay::search::terms::{raw_tokens, QueryToken, TermCounts, Vocabulary};
 use crate::replay::search::topk::{top_k, Ranked};
 
@@ -121,14 +122,19 @@ impl<I> Twins<I> {
     /// name words) that most documents share, all its terms when none is shared; documents of
     /// one key whose remaining terms are equal form a group. None when the groups would save
     /// too little.
-    pub(super) fn find(vocabulary: &Vocabulary, documents: &[&TermCounts]) -> Option<Grouping> {
+    pub(super) fn find(
+        vocabulary: &Vocabulary,
+        documents: &[&TermCounts],
+        cores: Cores,
+    ) -> Option<Grouping> {
         if documents.len() < 2 {
             return None;
         }
-        let keys: Vec<Keys> = documents
-            .par_iter()
-            .map(|counts| Keys::of(vocabulary, counts))
-            .collect();
+        let key = |counts: &&TermCounts| Keys::of(vocabulary, counts);
+        let keys: Vec<Keys> = match cores {
+            Cores::Every => documents.par_iter().map(key).collect(),
+            Cores::This => documents.iter().map(key).collect(),
+        };
         let mut shared: FxHashMap<Key, u32> = FxHashMap::default();
         for key in &keys {
             *shared.entry((key.length, key.whole, true)).or_default() += 1;
