@@ -375,8 +375,8 @@ mod tests {
 
     #[test]
     fn the_test_texts_are_matched_as_the_crate_matches_them() {
-        let mut texts = super::super::test_texts::texts();
-        texts.extend(super::super::test_texts::long_texts());
+        let mut texts = crate::tokenizers::test_texts::texts();
+        texts.extend(crate::tokenizers::test_texts::long_texts());
         texts.push("1234567 12 ١٢٣٤ x²³ Ⅻ½ 9'S 'LL 'Re ''ve".into());
         for (source, pattern) in patterns() {
             let regex = SysRegex::new(&source).unwrap();

@@ -9,7 +9,7 @@ use crate::replay::search::common::CommonTerms;
 use crate::replay::search::result::{tally, tally_scored};
 use crate::replay::search::terms::QueryToken;
 use crate::replay::search::terms::{TermCounts, Vocabulary};
-use crate::replay::search::twins::Twins;
+use crate::replay::search::twins::{Cores, Twins};
 use schematax_releases::Admission;
 
 /// BM25 term-frequency saturation.
@@ -33,15 +33,6 @@ pub fn term_weight(idf: f64, tf: f64, dl: f64, avgdl: f64) -> f64 {
 /// The flag of a document that holds the gate token (or, in a seed search, an essential
 /// term), beside its count of distinct terms.
 pub(super) const HOLDS_GATE: u32 = 1 << 31;
-
-/// Where an index is built: on every core, or on the calling thread alone.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Cores {
-    /// On every core.
-    Every,
-    /// On the calling thread.
-    This,
-}
 
 /// Per-thread scratch of a search: an accumulator per document, and which ones it touched.
 #[derive(Default)]

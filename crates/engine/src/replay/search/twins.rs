@@ -18,7 +18,6 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use std::sync::Arc;
 
-use crate::replay::search::index::Cores;
 use crate::replay::search::terms::{raw_tokens, QueryToken, TermCounts, Vocabulary};
 use crate::replay::search::topk::{top_k, Ranked};
 
@@ -37,6 +36,15 @@ pub(crate) struct Twins<I> {
     members: Vec<u32>,
     /// The terms some member holds and its entry leaves out, ascending.
     residual: Vec<u32>,
+}
+
+/// Where an index and its twins' keys are built: on every core, or on the calling thread alone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Cores {
+    /// On every core.
+    Every,
+    /// On the calling thread.
+    This,
 }
 
 /// What [`Twins::find`] found, before its entries are indexed.
