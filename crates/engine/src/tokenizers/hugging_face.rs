@@ -26,13 +26,12 @@
 //!   crate's search for them, and a normaliser of Unicode normal forms is skipped for a text
 //!   already in them. Every other pipeline takes the crate's whole pre-tokenizer.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 use std::panic::AssertUnwindSafe;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Once;
 
-use rustc_hash::FxHashMap;
 use tokenizers::models::ModelWrapper;
 use tokenizers::normalizers::NormalizerWrapper;
 use tokenizers::pre_tokenizers::PreTokenizerWrapper;
@@ -40,6 +39,7 @@ use tokenizers::{Model, Normalizer, OffsetReferential, OffsetType, PreTokenizer}
 
 use super::hf_shortcut::Shortcut;
 use super::pieces::{char_boundary_after, char_boundary_before, pieces, Sizes, Start};
+use super::remembered::{with_piece_counts, Owner};
 use super::{first_line, MAX_TOKENIZER_BYTES};
 use crate::inputs::error::{read_limited, InputError};
 use crate::text::sanitize;
@@ -243,16 +243,16 @@ impl HuggingFace {
             pre_tokenizer.pre_tokenize(&mut split)?;
         }
         let model = tokenizer.get_model();
-        PIECE_COUNTS.with(|counts| {
-            let mut counts = counts.borrow_mut();
-            counts.serve(self.id);
+        with_piece_counts(Owner::File(self.id), |counts| {
             let mut tokens = 0u64;
             for (piece, _, found) in
                 split.get_splits(OffsetReferential::Normalized, OffsetType::None)
             {
                 tokens += match found {
                     Some(added) => added.len() as u64,
-                    None => counts.count(piece, |piece| Ok(model.tokenize(piece)?.len() as u64))?,
+                    None => counts.count(piece, |piece| -> tokenizers::Result<u64> {
+                        Ok(model.tokenize(piece)?.len() as u64)
+                    })?,
                 };
             }
             Ok(tokens)
@@ -271,9 +271,7 @@ impl HuggingFace {
         text: &str,
     ) -> tokenizers::Result<u64> {
         let model = self.tokenizer.get_model();
-        PIECE_COUNTS.with(|counts| {
-            let mut counts = counts.borrow_mut();
-            counts.serve(self.id);
+        with_piece_counts(Owner::File(self.id), |counts| {
             let mut segment_tokens = |segment: &str| {
                 let mut tokens = 0u64;
                 shortcut.cut(segment, &mut |piece| {
@@ -488,85 +486,7 @@ fn unsafe_merge(bytes: &[u8]) -> Option<String> {
     })
 }
 
-/// The most pieces a thread remembers the count of before it forgets them all (a few
-/// megabytes).
-const PIECE_CACHE_ENTRIES: usize = 1 << 17;
-
-/// The longest piece, in bytes, remembered: a longer one seldom repeats, and the table's
-/// memory stays bounded.
-const LONGEST_REMEMBERED_PIECE: usize = 256;
-
-/// What a thread remembers of one loaded file's model: the count of each piece it was given
-/// (a pure function of the piece, for a model that does not draw at random).
-#[derive(Default)]
-struct PieceCounts {
-    /// The loaded file whose counts these are ([`HuggingFace::id`]).
-    owner: usize,
-    /// Each piece's count.
-    counts: FxHashMap<Box<str>, u64>,
-    /// Pieces counted by the model, and pieces asked for (what the cache saved), kept for
-    /// the tests.
-    #[cfg(test)]
-    work: PieceWork,
-}
-
-/// Pieces a thread's model counted and pieces asked for, since the thread started.
-#[cfg(test)]
-#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct PieceWork {
-    /// Pieces the model was given.
-    pub(crate) counted: u64,
-    /// Pieces whose count was asked for.
-    pub(crate) asked: u64,
-}
-
-impl PieceCounts {
-    /// Makes these the counts of file `owner`, forgetting another file's.
-    fn serve(&mut self, owner: usize) {
-        if self.owner != owner {
-            self.counts.clear();
-            self.owner = owner;
-        }
-    }
-
-    /// The count of `piece`, remembered or made by `model_count` now (and remembered).
-    fn count(
-        &mut self,
-        piece: &str,
-        model_count: impl FnOnce(&str) -> tokenizers::Result<u64>,
-    ) -> tokenizers::Result<u64> {
-        #[cfg(test)]
-        {
-            self.work.asked += 1;
-        }
-        if let Some(&tokens) = self.counts.get(piece) {
-            return Ok(tokens);
-        }
-        #[cfg(test)]
-        {
-            self.work.counted += 1;
-        }
-        let tokens = model_count(piece)?;
-        if piece.len() <= LONGEST_REMEMBERED_PIECE {
-            if self.counts.len() >= PIECE_CACHE_ENTRIES {
-                self.counts.clear();
-            }
-            self.counts.insert(piece.into(), tokens);
-        }
-        Ok(tokens)
-    }
-}
-
-/// The pieces this thread's models counted and were asked for so far.
-#[cfg(test)]
-pub(crate) fn piece_work() -> PieceWork {
-    PIECE_COUNTS.with(|counts| counts.borrow().work)
-}
-
 thread_local! {
-    /// This thread's remembered piece counts, of the file it counted last.
-    static PIECE_COUNTS: RefCell<PieceCounts> = RefCell::default();
-
     /// Whether this thread is inside [`contained`].
     static CONTAINED: Cell<bool> = const { Cell::new(false) };
 }
@@ -606,6 +526,7 @@ fn contained<R>(work: impl FnOnce() -> R) -> Result<R, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tokenizers::remembered::piece_work;
     use crate::tokenizers::test_texts::{repo_root, texts, unbroken_texts, EDGE_TEXTS};
 
     /// The real files `scripts/install-hf-tokenizers` installs (Qwen3's and Llama 3.1's); none

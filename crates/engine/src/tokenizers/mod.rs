@@ -12,6 +12,7 @@ mod hf_shortcut;
 mod hub;
 mod hugging_face;
 mod pieces;
+mod remembered;
 #[cfg(test)]
 mod test_texts;
 
@@ -24,6 +25,8 @@ use crate::text::sanitize;
 use claude::ClaudeTokenizer;
 use hugging_face::HuggingFace;
 use rayon::prelude::*;
+use remembered::{with_piece_counts, Owner};
+use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -236,6 +239,23 @@ fn claude_generation(name: &str) -> ClaudeTokenizer {
     }
 }
 
+/// Tokens of `text` in `encoding` (`bpe`), as `bpe.count` gives them: the text cut by the
+/// encoding's pattern, and each piece's count taken from this thread's remembered counts or
+/// made by the encoding and remembered.
+fn count_openai(encoding: Encoding, bpe: &bpe_openai::Tokenizer, text: &str) -> u64 {
+    let text = bpe.normalize(text);
+    with_piece_counts(Owner::OpenAi(encoding), |counts| {
+        bpe.split(text.as_str())
+            .map(|piece| {
+                let counted = counts.count(piece, |piece| {
+                    Ok::<u64, Infallible>(bpe.bpe.count(piece.as_bytes()) as u64)
+                });
+                counted.unwrap_or_else(|never| match never {})
+            })
+            .sum()
+    })
+}
+
 /// A tokenizer that could not be loaded or could not count: a `tokenizer.json` that cannot be
 /// read, is not one, or fails on a text (the built-in tokenizers always load and count).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -250,7 +270,7 @@ pub struct LoadedTokenizer {
 /// What counts, by kind of tokenizer. OpenAI's encodings count with `bpe-openai`, which
 /// gives tiktoken's counts (tests hold it to tiktoken-rs) 1.5 to 2 times as fast.
 enum Counter {
-    OpenAi(&'static bpe_openai::Tokenizer),
+    OpenAi(Encoding, &'static bpe_openai::Tokenizer),
     Claude(ClaudeTokenizer),
     HuggingFace(Box<HuggingFace>),
 }
@@ -258,7 +278,7 @@ enum Counter {
 impl std::fmt::Debug for LoadedTokenizer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let kind = match self.counter {
-            Counter::OpenAi(_) => "openai",
+            Counter::OpenAi(..) => "openai",
             Counter::Claude(generation) => generation.name(),
             Counter::HuggingFace(_) => "tokenizer.json",
         };
@@ -274,8 +294,12 @@ impl LoadedTokenizer {
     /// thread.
     pub fn load(tokenizer: &Tokenizer) -> Result<LoadedTokenizer, TokenizerError> {
         let counter = match tokenizer {
-            Tokenizer::Tiktoken(Encoding::O200k) => Counter::OpenAi(bpe_openai::o200k_base()),
-            Tokenizer::Tiktoken(Encoding::Cl100k) => Counter::OpenAi(bpe_openai::cl100k_base()),
+            Tokenizer::Tiktoken(Encoding::O200k) => {
+                Counter::OpenAi(Encoding::O200k, bpe_openai::o200k_base())
+            }
+            Tokenizer::Tiktoken(Encoding::Cl100k) => {
+                Counter::OpenAi(Encoding::Cl100k, bpe_openai::cl100k_base())
+            }
             Tokenizer::Claude(generation) => {
                 // The first count loads the generation's pieces: do it now, not mid-count.
                 generation.count("");
@@ -317,7 +341,7 @@ impl LoadedTokenizer {
     /// count of 0 for a text it cannot count).
     pub fn count(&self, text: &str) -> Result<u64, TokenizerError> {
         Ok(match &self.counter {
-            Counter::OpenAi(bpe) => bpe.count(text) as u64,
+            Counter::OpenAi(encoding, bpe) => count_openai(*encoding, bpe, text),
             Counter::Claude(generation) => generation
                 .count(text)
                 .saturating_sub(generation.frame_tokens()),
@@ -476,6 +500,33 @@ mod tests {
         let texts: Vec<String> = (0..3000).map(|i| format!("tool number {i} ")).collect();
         let each: Vec<u64> = texts.iter().map(|t| o200k.count(t).unwrap()).collect();
         assert_eq!(o200k.count_all(&texts), Ok(each));
+    }
+
+    #[test]
+    fn openai_counts_remember_their_pieces_and_equal_the_encodings_own() {
+        let texts = test_texts::texts();
+        for encoding in [Encoding::O200k, Encoding::Cl100k] {
+            let loaded = LoadedTokenizer::load(&Tokenizer::Tiktoken(encoding)).unwrap();
+            let Counter::OpenAi(_, bpe) = &loaded.counter else {
+                unreachable!()
+            };
+            let before = remembered::piece_work();
+            for round in 0..2 {
+                for text in &texts {
+                    let own = bpe.count(text.as_str()) as u64;
+                    assert_eq!(
+                        loaded.count(text),
+                        Ok(own),
+                        "{} {round}: {text:?}",
+                        encoding.name()
+                    );
+                }
+            }
+            let work = remembered::piece_work();
+            let (asked, counted) = (work.asked - before.asked, work.counted - before.counted);
+            // Tool texts repeat their words: most pieces were counted before.
+            assert!(counted * 10 < asked, "{counted} of {asked} pieces counted");
+        }
     }
 
     #[test]
