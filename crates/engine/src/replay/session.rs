@@ -914,12 +914,14 @@ impl CatalogBuild {
             &self.connected,
             &self.scope,
         );
-        let index = LazyIndex::default();
-        if corpus.indexing == SearchIndexing::WithCatalog {
-            let terms = corpus.terms(&self.servers);
-            let built = index.set(index_catalog(terms, &catalog, corpus.indexing));
-            debug_assert!(built.is_ok(), "a new cell");
-        }
+        let index = match corpus.indexing {
+            SearchIndexing::WithCatalog => Arc::new(OnceLock::from(index_catalog(
+                corpus.terms(&self.servers),
+                &catalog,
+                corpus.indexing,
+            ))),
+            SearchIndexing::OnFirstSearch => LazyIndex::default(),
+        };
         let listing = Arc::new(if self.profile.spec().listing.is_some() {
             self.listing_groups(&catalog)
         } else {
@@ -963,11 +965,12 @@ impl CatalogBuild {
 
 impl Corpus {
     fn new(profile: Profile, servers: &[Server], indexing: SearchIndexing) -> Corpus {
-        let terms = OnceLock::new();
-        if indexing == SearchIndexing::WithCatalog {
-            let made = terms.set(SearchTerms::new(profile, servers, indexing));
-            debug_assert!(made.is_ok(), "a new cell");
-        }
+        let terms = match indexing {
+            SearchIndexing::WithCatalog => {
+                OnceLock::from(SearchTerms::new(profile, servers, indexing))
+            }
+            SearchIndexing::OnFirstSearch => OnceLock::new(),
+        };
         let short_descriptions = servers
             .iter()
             .map(|s| match profile.spec().listing {
