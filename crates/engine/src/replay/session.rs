@@ -5,7 +5,7 @@
 
 use rayon::prelude::*;
 use serde_json::Value;
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::sync::{Arc, OnceLock};
 
 use crate::nouns::config::{Config, Mode, Scalar, ToolSearchSettings};
@@ -734,15 +734,14 @@ impl Session {
     /// The labels of the catalog's servers with their tool counts, sorted: the
     /// `available_sources` of a newer `tool_search` result with no match.
     pub fn sources(&self) -> Vec<(String, usize)> {
-        let mut counts: Vec<(String, usize)> = Vec::new();
+        let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
         for entry in self.catalog() {
-            match counts.iter_mut().find(|(label, _)| *label == entry.server) {
-                Some((_, count)) => *count += 1,
-                None => counts.push((entry.server.clone(), 1)),
-            }
+            *counts.entry(entry.server.as_str()).or_default() += 1;
         }
-        counts.sort();
         counts
+            .into_iter()
+            .map(|(label, count)| (label.to_string(), count))
+            .collect()
     }
 
     fn hits<'a>(&'a self, result: &SearchResult) -> Vec<(&'a ToolEntry, &'a str)> {
