@@ -3,6 +3,7 @@
 //! collisions, deferral and session scoping. What differs by profile comes from
 //! [`Profile::spec`].
 
+use rustc_hash::FxHashMap;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::sync::Arc;
@@ -573,12 +574,18 @@ fn settle(
         CollisionPolicy::FirstOwner => {
             let raw = |r: &ToolRef| entry(servers, *r).raw_name.as_str();
             // A server whose tools of this name differ in raw name registers none of them; a
-            // tool it lists twice keeps its first listing.
-            let ambiguous = |r: &ToolRef| {
-                live.iter()
-                    .any(|o| o.server == r.server && raw(o) != raw(r))
-            };
-            let first_listing = |r: &ToolRef| live.iter().find(|o| o.server == r.server) == Some(r);
+            // tool it lists twice keeps its first listing. Per server: its first listing, and
+            // whether another differs from it in raw name (one pass, so a name listed
+            // thousands of times costs no more than thousands of names).
+            let mut by_server: FxHashMap<usize, (ToolRef, bool)> = FxHashMap::default();
+            for r in live {
+                by_server
+                    .entry(r.server)
+                    .and_modify(|(first, differs)| *differs |= raw(first) != raw(r))
+                    .or_insert((*r, false));
+            }
+            let ambiguous = |r: &ToolRef| by_server[&r.server].1;
+            let first_listing = |r: &ToolRef| by_server[&r.server].0 == *r;
             let winner = live
                 .iter()
                 .copied()
