@@ -17,14 +17,14 @@ use crate::replay::catalog::{
     entry, hermes_name, Catalog, Collision, NameGroups, Scope, Server, ToolEntry, ToolFilter,
     ToolRef,
 };
-use crate::replay::listing::{short_description, CatalogListing, ListingGroup};
+use crate::replay::listing::{CatalogListing, ListingGroup};
 use crate::replay::search::{
     resolve_limit, search_text, Admitted, SearchIndex, SearchResult, SearchWork, TermCounts,
     TokenisedGroup, Vocabulary,
 };
 use crate::tokenizers::{choose, LoadedTokenizer, TokenizerChoice, TokenizerError};
 use schematax_releases::Dispatch;
-use schematax_releases::Profile;
+use schematax_releases::{Profile, SentenceEnd};
 
 /// Values given on the command line (or set in the TUI) that win over the config.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -245,15 +245,12 @@ pub struct Session {
 }
 
 /// What never changes in a session: every tool's search terms (made at load, or the first
-/// time a search needs them), its short description (when the profile lists tools) and the
-/// tools grouped by name.
+/// time a search needs them) and the tools grouped by name.
 #[derive(Debug)]
 struct Corpus {
     profile: Profile,
     indexing: SearchIndexing,
     terms: OnceLock<SearchTerms>,
-    /// Per server, per tool (empty when the profile has no listing).
-    short_descriptions: Vec<Vec<String>>,
     groups: NameGroups,
 }
 
@@ -921,10 +918,9 @@ impl CatalogBuild {
             ))),
             SearchIndexing::OnFirstSearch => LazyIndex::default(),
         };
-        let listing = Arc::new(if self.profile.spec().listing.is_some() {
-            self.listing_groups(&catalog)
-        } else {
-            CatalogListing::default()
+        let listing = Arc::new(match self.profile.spec().listing {
+            Some(listing) => self.listing_groups(&catalog, listing.sentence_end),
+            None => CatalogListing::default(),
         });
         BuiltCatalog {
             servers: self.servers,
@@ -937,7 +933,7 @@ impl CatalogBuild {
     }
 
     /// The catalog's tools grouped by server label, with their short descriptions.
-    fn listing_groups(&self, catalog: &Catalog) -> CatalogListing {
+    fn listing_groups(&self, catalog: &Catalog, rule: SentenceEnd) -> CatalogListing {
         let mut by_server: Vec<Vec<ToolRef>> = vec![Vec::new(); self.servers.len()];
         for &r in &catalog.tools {
             by_server[r.server].push(r);
@@ -947,13 +943,12 @@ impl CatalogBuild {
             .enumerate()
             .filter(|(_, refs)| !refs.is_empty())
             .map(|(server, refs)| {
-                ListingGroup::from_shorts(
+                ListingGroup::new(
                     &self.servers[server].name,
+                    rule,
                     refs.iter().map(|r| {
-                        (
-                            entry(&self.servers, *r).name.as_str(),
-                            self.corpus.short_descriptions[r.server][r.tool].as_str(),
-                        )
+                        let tool = entry(&self.servers, *r);
+                        (tool.name.as_str(), &*tool.description)
                     }),
                 )
             })
@@ -970,22 +965,10 @@ impl Corpus {
             }
             SearchIndexing::OnFirstSearch => OnceLock::new(),
         };
-        let short_descriptions = servers
-            .iter()
-            .map(|s| match profile.spec().listing {
-                Some(listing) => s
-                    .tools
-                    .iter()
-                    .map(|e| short_description(&e.description, listing.sentence_end))
-                    .collect(),
-                None => Vec::new(),
-            })
-            .collect();
         Corpus {
             profile,
             indexing,
             terms,
-            short_descriptions,
             groups: NameGroups::new(servers),
         }
     }
