@@ -606,7 +606,7 @@ fn distinct_tool(pools: &Pools, server: &ServerDraw, rng: &mut Rng, taken: &mut 
             // often may run out of new names: then it is kept after a few tries).
             let mut schema = ObjectText::new(&reshape(shape, pools, server, rng));
             for _ in 0..TRIES {
-                if taken.schemas.insert(fingerprint(schema.as_str())) {
+                if taken.schemas.insert(fingerprint(&schema.as_str())) {
                     break;
                 }
                 schema = ObjectText::new(&reshape(shape, pools, server, rng));
@@ -1012,7 +1012,7 @@ pub fn capture_json(capture: &ServerCapture) -> String {
         }
         if let Some(schema) = &tool.input_schema {
             out.push_str(",\"inputSchema\":");
-            out.push_str(schema.as_str());
+            out.push_str(&schema.as_str());
         }
         out.push('}');
     }

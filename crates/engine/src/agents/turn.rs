@@ -2,6 +2,7 @@
 //! text it sends for them (full definitions, the listing of deferred tools, its fixed tools,
 //! the servers' instructions), with what one search loads.
 
+use std::borrow::Cow;
 use std::collections::HashSet;
 
 use schematax_releases::agents::{
@@ -11,6 +12,7 @@ use schematax_releases::agents::{
 use super::naming::catalog_names;
 use super::settings::{AgentSettings, ToolSearchSwitch};
 use crate::nouns::json_text::{char_count, estimate_tokens, write_json_string};
+use crate::nouns::object_text::ObjectText;
 use crate::nouns::tools::{McpTool, ServerCapture};
 use crate::tokenizers::{LoadedTokenizer, TokenizerError};
 
@@ -464,14 +466,14 @@ fn activate(
 /// schema JSON.
 fn fallback_chars(tool: &TurnTool, mcp: &McpTool) -> u64 {
     let units = |text: &str| text.encode_utf16().count() as u64;
-    units(&tool.name) + units(mcp.description.as_deref().unwrap_or("")) + units(schema_text(mcp))
+    units(&tool.name) + units(mcp.description.as_deref().unwrap_or("")) + units(&schema_text(mcp))
 }
 
 /// The schema a definition carries: the tool's own, else an empty object schema.
-fn schema_text(tool: &McpTool) -> &str {
+fn schema_text(tool: &McpTool) -> Cow<'_, str> {
     tool.input_schema
         .as_ref()
-        .map_or(r#"{"type":"object"}"#, |s| s.as_str())
+        .map_or(Cow::Borrowed(r#"{"type":"object"}"#), ObjectText::as_str)
 }
 
 /// A tool's definition in `shape`, its description cut at `cap` characters when given.
@@ -505,7 +507,7 @@ pub fn definition(
     out.push_str(",\"");
     out.push_str(schema_key);
     out.push_str("\":");
-    out.push_str(schema);
+    out.push_str(&schema);
     out.push('}');
     out
 }

@@ -4,14 +4,35 @@
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
-use crate::nouns::json_text::write_compact_object;
+use crate::nouns::json_text::{write_compact_object, JsonSink};
 
 /// A JSON object as compact text (Python's `json.dumps` separators and escapes), cheap to clone.
-#[derive(Clone, PartialEq, Eq)]
-pub struct ObjectText(Arc<str>);
+#[derive(Clone)]
+pub struct ObjectText(Text);
+
+/// How an object's text is held.
+#[derive(Clone)]
+enum Text {
+    /// The whole text.
+    Whole(Arc<str>),
+    /// Another object's text with one run of it replaced: what Hermes's schema passes make of
+    /// a captured schema, most of which they leave as it was, held as the run they changed.
+    Edited {
+        base: Arc<str>,
+        /// Bytes of `base` kept at the start, and at the end.
+        prefix: usize,
+        suffix: usize,
+        /// What replaces the run between them.
+        middle: Box<str>,
+    },
+}
+
+/// The least an edited text must save to be held as its edit.
+const MIN_SAVED_BYTES: usize = 64;
 
 /// The parameters of a tool that takes none, as Hermes sends them.
 const NO_PARAMETERS: &str = r#"{"type":"object","properties":{}}"#;
@@ -24,19 +45,82 @@ impl ObjectText {
         let mut text = String::new();
         write_compact_object(map, &mut text);
         if text == NO_PARAMETERS {
-            return ObjectText(Arc::clone(SHARED.get_or_init(|| NO_PARAMETERS.into())));
+            return ObjectText(Text::Whole(Arc::clone(
+                SHARED.get_or_init(|| NO_PARAMETERS.into()),
+            )));
         }
-        ObjectText(text.into())
+        ObjectText(Text::Whole(text.into()))
     }
 
-    /// The compact JSON text.
-    pub fn as_str(&self) -> &str {
-        &self.0
+    /// Writes `map` as compact JSON, held as the run of `base`'s text it changes when that
+    /// saves a quarter of the text and [`MIN_SAVED_BYTES`] (`base` itself is shared, not
+    /// copied).
+    pub fn edited(base: &ObjectText, map: &Map<String, Value>) -> ObjectText {
+        let whole = ObjectText::new(map);
+        let (Text::Whole(base), Text::Whole(text)) = (&base.0, &whole.0) else {
+            return whole;
+        };
+        let (old, new) = (base.as_bytes(), text.as_bytes());
+        let mut prefix = old.iter().zip(new).take_while(|(a, b)| a == b).count();
+        while !base.is_char_boundary(prefix) {
+            prefix -= 1;
+        }
+        let most = old.len().min(new.len()) - prefix;
+        let mut suffix = old[prefix..]
+            .iter()
+            .rev()
+            .zip(new[prefix..].iter().rev())
+            .take(most)
+            .take_while(|(a, b)| a == b)
+            .count();
+        while !base.is_char_boundary(old.len() - suffix) {
+            suffix -= 1;
+        }
+        let middle = &text[prefix..text.len() - suffix];
+        if text.len() - middle.len() < MIN_SAVED_BYTES.max(text.len() / 4) {
+            return whole;
+        }
+        ObjectText(Text::Edited {
+            base: Arc::clone(base),
+            prefix,
+            suffix,
+            middle: middle.into(),
+        })
+    }
+
+    /// The compact JSON text (put together when held as an edit of another).
+    pub fn as_str(&self) -> Cow<'_, str> {
+        match &self.0 {
+            Text::Whole(text) => Cow::Borrowed(text),
+            Text::Edited { .. } => {
+                let mut text = String::new();
+                self.write_to(&mut text);
+                Cow::Owned(text)
+            }
+        }
+    }
+
+    /// Writes the compact JSON text to `out`.
+    pub fn write_to<S: JsonSink>(&self, out: &mut S) {
+        match &self.0 {
+            Text::Whole(text) => out.push_str(text),
+            Text::Edited {
+                base,
+                prefix,
+                suffix,
+                middle,
+            } => {
+                out.push_str(&base[..*prefix]);
+                out.push_str(middle);
+                out.push_str(&base[base.len() - suffix..]);
+            }
+        }
     }
 
     /// The object, parsed back into values.
     pub fn parse(&self) -> Map<String, Value> {
-        let mut reader = serde_json::Deserializer::from_str(&self.0);
+        let text = self.as_str();
+        let mut reader = serde_json::Deserializer::from_str(&text);
         // The text was written from a mapping read under the loader's nesting limit, so it is
         // valid JSON of bounded depth; the limit is lifted only because Hermes's schema passes
         // may have added a level below it.
@@ -45,9 +129,17 @@ impl ObjectText {
     }
 }
 
+impl PartialEq for ObjectText {
+    fn eq(&self, other: &ObjectText) -> bool {
+        self.as_str() == other.as_str()
+    }
+}
+
+impl Eq for ObjectText {}
+
 impl fmt::Debug for ObjectText {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+        f.write_str(&self.as_str())
     }
 }
 
@@ -81,16 +173,57 @@ mod tests {
     }
 
     #[test]
+    fn an_edited_text_is_held_as_the_run_it_changes_and_reads_as_written() {
+        let object = |value: Value| match value {
+            Value::Object(map) => map,
+            _ => unreachable!(),
+        };
+        let long = "é".repeat(40);
+        let base = ObjectText::new(&object(json!({"a": long, "b": 1, "c": long})));
+        let cases = [
+            json!({"a": long, "b": 2, "c": long}),
+            json!({"type": "object", "a": long, "b": 1, "c": long}),
+            json!({"a": long, "b": 1, "c": long, "required": []}),
+            json!({"a": format!("{long}ê"), "b": 1, "c": long}),
+            json!({"x": 1}),
+            json!({"x": "y".repeat(200)}),
+        ];
+        for case in cases {
+            let map = object(case);
+            let edited = ObjectText::edited(&base, &map);
+            let whole = ObjectText::new(&map);
+            assert_eq!(edited.as_str(), whole.as_str());
+            assert_eq!(edited, whole);
+            assert_eq!(edited.parse(), map);
+            let mut counted = crate::nouns::json_text::CharCounter::default();
+            edited.write_to(&mut counted);
+            assert_eq!(counted.0, whole.as_str().chars().count() as u64);
+        }
+        let small = ObjectText::edited(&base, &object(json!({"a": long, "b": 2, "c": long})));
+        assert!(
+            matches!(&small.0, Text::Edited { base: b, middle, .. } if middle.len() == 1 && matches!(&base.0, Text::Whole(a) if Arc::ptr_eq(a, b))),
+            "one changed digit is held as that digit, beside the shared base: {small:?}"
+        );
+        let unlike = ObjectText::edited(&base, &object(json!({"x": "y".repeat(200)})));
+        assert!(
+            matches!(unlike.0, Text::Whole(_)),
+            "a text unlike its base is held whole"
+        );
+    }
+
+    #[test]
     fn the_schema_of_no_parameters_is_held_once() {
         let Value::Object(empty) = json!({"type": "object", "properties": {}}) else {
             unreachable!()
         };
         let (a, b) = (ObjectText::new(&empty), ObjectText::new(&empty));
         assert_eq!(a.as_str(), NO_PARAMETERS);
-        assert!(Arc::ptr_eq(&a.0, &b.0));
+        assert!(matches!((&a.0, &b.0), (Text::Whole(x), Text::Whole(y)) if Arc::ptr_eq(x, y)));
         let Value::Object(other) = json!({"properties": {}, "type": "object"}) else {
             unreachable!()
         };
-        assert!(!Arc::ptr_eq(&ObjectText::new(&other).0, &a.0));
+        assert!(
+            matches!((&ObjectText::new(&other).0, &a.0), (Text::Whole(x), Text::Whole(y)) if !Arc::ptr_eq(x, y))
+        );
     }
 }

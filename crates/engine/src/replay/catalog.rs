@@ -147,7 +147,7 @@ pub fn write_definition<S: JsonSink>(
     out.push_str(r#","description":"#);
     write_json_string(description, out);
     out.push_str(r#","parameters":"#);
-    out.push_str(parameters.as_str());
+    parameters.write_to(out);
     out.push_str("}}");
 }
 
@@ -202,7 +202,7 @@ pub struct ToolEntry {
     /// (the captured text itself, shared, when the passes left it as it was).
     pub parameters: ObjectText,
     /// Top-level parameter names, in schema order (what search indexes).
-    parameter_names: Box<[Box<str>]>,
+    parameter_names: Names,
     /// Unicode scalar values of the definition: exactly what is measured.
     pub chars: u64,
     /// The captured schema, when the passes changed it.
@@ -224,7 +224,7 @@ impl ToolEntry {
         let parameters = if unchanged {
             captured_text.clone()
         } else {
-            ObjectText::new(&normalised)
+            ObjectText::edited(&captured_text, &normalised)
         };
         let mut entry = ToolEntry {
             name: hermes_name(profile, server, &tool.name),
@@ -232,7 +232,7 @@ impl ToolEntry {
             server: server.to_string(),
             description: shared_description(profile, tool, server),
             has_own_description: tool.description.as_deref().is_some_and(|d| !d.is_empty()),
-            parameter_names: parameter_names(&normalised).map(Box::from).collect(),
+            parameter_names: Names::new(parameter_names(&normalised)),
             parameters,
             chars: 0,
             schema_change: None,
@@ -271,7 +271,7 @@ impl ToolEntry {
 
     /// Top-level parameter names, in schema order.
     pub fn parameter_names(&self) -> impl Iterator<Item = &str> {
-        self.parameter_names.iter().map(|name| &**name)
+        self.parameter_names.iter()
     }
 
     /// Names of the `required` list of the parameters, in order.
@@ -286,6 +286,38 @@ impl ToolEntry {
                 .collect(),
             _ => Vec::new(),
         }
+    }
+}
+
+/// A few names held end to end in one text: two allocations, however many names.
+#[derive(Debug, Clone, PartialEq, Default)]
+struct Names {
+    text: Box<str>,
+    /// Where each name ends in `text`.
+    ends: Box<[u32]>,
+}
+
+impl Names {
+    /// `names`, in order.
+    fn new<'a>(names: impl Iterator<Item = &'a str>) -> Names {
+        let mut text = String::new();
+        let mut ends = Vec::new();
+        for name in names {
+            text.push_str(name);
+            ends.push(u32::try_from(text.len()).unwrap_or(u32::MAX));
+        }
+        Names {
+            text: text.into(),
+            ends: ends.into(),
+        }
+    }
+
+    /// The names, in order.
+    fn iter(&self) -> impl Iterator<Item = &str> {
+        let starts = std::iter::once(0).chain(self.ends.iter().copied());
+        starts
+            .zip(self.ends.iter())
+            .map(|(start, &end)| &self.text[start as usize..end as usize])
     }
 }
 
@@ -669,6 +701,13 @@ pub fn entry(servers: &[Server], tool: ToolRef) -> &ToolEntry {
 mod tests {
     use super::*;
 
+    #[test]
+    fn names_held_end_to_end_read_back_in_order() {
+        let names = ["q", "", "ünïcode", "with space", "\u{0}nul"];
+        let held = Names::new(names.iter().copied());
+        assert!(held.iter().eq(names.iter().copied()));
+        assert_eq!(Names::new(std::iter::empty()).iter().count(), 0);
+    }
     #[test]
     fn equal_in_order_is_equality_with_the_order_of_mappings_and_their_list_items() {
         let map = |value: serde_json::Value| value.as_object().cloned().unwrap();
