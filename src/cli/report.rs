@@ -27,7 +27,7 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, CliError> {
             "--theme and --queries apply to --format html (for the figures of a queries file, see `schematax eval`)".into(),
         ));
     }
-    let inputs = input.inputs()?;
+    let mut inputs = input.inputs()?;
     if let Some(chosen) = input.session.other_agent(&inputs) {
         let Some(format) = plain else {
             return Err(CliError::Usage(format!(
@@ -82,6 +82,11 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, CliError> {
         None => SearchIndexing::WithCatalog,
     };
     let mut session = Session::indexed(&inputs.config, &inputs.captures, &overrides, indexing);
+    if plain.is_some() {
+        // The tables read the session alone from here, which shares what it needs of the
+        // captures (descriptions and schemas): the rest of them (names, titles, hints) goes.
+        inputs.captures = Vec::new();
+    }
     if !estimate_only {
         count_tokens(&mut session)?;
     }
