@@ -289,13 +289,17 @@ impl ToolEntry {
     }
 }
 
-/// A few names held end to end in one text: two allocations, however many names.
+/// A few names held end to end in one text: two allocations, however many names. The names
+/// of one schema come from one capture file, so their text fits the file's limit, well within
+/// `u32` offsets.
 #[derive(Debug, Clone, PartialEq, Default)]
 struct Names {
     text: Box<str>,
     /// Where each name ends in `text`.
     ends: Box<[u32]>,
 }
+
+const _: () = assert!(crate::inputs::capture_file::MAX_CAPTURE_BYTES < u32::MAX as u64 / 2);
 
 impl Names {
     /// `names`, in order.
@@ -304,7 +308,7 @@ impl Names {
         let mut ends = Vec::new();
         for name in names {
             text.push_str(name);
-            ends.push(u32::try_from(text.len()).unwrap_or(u32::MAX));
+            ends.push(text.len() as u32);
         }
         Names {
             text: text.into(),
@@ -708,6 +712,7 @@ mod tests {
         assert!(held.iter().eq(names.iter().copied()));
         assert_eq!(Names::new(std::iter::empty()).iter().count(), 0);
     }
+
     #[test]
     fn equal_in_order_is_equality_with_the_order_of_mappings_and_their_list_items() {
         let map = |value: serde_json::Value| value.as_object().cloned().unwrap();
