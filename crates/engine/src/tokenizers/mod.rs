@@ -11,6 +11,7 @@ mod gpt4_split;
 mod hf_shortcut;
 mod hub;
 mod hugging_face;
+mod openai_split;
 mod pieces;
 mod remembered;
 #[cfg(test)]
@@ -240,19 +241,19 @@ fn claude_generation(name: &str) -> ClaudeTokenizer {
 }
 
 /// Tokens of `text` in `encoding` (`bpe`), as `bpe.count` gives them: the text cut by the
-/// encoding's pattern, and each piece's count taken from this thread's remembered counts or
-/// made by the encoding and remembered.
+/// encoding's pattern (`openai_split`), and each piece's count taken from this thread's
+/// remembered counts or made by the encoding and remembered.
 fn count_openai(encoding: Encoding, bpe: &bpe_openai::Tokenizer, text: &str) -> u64 {
     let text = bpe.normalize(text);
     with_piece_counts(Owner::OpenAi(encoding), |counts| {
-        bpe.split(text.as_str())
-            .map(|piece| {
-                let counted = counts.count(piece, |piece| {
-                    Ok::<u64, Infallible>(bpe.bpe.count(piece.as_bytes()) as u64)
-                });
-                counted.unwrap_or_else(|never| match never {})
-            })
-            .sum()
+        let mut tokens = 0;
+        openai_split::for_each_piece(encoding, text.as_str(), |piece| {
+            let counted = counts.count(piece, |piece| {
+                Ok::<u64, Infallible>(bpe.bpe.count(piece.as_bytes()) as u64)
+            });
+            tokens += counted.unwrap_or_else(|never| match never {});
+        });
+        tokens
     })
 }
 
