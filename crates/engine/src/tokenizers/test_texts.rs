@@ -28,6 +28,25 @@ pub(crate) const EDGE_TEXTS: [&str; 16] = [
     "\n\n\n",
 ];
 
+/// Every text of one to `longest` characters drawn from `alphabet`, each text once: what a
+/// hand-written matcher is held to its reference on.
+pub(crate) fn every_short_text(
+    alphabet: &[char],
+    longest: u32,
+) -> impl Iterator<Item = String> + '_ {
+    let n = alphabet.len();
+    (1..=longest).flat_map(move |length| {
+        (0..n.pow(length)).map(move |mut code| {
+            let mut text = String::new();
+            for _ in 0..length {
+                text.push(alphabet[code % n]);
+                code /= n;
+            }
+            text
+        })
+    })
+}
+
 /// The repository's root, where `tests/data` and `target/` are.
 pub(crate) fn repo_root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../..")
