@@ -292,7 +292,7 @@ impl ToolEntry {
 /// A few names held end to end in one text: two allocations, however many names. The names
 /// of one schema come from one capture file, so their text fits the file's limit, well within
 /// `u32` offsets.
-#[derive(Debug, Clone, PartialEq, Default)]
+#[derive(Debug, Clone, PartialEq)]
 struct Names {
     text: Box<str>,
     /// Where each name ends in `text`.

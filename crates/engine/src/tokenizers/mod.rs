@@ -51,6 +51,14 @@ impl Encoding {
             Encoding::Cl100k => "cl100k_base",
         }
     }
+
+    /// bpe-openai's tokenizer of the encoding (its tables load the first time).
+    fn bpe(self) -> &'static bpe_openai::Tokenizer {
+        match self {
+            Encoding::O200k => bpe_openai::o200k_base(),
+            Encoding::Cl100k => bpe_openai::cl100k_base(),
+        }
+    }
 }
 
 /// A tokenizer schematax can count with.
@@ -240,10 +248,11 @@ fn claude_generation(name: &str) -> ClaudeTokenizer {
     }
 }
 
-/// Tokens of `text` in `encoding` (`bpe`), as `bpe.count` gives them: the text cut by the
+/// Tokens of `text` in `encoding`, as bpe-openai's `count` gives them: the text cut by the
 /// encoding's pattern (`openai_split`), and each piece's count taken from this thread's
 /// remembered counts or made by the encoding and remembered.
-fn count_openai(encoding: Encoding, bpe: &bpe_openai::Tokenizer, text: &str) -> u64 {
+fn count_openai(encoding: Encoding, text: &str) -> u64 {
+    let bpe = encoding.bpe();
     let text = bpe.normalize(text);
     with_piece_counts(Owner::OpenAi(encoding), |counts| {
         let mut tokens = 0;
@@ -268,10 +277,10 @@ pub struct LoadedTokenizer {
     counter: Counter,
 }
 
-/// What counts, by kind of tokenizer. OpenAI's encodings count with `bpe-openai`, which
-/// gives tiktoken's counts (tests hold it to tiktoken-rs) 1.5 to 2 times as fast.
+/// What counts, by kind of tokenizer. OpenAI's encodings count their pieces with `bpe-openai`,
+/// which gives tiktoken's counts (tests hold it to tiktoken-rs) 1.5 to 2 times as fast.
 enum Counter {
-    OpenAi(Encoding, &'static bpe_openai::Tokenizer),
+    OpenAi(Encoding),
     Claude(ClaudeTokenizer),
     HuggingFace(Box<HuggingFace>),
 }
@@ -295,11 +304,11 @@ impl LoadedTokenizer {
     /// thread.
     pub fn load(tokenizer: &Tokenizer) -> Result<LoadedTokenizer, TokenizerError> {
         let counter = match tokenizer {
-            Tokenizer::Tiktoken(Encoding::O200k) => {
-                Counter::OpenAi(Encoding::O200k, bpe_openai::o200k_base())
-            }
-            Tokenizer::Tiktoken(Encoding::Cl100k) => {
-                Counter::OpenAi(Encoding::Cl100k, bpe_openai::cl100k_base())
+            Tokenizer::Tiktoken(encoding) => {
+                // The first count loads the encoding's tables and compiles its pattern: do it
+                // now, not mid-count.
+                count_openai(*encoding, "");
+                Counter::OpenAi(*encoding)
             }
             Tokenizer::Claude(generation) => {
                 // The first count loads the generation's pieces: do it now, not mid-count.
@@ -342,7 +351,7 @@ impl LoadedTokenizer {
     /// count of 0 for a text it cannot count).
     pub fn count(&self, text: &str) -> Result<u64, TokenizerError> {
         Ok(match &self.counter {
-            Counter::OpenAi(encoding, bpe) => count_openai(*encoding, bpe, text),
+            Counter::OpenAi(encoding) => count_openai(*encoding, text),
             Counter::Claude(generation) => generation
                 .count(text)
                 .saturating_sub(generation.frame_tokens()),
@@ -508,9 +517,7 @@ mod tests {
         let texts = test_texts::texts();
         for encoding in [Encoding::O200k, Encoding::Cl100k] {
             let loaded = LoadedTokenizer::load(&Tokenizer::Tiktoken(encoding)).unwrap();
-            let Counter::OpenAi(_, bpe) = &loaded.counter else {
-                unreachable!()
-            };
+            let bpe = encoding.bpe();
             let before = remembered::piece_work();
             for round in 0..2 {
                 for text in &texts {

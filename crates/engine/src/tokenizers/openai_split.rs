@@ -134,11 +134,7 @@ mod tests {
 
     /// The pieces bpe-openai's own `split` gives.
     fn theirs(encoding: Encoding, text: &str) -> Vec<&str> {
-        let tokenizer = match encoding {
-            Encoding::Cl100k => bpe_openai::cl100k_base(),
-            Encoding::O200k => bpe_openai::o200k_base(),
-        };
-        tokenizer.split(text).collect()
+        encoding.bpe().split(text).collect()
     }
 
     const ENCODINGS: [Encoding; 2] = [Encoding::Cl100k, Encoding::O200k];
