@@ -1,19 +1,31 @@
 //! The catalog's common terms as bits of a mask per document: the data the scan of a query of
 //! common words only (`dense`) reads, kept by the index and built the first time it is needed.
 
+/// A document's common terms as bits: those it holds, those it holds twice or more, and those
+/// it holds three times or more.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct HeldBits {
+    /// The bits of the common terms it holds.
+    pub(super) held: u64,
+    /// The bits of those it holds more than once.
+    pub(super) repeated: u64,
+    /// The bits of those it holds more than twice.
+    pub(super) thrice: u64,
+}
+
 /// The catalog's commonest terms (up to 64, each in at least a sixteenth of the documents) as
-/// bits, and each document's as a mask with weights.
+/// bits, and each document's as masks with weights.
 #[derive(Debug, Clone, Default)]
 pub(super) struct CommonTerms {
     /// Per term, its bit, or none (`u8::MAX`).
     pub(super) bits: Vec<u8>,
-    /// Per document, the bits of the common terms it holds.
-    pub(super) masks: Vec<u64>,
-    /// Per document, the bits of the common terms it holds more than once.
-    pub(super) repeated: Vec<u64>,
+    /// Per document, the bits of the common terms it holds, once and more.
+    pub(super) held: Vec<HeldBits>,
     /// Per bit, the largest weight of its term in a document holding it once: most documents
     /// hold a word once, and weigh it well below its largest weight.
     pub(super) once_bounds: Vec<f64>,
+    /// Per bit, the largest weight of its term in a document holding it exactly twice.
+    pub(super) twice_bounds: Vec<f64>,
     /// Per document, where the weights of its common terms start in `weights` (and where the
     /// last one's end).
     pub(super) starts: Vec<u32>,

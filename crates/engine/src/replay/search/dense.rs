@@ -1,17 +1,19 @@
 //! The scan of a query made only of common words. When every word of a query is held by a good
 //! part of the catalog (descriptions drawn from a small shared vocabulary), the pruned ranking
 //! reads most postings of most of its words, for every query. Here each document's common
-//! terms are held as the bits of one 64-bit mask, with their weights side by side (rounded to
-//! `f32`, for bounds only), and a second mask of the terms it holds more than once: the scan
-//! reads the two masks of each document, drops it when the count of query terms it holds once
-//! and more than once cannot reach the worst kept (most documents hold a word once, and weigh
-//! it well below its largest weight), then when its weights cannot, and scores in full only
-//! the documents that can still get in. Scanned in catalog order, the bar rises
-//! as it goes, so about `limit · ln(N / limit)` documents are scored in full; what grows with
-//! the catalog is the scan of one word per document. The ranking is exact: a bound is never
-//! below the score it bounds, and a document that could tie the worst kept is scored.
+//! terms are held as the bits of one 64-bit mask, with two more masks beside it (the terms it
+//! holds more than once, and more than twice) and its weights (rounded to `f32`, for bounds
+//! only). For each query, tables give the sum of the query terms' largest weights held once,
+//! twice and more for every byte of a mask; the scan adds up a document's bound from them, a
+//! byte at a time, and drops it when it cannot reach the worst kept (a word held once weighs
+//! well below its largest weight), then when its own weights cannot, and scores in full only
+//! the documents that can still get in. Scanned in catalog order, the bar rises as it goes,
+//! so about `limit · ln(N / limit)` documents are scored in full; what grows with the catalog
+//! is the read of three masks and a few table entries per document. The ranking is exact: a
+//! bound is never below the score it bounds, and a document that could tie the worst kept is
+//! scored.
 
-use crate::replay::search::common::CommonTerms;
+use crate::replay::search::common::{CommonTerms, HeldBits};
 use crate::replay::search::index::SearchIndex;
 use crate::replay::search::maxscore::WalkedTerm;
 use crate::replay::search::result::scan_tally;
@@ -27,10 +29,6 @@ const COMMON_SHARE: usize = 16;
 /// No bit: the term is not one of the common ones.
 const NO_BIT: u8 = u8::MAX;
 
-/// An `f32` weight is within 2^-24 of the weight; sums of them in `f64`, times this, are never
-/// below the `f64` score they bound.
-const ROUNDING_SLACK: f64 = 1.0 + 1e-6;
-
 impl CommonTerms {
     /// The common terms of `index`, read from its postings and its documents' terms.
     fn build(index: &SearchIndex) -> CommonTerms {
@@ -45,9 +43,9 @@ impl CommonTerms {
         for (bit, &term) in common.iter().enumerate() {
             bits[term] = bit as u8;
         }
-        let mut masks = Vec::with_capacity(docs);
-        let mut repeated = Vec::with_capacity(docs);
+        let mut held_bits = Vec::with_capacity(docs);
         let mut once_bounds = vec![0.0f64; MOST_COMMON];
+        let mut twice_bounds = vec![0.0f64; MOST_COMMON];
         let mut starts = Vec::with_capacity(docs + 1);
         let mut weights = Vec::new();
         let mut held: Vec<(u8, u32, f64)> = Vec::new();
@@ -59,82 +57,106 @@ impl CommonTerms {
             }));
             held.sort_unstable_by_key(|&(bit, _, _)| bit);
             starts.push(weights.len() as u32);
-            let (mut mask, mut more) = (0u64, 0u64);
+            let mut doc_bits = HeldBits::default();
             for &(bit, tf, weight) in &held {
-                mask |= 1 << bit;
+                let bit_index = bit as usize;
+                match tf {
+                    1 => once_bounds[bit_index] = once_bounds[bit_index].max(weight),
+                    2 => twice_bounds[bit_index] = twice_bounds[bit_index].max(weight),
+                    _ => doc_bits.thrice |= 1 << bit,
+                }
+                doc_bits.held |= 1 << bit;
                 if tf > 1 {
-                    more |= 1 << bit;
-                } else {
-                    once_bounds[bit as usize] = once_bounds[bit as usize].max(weight);
+                    doc_bits.repeated |= 1 << bit;
                 }
             }
-            masks.push(mask);
-            repeated.push(more);
+            held_bits.push(doc_bits);
             weights.extend(held.iter().map(|&(_, _, weight)| weight as f32));
         }
         starts.push(weights.len() as u32);
         CommonTerms {
             bits,
-            masks,
-            repeated,
+            held: held_bits,
             once_bounds,
+            twice_bounds,
             starts,
             weights,
         }
     }
 }
 
-/// The most a document can score by how many of a query's terms it holds once and how many
-/// more than once: the largest bounds of that many terms, added up.
-struct HeldBounds {
-    /// `once[j]`: the `j` largest bounds of the terms held once.
-    once: Vec<f64>,
-    /// `any[j]`: the `j` largest bounds of the terms (at any frequency).
-    any: Vec<f64>,
+/// The most a document can score by which of a query's terms it holds once, exactly twice and
+/// more than twice: each term's largest weight at that frequency, added up a byte of bits at a
+/// time from tables of every byte's sums.
+struct LevelSums {
+    /// The bytes of a mask that hold a query term.
+    bytes: Vec<u32>,
+    /// For each of those bytes, the sums of its bits' bounds at each frequency (once, twice,
+    /// more), indexed by the byte's bits.
+    tables: Vec<[[f64; 256]; 3]>,
 }
 
-impl HeldBounds {
-    /// The bounds of `walked` (heaviest first), `once_bound` giving a term's bound when a
-    /// document holds it once.
-    fn new(walked: &[WalkedTerm], once_bound: impl Fn(&WalkedTerm) -> f64) -> HeldBounds {
-        let largest_first = |mut bounds: Vec<f64>| {
-            bounds.sort_by(|a, b| b.total_cmp(a));
-            std::iter::once(0.0)
-                .chain(bounds.into_iter().scan(0.0, |sum, bound| {
-                    *sum += bound;
-                    Some(*sum)
-                }))
-                .collect()
-        };
-        HeldBounds {
-            once: largest_first(walked.iter().map(&once_bound).collect()),
-            any: largest_first(walked.iter().map(|t| t.bound).collect()),
+impl LevelSums {
+    /// The sums of the bounds of `walked`, each term at `bit_of` its bit, with its bound at each
+    /// frequency from `levels`.
+    fn new(
+        walked: &[WalkedTerm],
+        bit_of: impl Fn(u32) -> u8,
+        levels: impl Fn(&WalkedTerm) -> [f64; 3],
+    ) -> LevelSums {
+        let mut bounds = [[0.0f64; 3]; MOST_COMMON];
+        let mut mask = 0u64;
+        for term in walked {
+            let bit = bit_of(term.term);
+            mask |= 1 << bit;
+            bounds[bit as usize] = levels(term);
         }
+        let bytes: Vec<u32> = (0..8)
+            .filter(|byte| (mask >> (8 * byte)) & 0xff != 0)
+            .collect();
+        let tables = bytes
+            .iter()
+            .map(|&byte| {
+                let mut table = [[0.0f64; 256]; 3];
+                for (level, sums) in table.iter_mut().enumerate() {
+                    for bits in 1..256usize {
+                        let lowest = bits.trailing_zeros() as usize;
+                        sums[bits] =
+                            sums[bits & (bits - 1)] + bounds[8 * byte as usize + lowest][level];
+                    }
+                }
+                table
+            })
+            .collect();
+        LevelSums { bytes, tables }
     }
 
-    /// For each count of terms held more than once, the fewest terms held once a document
-    /// must have to still get into `best` (one more than it can have when none can do).
-    fn fewest_once(&self, best: &TopK) -> Vec<usize> {
-        self.any
-            .iter()
-            .enumerate()
-            .map(|(repeated_terms, &repeated)| {
-                let fewest = self
-                    .once
-                    .iter()
-                    .position(|&once| !best.shuts_out(once + repeated))
-                    .unwrap_or(self.once.len());
-                // A document holding no query term scores 0 and never gets in.
-                fewest.max(usize::from(repeated_terms == 0))
-            })
-            .collect()
+    /// The most a document can score holding the query terms `once` once, `twice` exactly
+    /// twice, and `thrice` three times or more.
+    fn of(&self, once: u64, twice: u64, thrice: u64) -> f64 {
+        let mut sum = 0.0;
+        for (&byte, table) in self.bytes.iter().zip(&self.tables) {
+            let at = |bits: u64| ((bits >> (8 * byte)) & 0xff) as usize;
+            sum += table[0][at(once)] + table[1][at(twice)] + table[2][at(thrice)];
+        }
+        sum
     }
 }
 
-/// A query's terms as bits: the mask of them all, and each bit's count in the query.
-struct QueryBits {
+/// An `f32` weight is within 2^-24 of the weight; sums of them in `f64`, times this, are never
+/// below the `f64` score they bound.
+const ROUNDING_SLACK: f64 = 1.0 + 1e-6;
+
+/// A query's terms as bits, and what a scan of them needs.
+struct QueryScan {
+    /// The bits of the query's terms.
     mask: u64,
+    /// Each bit's count in the query.
     counts: [f64; MOST_COMMON],
+    /// The bit every admitted document must hold, if any.
+    required: u64,
+    /// The query's bounds by the terms a document holds once, twice and more.
+    sums: LevelSums,
 }
 
 impl SearchIndex {
@@ -177,47 +199,68 @@ impl SearchIndex {
     ) {
         let common = self.common_terms();
         let bit_of = |term: u32| common.bits[term as usize];
-        let mut query = QueryBits {
+        let mut query = QueryScan {
             mask: 0,
             counts: [0.0; MOST_COMMON],
+            required: required.map_or(0, |term| 1u64 << bit_of(term)),
+            sums: LevelSums::new(walked, bit_of, |term| {
+                let bit = bit_of(term.term) as usize;
+                [
+                    common.once_bounds[bit] * term.count,
+                    common.twice_bounds[bit] * term.count,
+                    term.bound,
+                ]
+            }),
         };
         for term in walked {
-            let bit = bit_of(term.term);
-            query.mask |= 1 << bit;
-            query.counts[bit as usize] = term.count;
+            query.mask |= 1 << bit_of(term.term);
+            query.counts[bit_of(term.term) as usize] = term.count;
         }
-        let required_bit = required.map_or(0, |term| 1u64 << bit_of(term));
-        let bounds = HeldBounds::new(walked, |term| {
-            common.once_bounds[bit_of(term.term) as usize] * term.count
-        });
-        let mut fewest_once = bounds.fewest_once(best);
-        for (doc, (&mask, &more)) in common.masks.iter().zip(&common.repeated).enumerate() {
-            let held = mask & query.mask;
-            let repeated = (held & more).count_ones() as usize;
-            let once = held.count_ones() as usize - repeated;
-            if once < fewest_once[repeated] || held & required_bit != required_bit {
+        self.scan_masks(tokens, &query, best, admits);
+        scan_tally(common.held.len());
+    }
+
+    /// Offers to `best` each document that can get in, in catalog order (a loop of its own,
+    /// which the compiler keeps tight).
+    fn scan_masks(
+        &self,
+        tokens: &[QueryToken],
+        query: &QueryScan,
+        best: &mut TopK,
+        admits: impl Fn(u32, usize) -> bool,
+    ) {
+        let common = self.common_terms();
+        let mut cut = best.cut();
+        for (doc, bits) in common.held.iter().enumerate() {
+            let held = bits.held & query.mask;
+            let bound = query.sums.of(
+                held & !bits.repeated,
+                held & bits.repeated & !bits.thrice,
+                held & bits.thrice,
+            );
+            if held == 0 || bound < cut || held & query.required != query.required {
                 continue;
             }
+            // Its own weights, for the few that pass.
             let doc = doc as u32;
             let weights = &common.weights[common.starts[doc as usize] as usize..];
             let mut bound = 0.0;
             let mut rest = held;
             while rest != 0 {
                 let bit = rest.trailing_zeros();
-                let at = (mask & ((1u64 << bit) - 1)).count_ones() as usize;
+                let at = (bits.held & ((1u64 << bit) - 1)).count_ones() as usize;
                 bound += query.counts[bit as usize] * f64::from(weights[at]);
                 rest &= rest - 1;
             }
-            if best.shuts_out(bound * ROUNDING_SLACK) || !admits(doc, once + repeated) {
+            if bound * ROUNDING_SLACK < cut || !admits(doc, held.count_ones() as usize) {
                 continue;
             }
             let score = self.score(doc, tokens);
             if score > 0.0 {
                 best.offer(Ranked { score, doc });
-                fewest_once = bounds.fewest_once(best);
+                cut = best.cut();
             }
         }
-        scan_tally(common.masks.len());
     }
 }
 

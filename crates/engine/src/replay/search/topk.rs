@@ -81,8 +81,15 @@ impl TopK {
 
     /// Whether nothing scoring at most `bound` can get in.
     pub(super) fn shuts_out(&self, bound: f64) -> bool {
-        self.bar()
-            .is_some_and(|bar| bound + BOUND_SLACK * bound.abs().max(1.0) < bar)
+        bound < self.cut()
+    }
+
+    /// The least bound that can still get in (below it, [`TopK::shuts_out`]): the bar less the
+    /// bounds' slack, or negative infinity until the selection is full.
+    pub(super) fn cut(&self) -> f64 {
+        self.bar().map_or(f64::NEG_INFINITY, |bar| {
+            bar - BOUND_SLACK * bar.abs().max(1.0)
+        })
     }
 
     /// Whether a candidate scoring exactly `score` at `doc` would lose to the worst kept.
