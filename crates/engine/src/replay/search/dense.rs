@@ -89,10 +89,10 @@ impl CommonTerms {
 /// more than twice: each term's largest weight at that frequency, added up a byte of bits at a
 /// time from tables of every byte's sums.
 struct LevelSums {
-    /// The bytes of a mask that hold a query term.
-    bytes: Vec<u32>,
-    /// For each of those bytes, the sums of its bits' bounds at each frequency (once, twice,
-    /// more), indexed by the byte's bits.
+    /// The first byte of a mask that holds a query term.
+    first_byte: u32,
+    /// For that byte and each after it up to the last that holds a query term, the sums of its
+    /// bits' bounds at each frequency (once, twice, more), indexed by the byte's bits.
     tables: Vec<[[f64; 256]; 3]>,
 }
 
@@ -111,12 +111,10 @@ impl LevelSums {
             mask |= 1 << bit;
             bounds[bit as usize] = levels(term);
         }
-        let bytes: Vec<u32> = (0..8)
-            .filter(|byte| (mask >> (8 * byte)) & 0xff != 0)
-            .collect();
-        let tables = bytes
-            .iter()
-            .map(|&byte| {
+        let first_byte = (mask.trailing_zeros() / 8).min(7);
+        let last_byte = 7u32.saturating_sub(mask.leading_zeros() / 8);
+        let tables = (first_byte..=last_byte)
+            .map(|byte| {
                 let mut table = [[0.0f64; 256]; 3];
                 for (level, sums) in table.iter_mut().enumerate() {
                     for bits in 1..256usize {
@@ -128,16 +126,21 @@ impl LevelSums {
                 table
             })
             .collect();
-        LevelSums { bytes, tables }
+        LevelSums { first_byte, tables }
     }
 
     /// The most a document can score holding the query terms `once` once, `twice` exactly
     /// twice, and `thrice` three times or more.
     fn of(&self, once: u64, twice: u64, thrice: u64) -> f64 {
+        // A byte at a time, from the first that holds a query term.
+        let shift = 8 * self.first_byte;
+        let (mut once, mut twice, mut thrice) = (once >> shift, twice >> shift, thrice >> shift);
         let mut sum = 0.0;
-        for (&byte, table) in self.bytes.iter().zip(&self.tables) {
-            let at = |bits: u64| ((bits >> (8 * byte)) & 0xff) as usize;
-            sum += table[0][at(once)] + table[1][at(twice)] + table[2][at(thrice)];
+        for table in &self.tables {
+            sum += table[0][(once & 0xff) as usize]
+                + table[1][(twice & 0xff) as usize]
+                + table[2][(thrice & 0xff) as usize];
+            (once, twice, thrice) = (once >> 8, twice >> 8, thrice >> 8);
         }
         sum
     }
