@@ -1,14 +1,16 @@
 //! The catalog's common terms as bits of a mask per document: the data the scan of a query of
 //! common words only (`dense`) reads, kept by the index and built the first time it is needed.
 
-/// A document's common terms as bits: those it holds, those it holds twice or more, and those
-/// it holds three times or more.
+/// A document's common terms as bits: those it holds, and those it holds once, exactly twice,
+/// and more than twice.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct HeldBits {
     /// The bits of the common terms it holds.
     pub(super) held: u64,
-    /// The bits of those it holds more than once.
-    pub(super) repeated: u64,
+    /// The bits of those it holds once.
+    pub(super) once: u64,
+    /// The bits of those it holds exactly twice.
+    pub(super) twice: u64,
     /// The bits of those it holds more than twice.
     pub(super) thrice: u64,
 }

@@ -61,14 +61,17 @@ impl CommonTerms {
             for &(bit, tf, weight) in &held {
                 let bit_index = bit as usize;
                 match tf {
-                    1 => once_bounds[bit_index] = once_bounds[bit_index].max(weight),
-                    2 => twice_bounds[bit_index] = twice_bounds[bit_index].max(weight),
+                    1 => {
+                        once_bounds[bit_index] = once_bounds[bit_index].max(weight);
+                        doc_bits.once |= 1 << bit;
+                    }
+                    2 => {
+                        twice_bounds[bit_index] = twice_bounds[bit_index].max(weight);
+                        doc_bits.twice |= 1 << bit;
+                    }
                     _ => doc_bits.thrice |= 1 << bit,
                 }
                 doc_bits.held |= 1 << bit;
-                if tf > 1 {
-                    doc_bits.repeated |= 1 << bit;
-                }
             }
             held_bits.push(doc_bits);
             weights.extend(held.iter().map(|&(_, _, weight)| weight as f32));
@@ -237,9 +240,9 @@ impl SearchIndex {
         for (doc, bits) in common.held.iter().enumerate() {
             let held = bits.held & query.mask;
             let bound = query.sums.of(
-                held & !bits.repeated,
-                held & bits.repeated & !bits.thrice,
-                held & bits.thrice,
+                bits.once & query.mask,
+                bits.twice & query.mask,
+                bits.thrice & query.mask,
             );
             if held == 0 || bound < cut || held & query.required != query.required {
                 continue;
