@@ -1,17 +1,16 @@
 //! The scan of a query made only of common words. When every word of a query is held by a good
 //! part of the catalog (descriptions drawn from a small shared vocabulary), the pruned ranking
 //! reads most postings of most of its words, for every query. Here each document's common
-//! terms are held as the bits of one 64-bit mask, with two more masks beside it (the terms it
-//! holds more than once, and more than twice) and its weights (rounded to `f32`, for bounds
-//! only). For each query, tables give the sum of the query terms' largest weights held once,
-//! twice and more for every byte of a mask; the scan adds up a document's bound from them, a
-//! byte at a time, and drops it when it cannot reach the worst kept (a word held once weighs
-//! well below its largest weight), then when its own weights cannot, and scores in full only
-//! the documents that can still get in. Scanned in catalog order, the bar rises as it goes,
-//! so about `limit · ln(N / limit)` documents are scored in full; what grows with the catalog
-//! is the read of three masks and a few table entries per document. The ranking is exact: a
-//! bound is never below the score it bounds, and a document that could tie the worst kept is
-//! scored.
+//! terms are held as the bits of 64-bit masks (those it holds, and those it holds once,
+//! exactly twice and more), with its weights beside them (rounded to `f32`, for bounds only).
+//! For each query, tables give the sum of the query terms' largest weights held once, twice
+//! and more for every byte of a mask; the scan adds up a document's bound from them, a byte at
+//! a time, and drops it when it cannot reach the worst kept (a word held once weighs well
+//! below its largest weight), then when its own weights cannot, and scores in full only the
+//! documents that can still get in. Scanned in catalog order, the bar rises as it goes, so
+//! about `limit · ln(N / limit)` documents are scored in full; what grows with the catalog is
+//! the read of four masks and a few table entries per document. The ranking is exact: a bound
+//! is never below the score it bounds, and a document that could tie the worst kept is scored.
 
 use crate::replay::search::common::{CommonTerms, HeldBits};
 use crate::replay::search::index::SearchIndex;

@@ -85,10 +85,11 @@ impl TopK {
     }
 
     /// The least bound that can still get in (below it, [`TopK::shuts_out`]): the bar less the
-    /// bounds' slack, or negative infinity until the selection is full.
+    /// bounds' slack, or negative infinity until the selection is full. An infinite bar (exact
+    /// names fill the selection) stays infinite: nothing finite gets in.
     pub(super) fn cut(&self) -> f64 {
         self.bar().map_or(f64::NEG_INFINITY, |bar| {
-            bar - BOUND_SLACK * bar.abs().max(1.0)
+            bar - (BOUND_SLACK * bar.abs().max(1.0)).min(f64::MAX)
         })
     }
 
@@ -107,4 +108,25 @@ pub(super) fn top_k<T: Ord>(candidates: impl Iterator<Item = T>, limit: usize) -
     let mut best = TopK::new(limit);
     candidates.for_each(|c| best.offer(c));
     best.into_sorted()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cut_is_just_below_the_bar_and_an_infinite_bar_shuts_out_every_finite_bound() {
+        let mut best = TopK::new(1);
+        assert_eq!(best.cut(), f64::NEG_INFINITY);
+        assert!(!best.shuts_out(-1e300));
+        best.offer(Ranked { score: 2.0, doc: 0 });
+        assert!(best.cut() < 2.0 && best.cut() > 2.0 - 1e-6);
+        assert!(!best.shuts_out(2.0) && best.shuts_out(1.9));
+        best.offer(Ranked {
+            score: f64::INFINITY,
+            doc: 1,
+        });
+        assert_eq!(best.cut(), f64::INFINITY);
+        assert!(best.shuts_out(f64::MAX));
+    }
 }
