@@ -1,18 +1,14 @@
 //! The catalog's common terms as bits of a mask per document: the data the scan of a query of
 //! common words only (`dense`) reads, kept by the index and built the first time it is needed.
 
-/// A document's common terms as bits: those it holds, and those it holds once, exactly twice,
-/// and more than twice.
+/// A document's common terms as bits: those it holds, and how often it holds each.
 #[derive(Debug, Clone, Copy, Default)]
 pub(super) struct HeldBits {
     /// The bits of the common terms it holds.
     pub(super) held: u64,
-    /// The bits of those it holds once.
-    pub(super) once: u64,
-    /// The bits of those it holds exactly twice.
-    pub(super) twice: u64,
-    /// The bits of those it holds more than twice.
-    pub(super) thrice: u64,
+    /// Two bits per common term, four terms a byte: 0 when it does not hold it, 1 once, 2
+    /// twice, 3 more than twice.
+    pub(super) levels: [u8; 16],
 }
 
 /// The catalog's commonest terms (up to 64, each in at least a sixteenth of the documents) as

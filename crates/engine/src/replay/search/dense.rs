@@ -1,16 +1,17 @@
 //! The scan of a query made only of common words. When every word of a query is held by a good
 //! part of the catalog (descriptions drawn from a small shared vocabulary), the pruned ranking
 //! reads most postings of most of its words, for every query. Here each document's common
-//! terms are held as the bits of 64-bit masks (those it holds, and those it holds once,
-//! exactly twice and more), with its weights beside them (rounded to `f32`, for bounds only).
-//! For each query, tables give the sum of the query terms' largest weights held once, twice
-//! and more for every byte of a mask; the scan adds up a document's bound from them, a byte at
-//! a time, and drops it when it cannot reach the worst kept (a word held once weighs well
-//! below its largest weight), then when its own weights cannot, and scores in full only the
-//! documents that can still get in. Scanned in catalog order, the bar rises as it goes, so
-//! about `limit · ln(N / limit)` documents are scored in full; what grows with the catalog is
-//! the read of four masks and a few table entries per document. The ranking is exact: a bound
-//! is never below the score it bounds, and a document that could tie the worst kept is scored.
+//! terms are held as the bits of a 64-bit mask, with two bits each beside it for how often it
+//! holds them (once, exactly twice, more) and its weights (rounded to `f32`, for bounds only).
+//! For each query, tables give the sum of the query terms' largest weights at those
+//! frequencies for every value of a byte of them (four terms); the scan adds up a document's
+//! bound from them, a byte at a time, and drops it when it cannot reach the worst kept (a word
+//! held once weighs well below its largest weight), then when its own weights cannot, and
+//! scores in full only the documents that can still get in. Scanned in catalog order, the bar
+//! rises as it goes, so about `limit · ln(N / limit)` documents are scored in full; what grows
+//! with the catalog is the read of a mask, a few bytes and as many table entries per document.
+//! The ranking is exact: a bound is never below the score it bounds, and a document that could
+//! tie the worst kept is scored.
 
 use crate::replay::search::common::{CommonTerms, HeldBits};
 use crate::replay::search::index::SearchIndex;
@@ -60,17 +61,12 @@ impl CommonTerms {
             for &(bit, tf, weight) in &held {
                 let bit_index = bit as usize;
                 match tf {
-                    1 => {
-                        once_bounds[bit_index] = once_bounds[bit_index].max(weight);
-                        doc_bits.once |= 1 << bit;
-                    }
-                    2 => {
-                        twice_bounds[bit_index] = twice_bounds[bit_index].max(weight);
-                        doc_bits.twice |= 1 << bit;
-                    }
-                    _ => doc_bits.thrice |= 1 << bit,
+                    1 => once_bounds[bit_index] = once_bounds[bit_index].max(weight),
+                    2 => twice_bounds[bit_index] = twice_bounds[bit_index].max(weight),
+                    _ => {}
                 }
                 doc_bits.held |= 1 << bit;
+                doc_bits.levels[bit_index / 4] |= (tf.min(3) as u8) << (2 * (bit_index % 4));
             }
             held_bits.push(doc_bits);
             weights.extend(held.iter().map(|&(_, _, weight)| weight as f32));
@@ -88,42 +84,42 @@ impl CommonTerms {
 }
 
 /// The most a document can score by which of a query's terms it holds once, exactly twice and
-/// more than twice: each term's largest weight at that frequency, added up a byte of bits at a
-/// time from tables of every byte's sums.
+/// more than twice: each term's largest weight at that frequency, added up a byte of
+/// frequencies (four terms) at a time from tables of every byte's sums.
 struct LevelSums {
-    /// The first byte of a mask that holds a query term.
-    first_byte: u32,
-    /// For that byte and each after it up to the last that holds a query term, the sums of its
-    /// bits' bounds at each frequency (once, twice, more), indexed by the byte's bits.
-    tables: Vec<[[f64; 256]; 3]>,
+    /// The first byte of frequencies that holds a query term.
+    first_byte: usize,
+    /// For that byte and each after it up to the last that holds a query term, the sum of the
+    /// bounds of its four terms at the frequencies the byte gives them.
+    tables: Vec<[f64; 256]>,
 }
 
 impl LevelSums {
     /// The sums of the bounds of `walked`, each term at `bit_of` its bit, with its bound at each
-    /// frequency from `levels`.
+    /// frequency (once, twice, more) from `levels`.
     fn new(
         walked: &[WalkedTerm],
         bit_of: impl Fn(u32) -> u8,
         levels: impl Fn(&WalkedTerm) -> [f64; 3],
     ) -> LevelSums {
-        let mut bounds = [[0.0f64; 3]; MOST_COMMON];
+        // Per bit, its bound at each frequency, 0 when the document does not hold it.
+        let mut bounds = [[0.0f64; 4]; MOST_COMMON];
         let mut mask = 0u64;
         for term in walked {
             let bit = bit_of(term.term);
             mask |= 1 << bit;
-            bounds[bit as usize] = levels(term);
+            let [once, twice, more] = levels(term);
+            bounds[bit as usize] = [0.0, once, twice, more];
         }
-        let first_byte = (mask.trailing_zeros() / 8).min(7);
-        let last_byte = 7u32.saturating_sub(mask.leading_zeros() / 8);
+        let first_byte = (mask.trailing_zeros() as usize / 4).min(15);
+        let last_byte = 63usize.saturating_sub(mask.leading_zeros() as usize) / 4;
         let tables = (first_byte..=last_byte)
             .map(|byte| {
-                let mut table = [[0.0f64; 256]; 3];
-                for (level, sums) in table.iter_mut().enumerate() {
-                    for bits in 1..256usize {
-                        let lowest = bits.trailing_zeros() as usize;
-                        sums[bits] =
-                            sums[bits & (bits - 1)] + bounds[8 * byte as usize + lowest][level];
-                    }
+                let mut table = [0.0f64; 256];
+                for (value, sum) in table.iter_mut().enumerate() {
+                    *sum = (0..4)
+                        .map(|term| bounds[4 * byte + term][(value >> (2 * term)) & 3])
+                        .sum();
                 }
                 table
             })
@@ -131,18 +127,11 @@ impl LevelSums {
         LevelSums { first_byte, tables }
     }
 
-    /// The most a document can score holding the query terms `once` once, `twice` exactly
-    /// twice, and `thrice` three times or more.
-    fn of(&self, once: u64, twice: u64, thrice: u64) -> f64 {
-        // A byte at a time, from the first that holds a query term.
-        let shift = 8 * self.first_byte;
-        let (mut once, mut twice, mut thrice) = (once >> shift, twice >> shift, thrice >> shift);
+    /// The most a document holding its common terms as often as `levels` says can score.
+    fn of(&self, levels: &[u8; 16]) -> f64 {
         let mut sum = 0.0;
-        for table in &self.tables {
-            sum += table[0][(once & 0xff) as usize]
-                + table[1][(twice & 0xff) as usize]
-                + table[2][(thrice & 0xff) as usize];
-            (once, twice, thrice) = (once >> 8, twice >> 8, thrice >> 8);
+        for (table, &level) in self.tables.iter().zip(&levels[self.first_byte..]) {
+            sum += table[level as usize];
         }
         sum
     }
@@ -238,11 +227,7 @@ impl SearchIndex {
         let mut cut = best.cut();
         for (doc, bits) in common.held.iter().enumerate() {
             let held = bits.held & query.mask;
-            let bound = query.sums.of(
-                bits.once & query.mask,
-                bits.twice & query.mask,
-                bits.thrice & query.mask,
-            );
+            let bound = query.sums.of(&bits.levels);
             if held == 0 || bound < cut || held & query.required != query.required {
                 continue;
             }
