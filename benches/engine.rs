@@ -182,7 +182,7 @@ fn tokenizers(c: &mut Criterion) {
         ] {
             let loaded = LoadedTokenizer::load(&tokenizer).expect("the tokenizer loads");
             group.bench_function(format!("count_{label}/{}", tokenizer.name()), |b| {
-                b.iter(|| count_tools(&servers, &places, &loaded));
+                b.iter(|| count_tools(&servers, &places, &loaded, &mut |_, _| {}));
             });
         }
     }

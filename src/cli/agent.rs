@@ -2,6 +2,7 @@
 //! `schematax.agent`): `report`, `search` and `eval` of that agent's turn, and `agents`.
 
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use rayon::prelude::*;
@@ -230,6 +231,9 @@ pub struct CompareParts<'a> {
     pub estimate_only: bool,
     /// Print the inputs' warnings on stderr (the page shows its own instead).
     pub warn: bool,
+    /// Called from any thread as each agent's column is done, with how many are done and how
+    /// many there are.
+    pub progress: &'a (dyn Fn(usize, usize) + Sync),
 }
 
 /// `compare --agent`: every agent asked, side by side.
@@ -241,6 +245,7 @@ pub fn compare(parts: &CompareParts<'_>) -> Result<AgentCompareReport, CliError>
         limit,
         estimate_only,
         warn,
+        progress,
     } = *parts;
     if warn {
         warnings(inputs);
@@ -255,6 +260,8 @@ pub fn compare(parts: &CompareParts<'_>) -> Result<AgentCompareReport, CliError>
         queries.map(|_| Session::new(&inputs.config, &inputs.captures, &overrides));
     let loaded = tokenizer.as_ref().map(|t| &*t.0);
     // The agents' columns are independent: built side by side, in the order asked.
+    let done = AtomicUsize::new(0);
+    progress(0, session.agent.len());
     let built: Vec<(AgentColumn, Option<Vec<bool>>)> = session
         .agent
         .par_iter()
@@ -268,7 +275,9 @@ pub fn compare(parts: &CompareParts<'_>) -> Result<AgentCompareReport, CliError>
                 limit,
                 hermes: hermes_default.as_ref(),
             };
-            one.build(asked)
+            let column = one.build(asked);
+            progress(done.fetch_add(1, Ordering::SeqCst) + 1, session.agent.len());
+            column
         })
         .collect::<Result<_, CliError>>()?;
     let (columns, found): (Vec<AgentColumn>, Vec<Vec<bool>>) = built

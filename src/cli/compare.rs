@@ -1,8 +1,10 @@
 //! `schematax compare`: the same inputs under several releases side by side.
 
 use std::process::ExitCode;
+use std::sync::{Mutex, PoisonError};
 
 use crate::cli::args::{AgentArg, CompareArgs, SessionArgs};
+use crate::cli::progress::{ending_cleanly, ProgressLine};
 use crate::cli::{emit, load_queries, CliError};
 use schematax_engine::analyses::compare::ProfileComparison;
 use schematax_releases::Profile;
@@ -26,6 +28,11 @@ pub fn run(args: CompareArgs) -> Result<ExitCode, CliError> {
         .any(|a| matches!(a, AgentArg::Other(..)))
         || input.session.agent.len() > 1;
     if asks_agents {
+        let line = Mutex::new(ProgressLine::on_stderr());
+        let shown = line
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .is_shown();
         let parts = crate::cli::agent::CompareParts {
             session: &input.session,
             inputs: &inputs,
@@ -33,8 +40,13 @@ pub fn run(args: CompareArgs) -> Result<ExitCode, CliError> {
             limit,
             estimate_only,
             warn: true,
+            progress: &|done, total| {
+                let mut line = line.lock().unwrap_or_else(PoisonError::into_inner);
+                line.update("comparing agents", (done, total), "agents");
+            },
         };
-        let report = crate::cli::agent::compare(&parts)?;
+        let report = ending_cleanly(shown, || crate::cli::agent::compare(&parts))?;
+        drop(line);
         return emit(
             &report.render(output.format.into()),
             output.output.as_deref(),

@@ -4,7 +4,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 use crate::cli::args::{FailOn, LintArgs};
-use crate::cli::progress::lint_showing_progress;
+use crate::cli::progress::{lint_showing_progress, ProgressLine};
 use crate::cli::{emit_with, load_queries, CliError, EXIT_FAILURE};
 use schematax_engine::analyses::lint::Severity;
 use schematax_report::lint::LintReport;
@@ -37,7 +37,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode, CliError> {
     // The session holds all the rules read: the captures' parsed JSON is given back
     // before the lint starts.
     drop(inputs);
-    let mut findings = match lint_showing_progress(&session) {
+    let mut findings = match lint_showing_progress(&session, &mut ProgressLine::on_stderr()) {
         Ok(findings) => findings,
         Err(signal) => return Ok(ExitCode::from(signal.exit_code())),
     };

@@ -39,9 +39,10 @@ pub const EXIT_USAGE: u8 = 2;
 /// Exit code of a command that ran but found a failure (e.g. `describe` of an unknown tool).
 pub const EXIT_FAILURE: u8 = 1;
 
-/// Counts every definition in the session's tokenizer, and returns it for further counts.
+/// Counts every definition in the session's tokenizer, showing how far it is on a terminal
+/// (see [`progress::count_showing_progress`]), and returns it for further counts.
 pub fn count_tokens(session: &mut Session) -> Result<Arc<LoadedTokenizer>, CliError> {
-    Ok(session.count_tokens()?)
+    progress::count_showing_progress(session, &mut progress::ProgressLine::on_stderr())
 }
 
 /// Why a command could not run: one line, and the exit code it carries.

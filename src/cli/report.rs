@@ -1,11 +1,18 @@
 //! `schematax report`: cost per server, activation and savings, as text, JSON, Markdown or the HTML page.
 
+use std::path::Path;
 use std::process::ExitCode;
+use std::sync::{Mutex, PoisonError};
 
 use crate::cli::agent::CompareParts;
-use crate::cli::args::{AgentArg, ReportArgs, SessionArgs};
-use crate::cli::progress::lint_showing_progress;
+use crate::cli::args::{AgentArg, InputArgs, ReportArgs, SessionArgs};
+use crate::cli::choices::Theme;
+use crate::cli::progress::{
+    count_showing_progress, ending_cleanly, lint_showing_progress, ProgressLine,
+};
 use crate::cli::{count_tokens, emit, emit_with, load_queries, CliError};
+use schematax_engine::inputs::Inputs;
+use schematax_engine::replay::activation::Traffic;
 use schematax_engine::replay::session::{Overrides, SearchIndexing, Session};
 use schematax_report::cost::CostReport;
 use schematax_report::html::{OtherProfile, PageParts, PageReport};
@@ -45,80 +52,131 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, CliError> {
     }
     let traffic = traffic.traffic();
     let overrides = input.overrides(&inputs)?;
-    // The page also shows the other profile: its session is built, read and given
-    // back before the chosen one is built, so two are never held at once.
-    let other = plain.is_none().then(|| {
-        let chosen = overrides.profile_for(&inputs.config);
-        let other_profile = chosen.contrast();
-        let other = Session::new(
-            &inputs.config,
-            &inputs.captures,
-            &Overrides {
-                profile: Some(other_profile),
-                ..overrides.clone()
-            },
-        );
-        OtherProfile::of(&inputs, &other, &traffic)
-    });
-    // The page's agents section: the catalog in every agent, as `compare --agent` of all of
-    // them builds it, with Hermes at this page's release; built before the chosen session.
-    let agents = if plain.is_none() {
-        let parts = CompareParts {
-            session: &every_agent(&input.session),
-            inputs: &inputs,
-            queries: None,
-            limit: None,
+    let Some(plain) = plain else {
+        let page = PageFlags {
+            input: &input,
+            overrides: &overrides,
+            traffic: &traffic,
             estimate_only,
-            warn: false,
+            theme,
+            queries: queries.as_deref(),
+            output: output.as_deref(),
         };
-        Some(crate::cli::agent::compare(&parts)?)
-    } else {
-        None
+        let mut line = ProgressLine::on_stderr();
+        return ending_cleanly(line.is_shown(), || write_page(&page, inputs, &mut line));
     };
-    // The page searches (its lint and queries); the other formats show costs alone, so
-    // their session indexes nothing unless a search asks.
-    let indexing = match plain {
-        Some(_) => SearchIndexing::OnFirstSearch,
-        None => SearchIndexing::WithCatalog,
-    };
-    let mut session = Session::indexed(&inputs.config, &inputs.captures, &overrides, indexing);
-    if plain.is_some() {
-        // The tables read the session alone from here, which shares what it needs of the
-        // captures (descriptions and schemas): the rest of them (names, titles, hints) goes.
-        inputs.captures = Vec::new();
-    }
+    // The tables show costs alone: their session indexes nothing unless a search asks.
+    let mut session = Session::indexed(
+        &inputs.config,
+        &inputs.captures,
+        &overrides,
+        SearchIndexing::OnFirstSearch,
+    );
+    // The tables read the session alone from here, which shares what it needs of the captures
+    // (descriptions and schemas): the rest of them (names, titles, hints) goes.
+    inputs.captures = Vec::new();
     if !estimate_only {
         count_tokens(&mut session)?;
     }
     let report = CostReport::build(&inputs, &session, &traffic);
-    match other {
-        // Without the page's other profile, `plain` is the format asked for.
-        None => {
-            drop((session, inputs));
-            let format = plain.unwrap_or_default();
-            emit_with(output.as_deref(), |out| report.write(format, out))
-        }
-        Some(other) => {
-            let set = load_queries(queries.as_deref())?;
-            let findings = match lint_showing_progress(&session) {
-                Ok(findings) => findings,
-                Err(signal) => return Ok(ExitCode::from(signal.exit_code())),
-            };
-            let parts = PageParts {
-                inputs: &inputs,
-                session: &session,
-                findings,
-                other,
-                queries: set.as_ref(),
-                theme: theme.unwrap_or_default().into(),
-                agents,
-            };
-            emit(
-                &PageReport::build(parts, report).render(),
-                output.as_deref(),
-            )
-        }
+    drop((session, inputs));
+    emit_with(output.as_deref(), |out| report.write(plain, out))
+}
+
+/// What `report --format html` is asked for, beside its inputs.
+struct PageFlags<'a> {
+    input: &'a InputArgs,
+    overrides: &'a Overrides,
+    traffic: &'a Traffic,
+    estimate_only: bool,
+    theme: Option<Theme>,
+    queries: Option<&'a Path>,
+    output: Option<&'a Path>,
+}
+
+/// Builds and writes the page, each stage shown on `line` (a signal meanwhile ends the
+/// process before anything is written; the lint stops through its flag).
+fn write_page(
+    flags: &PageFlags<'_>,
+    inputs: Inputs,
+    line: &mut ProgressLine,
+) -> Result<ExitCode, CliError> {
+    let PageFlags {
+        input,
+        overrides,
+        traffic,
+        estimate_only,
+        theme,
+        queries,
+        output,
+    } = *flags;
+    let set = load_queries(queries)?;
+    // The other profile: its session is built, read and given back before the chosen one is
+    // built, so two are never held at once.
+    let chosen = overrides.profile_for(&inputs.config);
+    let other_profile = chosen.contrast();
+    line.stage(&format!(
+        "building the page: {} for contrast",
+        other_profile.id()
+    ));
+    let other = Session::new(
+        &inputs.config,
+        &inputs.captures,
+        &Overrides {
+            profile: Some(other_profile),
+            ..overrides.clone()
+        },
+    );
+    let other = OtherProfile::of(&inputs, &other, traffic);
+    // The agents section: the catalog in every agent, as `compare --agent` of all of them
+    // builds it, with Hermes at this page's release; built before the chosen session.
+    let every = every_agent(&input.session);
+    let agents_line = Mutex::new(&mut *line);
+    let parts = CompareParts {
+        session: &every,
+        inputs: &inputs,
+        queries: None,
+        limit: None,
+        estimate_only,
+        warn: false,
+        progress: &|done, total| {
+            let mut line = agents_line.lock().unwrap_or_else(PoisonError::into_inner);
+            line.update("building the page's agents", (done, total), "agents");
+        },
+    };
+    let agents = crate::cli::agent::compare(&parts)?;
+    // The page searches (its lint and queries): its session indexes with the catalog.
+    line.stage(&format!(
+        "building the page: its catalog under {}",
+        chosen.id()
+    ));
+    let mut session = Session::indexed(
+        &inputs.config,
+        &inputs.captures,
+        overrides,
+        SearchIndexing::WithCatalog,
+    );
+    if !estimate_only {
+        count_showing_progress(&mut session, line)?;
     }
+    let report = CostReport::build(&inputs, &session, traffic);
+    let findings = match lint_showing_progress(&session, line) {
+        Ok(findings) => findings,
+        Err(signal) => return Ok(ExitCode::from(signal.exit_code())),
+    };
+    line.stage("building the page: writing it");
+    let parts = PageParts {
+        inputs: &inputs,
+        session: &session,
+        findings,
+        other,
+        queries: set.as_ref(),
+        theme: theme.unwrap_or_default().into(),
+        agents: Some(agents),
+    };
+    let page = PageReport::build(parts, report).render();
+    line.clear();
+    emit(&page, output)
 }
 
 /// `session` with `--agent` naming every agent of the table at its newest release, Hermes at

@@ -570,20 +570,25 @@ fn a_paste_holding_the_paste_end_marker_is_text_and_never_keys() {
     assert_terminal_restored(&tmux, "TTYPASTE");
 }
 
-#[test]
-fn a_long_lint_shows_its_progress_and_ctrl_c_stops_it_at_once() {
-    // Distinct tools enough that the debug binary lints for minutes: its progress line shows
-    // on the terminal, and Ctrl-C ends it long before (the hang guard is 30 s), exit code
-    // 130, the line cleared.
-    let dir = tempfile::tempdir().unwrap();
+/// Writes captures of `tools` distinct tools (drawn from the real captures' words) to `dir`.
+fn write_distinct_catalog(dir: &std::path::Path, tools: usize) {
     let real =
         std::path::PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/captures"));
     let captures = schematax_engine::inputs::capture_file::load_paths(&[real])
         .unwrap()
         .captures;
     let pools = schematax_synthetic::Pools::from_captures(&captures).unwrap();
-    let catalog = schematax_synthetic::distinct_catalog(&pools, 20_000, 1);
-    schematax_synthetic::write_captures(dir.path(), &catalog).unwrap();
+    let catalog = schematax_synthetic::distinct_catalog(&pools, tools, 1);
+    schematax_synthetic::write_captures(dir, &catalog).unwrap();
+}
+
+#[test]
+fn a_long_lint_shows_its_progress_and_ctrl_c_stops_it_at_once() {
+    // Distinct tools enough that the debug binary lints for minutes: its progress line shows
+    // on the terminal, and Ctrl-C ends it long before (the hang guard is 30 s), exit code
+    // 130, the line cleared.
+    let dir = tempfile::tempdir().unwrap();
+    write_distinct_catalog(dir.path(), 20_000);
     let tmux = shell("lint-progress", 100, 30);
     tmux.run(&format!(
         "{} lint --tools {}; echo EXIT=$?",
@@ -600,6 +605,51 @@ fn a_long_lint_shows_its_progress_and_ctrl_c_stops_it_at_once() {
         !screen.contains("linting: "),
         "the progress line is cleared:\n{screen}"
     );
+}
+
+#[test]
+fn the_page_and_a_count_show_their_stages_and_ctrl_c_ends_them_at_once() {
+    // The page of 20,000 distinct tools takes the debug binary minutes: each stage shows on
+    // one line, and Ctrl-C ends the process at once, as SIGINT does (exit status 130), the
+    // line erased and no page written. Then the same for a count in Claude's tokens.
+    let dir = tempfile::tempdir().unwrap();
+    let tools = dir.path().join("tools");
+    std::fs::create_dir(&tools).unwrap();
+    write_distinct_catalog(&tools, 20_000);
+    let page = dir.path().join("page.html");
+    let tmux = shell("page-progress", 120, 30);
+    tmux.run(&format!(
+        "{} report --format html --tools {} --output {}",
+        env!("CARGO_BIN_EXE_schematax"),
+        tools.display(),
+        page.display()
+    ));
+    tmux.wait_for("building the page: seed for contrast");
+    let agents = format!(" of {} agents", schematax_releases::AGENTS.len());
+    tmux.wait_for_all(&["building the page's agents: ", &agents]);
+    tmux.keys(&["C-c"]);
+    tmux.wait_until_gone("building the page");
+    tmux.run("echo EXIT=$?");
+    let screen = tmux.wait_for_any(&["EXIT=0", "EXIT=1", "EXIT=2"]);
+    assert!(screen.contains("EXIT=130"), "{screen}");
+    assert!(!page.exists(), "no page is written");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "nor any file beside it"
+    );
+    tmux.run(&format!(
+        "clear; {} report --tools {} --model anthropic/claude-sonnet-4.5 > {}",
+        env!("CARGO_BIN_EXE_schematax"),
+        tools.display(),
+        dir.path().join("report.txt").display()
+    ));
+    tmux.wait_for_all(&["counting tokens: ", " of 20,000 tools"]);
+    tmux.keys(&["C-c"]);
+    tmux.wait_until_gone("counting tokens");
+    tmux.run("echo EXIT=$?");
+    let screen = tmux.wait_for_any(&["EXIT=0", "EXIT=1", "EXIT=2"]);
+    assert!(screen.contains("EXIT=130"), "{screen}");
 }
 
 #[test]

@@ -392,11 +392,19 @@ pub fn count_on_screen_first(
     let (on_screen, rest) = order.split_at(early_tools.min(order.len()));
     if !rest.is_empty() {
         early(schematax_engine::replay::session::count_tools(
-            servers, on_screen, &tokenizer,
+            servers,
+            on_screen,
+            &tokenizer,
+            &mut |_, _| {},
         )?);
-        return schematax_engine::replay::session::count_tools(servers, rest, &tokenizer);
+        return schematax_engine::replay::session::count_tools(
+            servers,
+            rest,
+            &tokenizer,
+            &mut |_, _| {},
+        );
     }
-    schematax_engine::replay::session::count_tools(servers, on_screen, &tokenizer)
+    schematax_engine::replay::session::count_tools(servers, on_screen, &tokenizer, &mut |_, _| {})
 }
 
 #[cfg(test)]

@@ -647,9 +647,18 @@ impl Session {
     /// every core; returns the tokenizer for further counts. Loading takes a fraction of a
     /// second: never call it on a UI thread.
     pub fn count_tokens(&mut self) -> Result<Arc<LoadedTokenizer>, TokenizerError> {
+        self.count_tokens_reporting(&mut |_, _| {})
+    }
+
+    /// [`Session::count_tokens`], calling `progress` now and then from the calling thread with
+    /// how many tools are counted and how many there are.
+    pub fn count_tokens_reporting(
+        &mut self,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Arc<LoadedTokenizer>, TokenizerError> {
         let tokenizer = LoadedTokenizer::shared(&self.tokenizer.tokenizer)?;
         let places = tools_in_order(&self.servers, &[]);
-        let counts = count_tools(&self.servers, &places, &tokenizer)?;
+        let counts = count_tools(&self.servers, &places, &tokenizer, progress)?;
         self.set_token_counts(counts);
         Ok(tokenizer)
     }
@@ -1156,14 +1165,16 @@ pub fn count_tools(
     servers: &[Server],
     places: &[ToolRef],
     tokenizer: &LoadedTokenizer,
+    progress: &mut dyn FnMut(usize, usize),
 ) -> Result<Vec<(ToolRef, u64)>, TokenizerError> {
-    let counts = tokenizer.count_each(
+    let counts = tokenizer.count_each_reporting(
         places,
         |&place| entry(servers, place).chars as usize,
         |&place| {
             let tool = entry(servers, place);
             Ok(tokenizer.count(&tool.definition())? + estimate_tokens(tool.truncated_chars))
         },
+        progress,
     )?;
     Ok(places.iter().copied().zip(counts).collect())
 }

@@ -373,17 +373,43 @@ impl LoadedTokenizer {
         size: impl Fn(&T) -> usize + Sync,
         count: impl Fn(&T) -> Result<u64, TokenizerError> + Sync,
     ) -> Result<Vec<u64>, TokenizerError> {
+        self.count_each_reporting(items, size, count, &mut |_, _| {})
+    }
+
+    /// [`LoadedTokenizer::count_each`], calling `progress` from the calling thread with how
+    /// many items are counted and how many there are, after each run of
+    /// [`CHUNKS_PER_REPORT`] chunks per core.
+    pub fn count_each_reporting<T: Sync>(
+        &self,
+        items: &[T],
+        size: impl Fn(&T) -> usize + Sync,
+        count: impl Fn(&T) -> Result<u64, TokenizerError> + Sync,
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Vec<u64>, TokenizerError> {
         let sizes: Vec<usize> = items.iter().map(&size).collect();
-        chunks_by_size(&sizes, CHUNK_BYTES)
-            .into_par_iter()
-            .flat_map_iter(|range| items[range].iter().map(&count))
-            .collect()
+        let chunks = chunks_by_size(&sizes, CHUNK_BYTES);
+        let per_report = CHUNKS_PER_REPORT * rayon::current_num_threads();
+        let mut counts = Vec::with_capacity(items.len());
+        progress(0, items.len());
+        for run in chunks.chunks(per_report) {
+            let counted: Vec<u64> = run
+                .par_iter()
+                .flat_map_iter(|range| items[range.clone()].iter().map(&count))
+                .collect::<Result<_, _>>()?;
+            counts.extend(counted);
+            progress(counts.len(), items.len());
+        }
+        Ok(counts)
     }
 }
 
 /// Text per unit of parallel work: small enough for many units on many cores, large enough
 /// that handing one out costs nothing beside counting it.
 const CHUNK_BYTES: usize = 64 * 1024;
+
+/// Chunks per core counted between two progress reports: the cores wait for the slowest
+/// chunk of a run, a few hundredths of the run.
+const CHUNKS_PER_REPORT: usize = 16;
 
 /// Consecutive ranges of items of about `bytes` bytes each, by their sizes (a larger item is
 /// a range alone).
@@ -597,6 +623,32 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn a_count_reports_its_progress_in_runs_of_chunks_up_to_every_item() {
+        let o200k = LoadedTokenizer::load(&Tokenizer::Tiktoken(Encoding::O200k)).unwrap();
+        // Texts of three runs of chunks on every core: reports between the first and last.
+        let text = "lists the open issues of a repository ".repeat(100);
+        let per_chunk = CHUNK_BYTES.div_ceil(text.len());
+        let texts: Vec<String> =
+            (0..3 * CHUNKS_PER_REPORT * rayon::current_num_threads() * per_chunk)
+                .map(|i| format!("tool {i} {text}"))
+                .collect();
+        let mut reports = Vec::new();
+        let counts = o200k
+            .count_each_reporting(
+                &texts,
+                String::len,
+                |t| o200k.count(t),
+                &mut |done, total| reports.push((done, total)),
+            )
+            .unwrap();
+        assert_eq!(counts, o200k.count_all(&texts).unwrap());
+        assert_eq!(reports.first(), Some(&(0, texts.len())));
+        assert_eq!(reports.last(), Some(&(texts.len(), texts.len())));
+        assert!(reports.len() > 2, "{reports:?}");
+        assert!(reports.windows(2).all(|pair| pair[0].0 < pair[1].0));
     }
 
     #[test]
