@@ -3,7 +3,8 @@
 use std::process::ExitCode;
 
 use crate::cli::args::DescribeArgs;
-use crate::cli::{count_tokens, emit, CliError, EXIT_FAILURE};
+use crate::cli::{emit, CliError, EXIT_FAILURE};
+use schematax_engine::replay::session::Lookup;
 use schematax_report::describe::describe;
 
 /// Runs the command.
@@ -14,7 +15,11 @@ pub fn run(args: DescribeArgs) -> Result<ExitCode, CliError> {
         output,
     } = args;
     let (_, mut session) = input.session()?;
-    count_tokens(&mut session)?;
+    // The payload shows one tool's count: that tool alone is counted.
+    if let Lookup::Found(position) = session.lookup(&name) {
+        let place = session.catalog_ref(position);
+        session.count_tokens_of(&[place], &mut |_, _| {})?;
+    }
     match describe(&session, &name) {
         Ok(report) => emit(
             &report.render(output.format.into()),

@@ -656,9 +656,19 @@ impl Session {
         &mut self,
         progress: &mut dyn FnMut(usize, usize),
     ) -> Result<Arc<LoadedTokenizer>, TokenizerError> {
-        let tokenizer = LoadedTokenizer::shared(&self.tokenizer.tokenizer)?;
         let places = tools_in_order(&self.servers, &[]);
-        let counts = count_tools(&self.servers, &places, &tokenizer, progress)?;
+        self.count_tokens_of(&places, progress)
+    }
+
+    /// Counts the tools at `places` alone (e.g. the one tool `describe` shows), as
+    /// [`Session::count_tokens_reporting`] counts every tool.
+    pub fn count_tokens_of(
+        &mut self,
+        places: &[ToolRef],
+        progress: &mut dyn FnMut(usize, usize),
+    ) -> Result<Arc<LoadedTokenizer>, TokenizerError> {
+        let tokenizer = LoadedTokenizer::shared(&self.tokenizer.tokenizer)?;
+        let counts = count_tools(&self.servers, places, &tokenizer, progress)?;
         self.set_token_counts(counts);
         Ok(tokenizer)
     }
@@ -1552,5 +1562,29 @@ mod tests {
         s.count_tokens().unwrap();
         assert!(s.tokens_counted());
         assert!(s.server_costs()[0].counted.unwrap() > 0);
+    }
+
+    #[test]
+    fn counting_some_tools_counts_those_alone_as_counting_all_would() {
+        let mut all = Session::new(
+            &Config::default(),
+            &captures(),
+            &Overrides::seed_for_tests(),
+        );
+        all.count_tokens().unwrap();
+        let mut one = Session::new(
+            &Config::default(),
+            &captures(),
+            &Overrides::seed_for_tests(),
+        );
+        let place = one.catalog_ref(1);
+        let mut reports = Vec::new();
+        one.count_tokens_of(&[place], &mut |done, total| reports.push((done, total)))
+            .unwrap();
+        assert_eq!(reports.last(), Some(&(1, 1)));
+        assert!(!one.tokens_counted());
+        assert_eq!(one.catalog_token_count(0), None);
+        assert_eq!(one.catalog_token_count(1), all.catalog_token_count(1));
+        assert!(one.catalog_token_count(1).is_some());
     }
 }
