@@ -10,7 +10,7 @@ use schematax_engine::inputs::{InputWarning, Inputs};
 use schematax_engine::nouns::config::{ConfigProblem, ConfigWarning, Mode, THRESHOLD_PCT_RANGE};
 use schematax_engine::replay::activation::{parse_context_length, Traffic, DEFAULT_TURNS_PER_DAY};
 use schematax_engine::replay::catalog::Scope;
-use schematax_engine::replay::session::{Overrides, Session};
+use schematax_engine::replay::session::{Overrides, SearchIndexing, Session};
 use schematax_engine::tokenizers::{choose, hub_cache, TokenizerChoice, TokenizerOrigin};
 use schematax_releases::{Agent, AgentChoice, AgentRelease, Profile, VersionMatch};
 use schematax_report::words::Words;
@@ -676,7 +676,8 @@ impl InputArgs {
         self.session.inputs(self.config_path())
     }
 
-    /// Reads the inputs and builds the session.
+    /// Reads the inputs and builds the session of a command that shows costs (see
+    /// [`SessionArgs::session`]).
     pub fn session(&self) -> Result<(Inputs, Session), CliError> {
         self.session.session(self.config_path())
     }
@@ -752,16 +753,27 @@ impl SessionArgs {
         Ok(inputs)
     }
 
-    /// Reads the inputs and builds the session.
+    /// Reads the inputs and builds the session of a command that shows costs, whose catalog
+    /// is indexed for search only if a search asks.
     /// The commands that build a session here print no warnings of their own: the config's
     /// and the captures' go to stderr, one line each.
     pub fn session(&self, config: Option<&Path>) -> Result<(Inputs, Session), CliError> {
-        self.session_of(self.inputs(config)?)
+        self.session_indexed(self.inputs(config)?, SearchIndexing::OnFirstSearch)
     }
 
-    /// Builds the session of inputs already read (warnings on stderr as [`Self::session`]).
+    /// Builds the session of inputs already read for a command that searches, its catalog
+    /// indexed on every core as it is built (warnings on stderr as [`Self::session`]).
     pub fn session_of(&self, inputs: Inputs) -> Result<(Inputs, Session), CliError> {
-        let session = Session::new(&inputs.config, &inputs.captures, &self.overrides(&inputs)?);
+        self.session_indexed(inputs, SearchIndexing::WithCatalog)
+    }
+
+    fn session_indexed(
+        &self,
+        inputs: Inputs,
+        indexing: SearchIndexing,
+    ) -> Result<(Inputs, Session), CliError> {
+        let overrides = self.overrides(&inputs)?;
+        let session = Session::indexed(&inputs.config, &inputs.captures, &overrides, indexing);
         warn_on_stderr(&inputs, session.profile());
         Ok((inputs, session))
     }
