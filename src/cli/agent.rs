@@ -17,7 +17,7 @@ use schematax_engine::analyses::eval::{resolve, QuerySet};
 use schematax_engine::inputs::client_config::load_client_config;
 use schematax_engine::inputs::Inputs;
 use schematax_engine::replay::activation::Traffic;
-use schematax_engine::replay::session::{Overrides, Session};
+use schematax_engine::replay::session::{Overrides, SearchIndexing, Session};
 use schematax_engine::tokenizers::LoadedTokenizer;
 use schematax_releases::{Agent, AgentRelease, Profile};
 use schematax_report::agents::{
@@ -178,7 +178,13 @@ pub fn eval(
     warnings(inputs);
     let turn = turn(chosen.0, session, inputs, None)?;
     let index = index(chosen, &turn, inputs)?;
-    let hermes = Session::new(&inputs.config, &inputs.captures, &Default::default());
+    // Hermes's catalog only names the expected tools: it is not indexed for search.
+    let hermes = Session::indexed(
+        &inputs.config,
+        &inputs.captures,
+        &Default::default(),
+        SearchIndexing::OnFirstSearch,
+    );
     let k = k.unwrap_or(chosen.0.rules.loading.default_results);
     let evaluation = evaluate(&index, set, k, lenient, &|query, lenient| {
         expected_tools(&hermes, query, lenient)
@@ -255,9 +261,16 @@ pub fn compare(parts: &CompareParts<'_>) -> Result<AgentCompareReport, CliError>
         load_client_config(path)?;
     }
     let overrides = session.overrides(inputs)?;
-    // The Hermes catalog that resolves a queries file's expected names, built only for one.
-    let hermes_default =
-        queries.map(|_| Session::new(&inputs.config, &inputs.captures, &overrides));
+    // The Hermes catalog that resolves a queries file's expected names, built only for one
+    // (and not indexed for search).
+    let hermes_default = queries.map(|_| {
+        Session::indexed(
+            &inputs.config,
+            &inputs.captures,
+            &overrides,
+            SearchIndexing::OnFirstSearch,
+        )
+    });
     let loaded = tokenizer.as_ref().map(|t| &*t.0);
     // The agents' columns are independent: built side by side, in the order asked.
     let done = AtomicUsize::new(0);
@@ -309,19 +322,24 @@ impl OneColumn<'_> {
     fn build(&self, asked: &AgentArg) -> Result<(AgentColumn, Option<Vec<bool>>), CliError> {
         Ok(match asked {
             AgentArg::Hermes(version) => {
-                let mut hermes = match version {
-                    Some(m) => Session::new(
-                        &self.inputs.config,
-                        &self.inputs.captures,
-                        &Overrides {
-                            profile: Some(m.profile),
-                            ..self.overrides.clone()
-                        },
-                    ),
-                    None => {
-                        Session::new(&self.inputs.config, &self.inputs.captures, self.overrides)
-                    }
+                // Indexed for search only when queries will search it.
+                let indexing = match self.queries {
+                    Some(_) => SearchIndexing::WithCatalog,
+                    None => SearchIndexing::OnFirstSearch,
                 };
+                let overrides = match version {
+                    Some(m) => Overrides {
+                        profile: Some(m.profile),
+                        ..self.overrides.clone()
+                    },
+                    None => self.overrides.clone(),
+                };
+                let mut hermes = Session::indexed(
+                    &self.inputs.config,
+                    &self.inputs.captures,
+                    &overrides,
+                    indexing,
+                );
                 hermes_column(
                     &mut hermes,
                     self.inputs,

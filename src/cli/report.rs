@@ -112,20 +112,21 @@ fn write_page(
     } = *flags;
     let set = load_queries(queries)?;
     // The other profile: its session is built, read and given back before the chosen one is
-    // built, so two are never held at once.
+    // built, so two are never held at once; it shows costs alone, so it is not indexed.
     let chosen = overrides.profile_for(&inputs.config);
     let other_profile = chosen.contrast();
     line.stage(&format!(
         "building the page: {} for contrast",
         other_profile.id()
     ));
-    let other = Session::new(
+    let other = Session::indexed(
         &inputs.config,
         &inputs.captures,
         &Overrides {
             profile: Some(other_profile),
             ..overrides.clone()
         },
+        SearchIndexing::OnFirstSearch,
     );
     let other = OtherProfile::of(&inputs, &other, traffic);
     // The agents section: the catalog in every agent, as `compare --agent` of all of them

@@ -7,7 +7,7 @@ use crate::analyses::eval::{evaluate, EvalWarning, Evaluation, QuerySet};
 use crate::nouns::config::Config;
 use crate::nouns::tools::ServerCapture;
 use crate::replay::activation::Activation;
-use crate::replay::session::{Overrides, Session};
+use crate::replay::session::{Overrides, SearchIndexing, Session};
 use schematax_releases::Profile;
 
 /// One profile's view of the inputs (its session is given back once read: at 100,000 tools
@@ -91,16 +91,22 @@ impl ProfileComparison {
         k: Option<usize>,
     ) -> ProfileComparison {
         let mut k = k;
+        // Without queries nothing searches: the catalogs are not indexed.
+        let indexing = match queries {
+            Some(_) => SearchIndexing::WithCatalog,
+            None => SearchIndexing::OnFirstSearch,
+        };
         let sides: Vec<ProfileSide> = profiles
             .iter()
             .map(|&profile| {
-                let session = Session::new(
+                let session = Session::indexed(
                     config,
                     captures,
                     &Overrides {
                         profile: Some(profile),
                         ..overrides.clone()
                     },
+                    indexing,
                 );
                 let at = *k.get_or_insert(session.settings().search_default_limit as usize);
                 let evaluation = queries.map(|set| evaluate(&session, set, at, false));
