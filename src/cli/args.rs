@@ -677,9 +677,9 @@ impl InputArgs {
     }
 
     /// Reads the inputs and builds the session of a command that shows costs (see
-    /// [`SessionArgs::session`]).
-    pub fn session(&self) -> Result<(Inputs, Session), CliError> {
-        self.session.session(self.config_path())
+    /// [`SessionArgs::costs_session`]).
+    pub fn costs_session(&self) -> Result<(Inputs, Session), CliError> {
+        self.session.costs_session(self.config_path())
     }
 }
 
@@ -757,16 +757,17 @@ impl SessionArgs {
     /// is indexed for search only if a search asks.
     /// The commands that build a session here print no warnings of their own: the config's
     /// and the captures' go to stderr, one line each.
-    pub fn session(&self, config: Option<&Path>) -> Result<(Inputs, Session), CliError> {
+    pub fn costs_session(&self, config: Option<&Path>) -> Result<(Inputs, Session), CliError> {
         self.session_indexed(self.inputs(config)?, SearchIndexing::OnFirstSearch)
     }
 
     /// Builds the session of inputs already read for a command that searches, its catalog
-    /// indexed on every core as it is built (warnings on stderr as [`Self::session`]).
-    pub fn session_of(&self, inputs: Inputs) -> Result<(Inputs, Session), CliError> {
+    /// indexed on every core as it is built (warnings on stderr as [`Self::costs_session`]).
+    pub fn searching_session(&self, inputs: Inputs) -> Result<(Inputs, Session), CliError> {
         self.session_indexed(inputs, SearchIndexing::WithCatalog)
     }
 
+    /// The session of `inputs`, indexed for search as `indexing` says; warnings on stderr.
     fn session_indexed(
         &self,
         inputs: Inputs,

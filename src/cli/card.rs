@@ -19,7 +19,7 @@ pub fn run(args: CardArgs) -> Result<ExitCode, CliError> {
         traffic,
         theme,
     } = args;
-    let (inputs, session) = input.session()?;
+    let (inputs, session) = input.costs_session()?;
     let report = CostReport::build(&inputs, &session, &traffic.traffic());
     drop(session);
     let agents = agent_columns(&input.session, &inputs, &report)?;

@@ -14,7 +14,7 @@ pub fn run(args: DescribeArgs) -> Result<ExitCode, CliError> {
         input,
         output,
     } = args;
-    let (_, mut session) = input.session()?;
+    let (_, mut session) = input.costs_session()?;
     // The payload shows one tool's count: that tool alone is counted.
     if let Lookup::Found(position) = session.lookup(&name) {
         let place = session.catalog_ref(position);

@@ -30,7 +30,7 @@ pub fn run(args: EvalArgs) -> Result<ExitCode, CliError> {
             &output,
         );
     }
-    let (_, session) = input.session.session_of(inputs)?;
+    let (_, session) = input.session.searching_session(inputs)?;
     let k = limit.unwrap_or(session.settings().search_default_limit as usize);
     let evaluation = evaluate(&session, &set, k, lenient);
     let profile = session.profile();

@@ -27,7 +27,7 @@ pub fn run(args: LintArgs) -> Result<ExitCode, CliError> {
         };
         return crate::cli::agent::lint(chosen, &input.session, &inputs, (limit, fail_on), &output);
     }
-    let (inputs, session) = input.session.session_of(inputs)?;
+    let (inputs, session) = input.session.searching_session(inputs)?;
     let set = load_queries(queries.as_deref())?;
     let sources = inputs
         .captures

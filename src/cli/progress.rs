@@ -143,8 +143,10 @@ impl Interruption {
                 self.cancel.store(true, Ordering::SeqCst);
             }
             Some(OnSignal::EraseAndEnd) => {
-                if std::io::stderr().is_terminal() {
-                    let mut err = std::io::stderr().lock();
+                // stderr stays locked until the process ends: no line is drawn again between
+                // the erasing and the end.
+                let mut err = std::io::stderr().lock();
+                if err.is_terminal() {
                     let _ = write!(err, "{ERASE_LINE}");
                     let _ = err.flush();
                 }
@@ -187,7 +189,10 @@ pub fn interruptible<T>(work: impl FnOnce(&AtomicBool) -> T) -> (T, Option<Signa
 /// `shown` ([`ProgressLine::is_shown`]): Ctrl-C, SIGTERM or SIGHUP meanwhile erase the line
 /// and end the process as they would have. Off a terminal the signals are left alone.
 pub fn ending_cleanly<T>(shown: bool, work: impl FnOnce() -> T) -> T {
-    match Interruption::watched().filter(|_| shown) {
+    if !shown {
+        return work();
+    }
+    match Interruption::watched() {
         Some(shared) => shared.during(OnSignal::EraseAndEnd, work),
         None => work(),
     }
@@ -211,8 +216,10 @@ pub fn lint_showing_progress(
     });
     line.clear();
     match (findings, signal) {
-        (Ok(findings), _) => Ok(findings),
-        (Err(Interrupted), signal) => Err(signal.unwrap_or(Signal::Interrupt)),
+        // A signal as the last searches ended still stops the command.
+        (_, Some(signal)) => Err(signal),
+        (Ok(findings), None) => Ok(findings),
+        (Err(Interrupted), None) => Err(Signal::Interrupt),
     }
 }
 

@@ -60,10 +60,12 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, CliError> {
             estimate_only,
             theme,
             queries: queries.as_deref(),
-            output: output.as_deref(),
         };
         let mut line = ProgressLine::on_stderr();
-        return ending_cleanly(line.is_shown(), || write_page(&page, inputs, &mut line));
+        return match ending_cleanly(line.is_shown(), || build_page(&page, inputs, &mut line))? {
+            Built::Page(text) => emit(&text, output.as_deref()),
+            Built::Stopped(code) => Ok(code),
+        };
     };
     // The tables show costs alone: their session indexes nothing unless a search asks.
     let mut session = Session::indexed(
@@ -91,16 +93,23 @@ struct PageFlags<'a> {
     estimate_only: bool,
     theme: Option<Theme>,
     queries: Option<&'a Path>,
-    output: Option<&'a Path>,
 }
 
-/// Builds and writes the page, each stage shown on `line` (a signal meanwhile ends the
-/// process before anything is written; the lint stops through its flag).
-fn write_page(
+/// What building the page came to.
+enum Built {
+    /// The page's text.
+    Page(String),
+    /// A signal stopped the lint: the command's exit code.
+    Stopped(ExitCode),
+}
+
+/// Builds the page, each stage shown on `line` (a signal meanwhile ends the process, or stops
+/// the lint through its flag: nothing is written either way).
+fn build_page(
     flags: &PageFlags<'_>,
     inputs: Inputs,
     line: &mut ProgressLine,
-) -> Result<ExitCode, CliError> {
+) -> Result<Built, CliError> {
     let PageFlags {
         input,
         overrides,
@@ -108,7 +117,6 @@ fn write_page(
         estimate_only,
         theme,
         queries,
-        output,
     } = *flags;
     let set = load_queries(queries)?;
     // The other profile: its session is built, read and given back before the chosen one is
@@ -163,9 +171,9 @@ fn write_page(
     let report = CostReport::build(&inputs, &session, traffic);
     let findings = match lint_showing_progress(&session, line) {
         Ok(findings) => findings,
-        Err(signal) => return Ok(ExitCode::from(signal.exit_code())),
+        Err(signal) => return Ok(Built::Stopped(ExitCode::from(signal.exit_code()))),
     };
-    line.stage("building the page: writing it");
+    line.stage("building the page: rendering it");
     let parts = PageParts {
         inputs: &inputs,
         session: &session,
@@ -177,7 +185,7 @@ fn write_page(
     };
     let page = PageReport::build(parts, report).render();
     line.clear();
-    emit(&page, output)
+    Ok(Built::Page(page))
 }
 
 /// `session` with `--agent` naming every agent of the table at its newest release, Hermes at

@@ -29,7 +29,7 @@ pub fn run(args: SearchArgs) -> Result<ExitCode, CliError> {
     if let Some(chosen) = input.other_agent(&inputs) {
         return crate::cli::agent::search(chosen, &input, &inputs, &queries, limit, &output);
     }
-    let (_, session) = input.session_of(inputs)?;
+    let (_, session) = input.searching_session(inputs)?;
     let raw = limit.map_or(Scalar::Null, |l| Scalar::Int(i128::from(l)));
     let limit = resolve_limit(&raw, session.settings());
     let report = SearchReport::build(&session, &queries, limit);

@@ -9,7 +9,7 @@ use schematax_report::sweep::SweepReport;
 /// Runs the command.
 pub fn run(args: SweepArgs) -> Result<ExitCode, CliError> {
     let SweepArgs { input, output } = args;
-    let (_, session) = input.session()?;
+    let (_, session) = input.costs_session()?;
     emit(
         &SweepReport::build(&session).render(output.format.into()),
         output.output.as_deref(),

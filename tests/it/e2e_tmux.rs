@@ -630,6 +630,7 @@ fn the_page_and_a_count_show_their_stages_and_ctrl_c_ends_them_at_once() {
     tmux.keys(&["C-c"]);
     tmux.wait_until_gone("building the page");
     tmux.run("echo EXIT=$?");
+    // (The command line itself reads `EXIT=$?`; "EXIT=1" is also how "EXIT=130" starts.)
     let screen = tmux.wait_for_any(&["EXIT=0", "EXIT=1", "EXIT=2"]);
     assert!(screen.contains("EXIT=130"), "{screen}");
     assert!(!page.exists(), "no page is written");

@@ -1169,8 +1169,9 @@ pub fn tools_in_order(servers: &[Server], first: &[usize]) -> Vec<ToolRef> {
 }
 
 /// Real token counts of the tools at `places`, counted on every core (each definition made
-/// as its chunk is counted). What was cut from over-long strings is not tokenised: it counts
-/// by chars/4. A `tokenizer.json` that cannot count a definition fails the whole count.
+/// as its chunk is counted), `progress` told from the calling thread how many are counted.
+/// What was cut from over-long strings is not tokenised: it counts by chars/4. A
+/// `tokenizer.json` that cannot count a definition fails the whole count.
 pub fn count_tools(
     servers: &[Server],
     places: &[ToolRef],
