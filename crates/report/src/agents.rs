@@ -2,6 +2,8 @@
 //! which parts are exact or modelled), one agent's turn (`report --agent`), one agent's search
 //! (`search --agent`), and agents side by side (`compare --agent`).
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::table::{escape_markdown, Align, Table};
@@ -252,19 +254,19 @@ impl TurnParts {
     }
 }
 
-/// What an agent sends, byte for byte.
+/// What an agent sends, byte for byte (the turn's texts, shared, not copied).
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct AgentSent {
     /// Full definitions sent every turn.
-    pub eager: Vec<String>,
+    pub eager: Vec<Arc<str>>,
     /// The listing of deferred tools.
-    pub listing: Vec<String>,
+    pub listing: Vec<Arc<str>>,
     /// The fixed tools.
-    pub fixed_tools: Vec<String>,
+    pub fixed_tools: Vec<Arc<str>>,
     /// The servers' instructions.
-    pub instructions: Vec<String>,
+    pub instructions: Vec<Arc<str>>,
     /// One search's load.
-    pub one_search: Vec<String>,
+    pub one_search: Vec<Arc<str>>,
 }
 
 /// Why an agent defers, or not, in data and in words.

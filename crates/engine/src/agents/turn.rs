@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::collections::HashSet;
+use std::sync::Arc;
 
 use schematax_releases::agents::{
     AgentRelease, DeferralRule, DefinitionShape, InstructionsRule, ListingRule, RankingRule,
@@ -36,10 +37,11 @@ pub struct TurnTool {
     pub capture: usize,
     /// Index of the tool in its capture.
     pub index: usize,
-    /// The full definition as the agent sends it.
-    pub definition: String,
-    /// The definition as one search loads it (descriptions cut as the agent cuts them).
-    pub loaded: String,
+    /// The full definition as the agent sends it (shared with the turn's parts).
+    pub definition: Arc<str>,
+    /// The definition as one search loads it (descriptions cut as the agent cuts them): the
+    /// definition itself, shared, when nothing is cut.
+    pub loaded: Arc<str>,
     /// The agent defers it this turn.
     pub deferred: bool,
 }
@@ -47,8 +49,8 @@ pub struct TurnTool {
 /// Some texts the agent sends, and their size.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Part {
-    /// The texts, as sent.
-    pub texts: Vec<String>,
+    /// The texts, as sent: a tool's definition is shared with the tool, not copied.
+    pub texts: Vec<Arc<str>>,
     /// Their characters together.
     pub chars: u64,
     /// Their tokens in the counting tokenizer, when one was given.
@@ -56,7 +58,8 @@ pub struct Part {
 }
 
 impl Part {
-    fn of(texts: Vec<String>) -> Part {
+    fn of<T: Into<Arc<str>>>(texts: impl IntoIterator<Item = T>) -> Part {
+        let texts: Vec<Arc<str>> = texts.into_iter().map(Into::into).collect();
         let chars = texts.iter().map(|t| char_count(t)).sum();
         Part {
             texts,
@@ -190,7 +193,7 @@ impl AgentTurn {
         // of them read these counts.
         let definition_tokens = match tokenizer {
             Some(tokenizer) => {
-                let texts: Vec<&str> = tools.iter().map(|t| t.definition.as_str()).collect();
+                let texts: Vec<&str> = tools.iter().map(|t| &*t.definition).collect();
                 Some(tokenizer.count_all(&texts)?)
             }
             None => None,
@@ -211,16 +214,15 @@ impl AgentTurn {
             tools
                 .iter()
                 .filter(|t| !t.deferred)
-                .map(|t| t.definition.clone())
-                .collect(),
+                .map(|t| Arc::clone(&t.definition)),
         );
-        let all_definitions = Part::of(tools.iter().map(|t| t.definition.clone()).collect());
+        let all_definitions = Part::of(tools.iter().map(|t| Arc::clone(&t.definition)));
         let listing = Part::of(listing_texts(release, &tools, captures));
-        let fixed_tools = Part::of(if deferring {
-            rules.fixed_tools.iter().map(|t| (*t).to_string()).collect()
-        } else {
-            Vec::new()
-        });
+        let fixed_tools = Part::of(
+            if deferring { rules.fixed_tools } else { &[] }
+                .iter()
+                .copied(),
+        );
         let instructions = Part::of(instruction_texts(&rules.instructions, &tools, captures));
         let one_search = Part::of(
             if deferring && !matches!(rules.ranking, RankingRule::None) {
@@ -346,7 +348,7 @@ fn pool(
                 left_out.push(format!("{}/{}", capture.server, tool.name));
                 continue;
             }
-            let whole = definition(rules.definition, &name, tool, None);
+            let whole: Arc<str> = definition(rules.definition, &name, tool, None).into();
             // A search loads the definition as sent, unless its description is over the cap.
             let cut = rules.loading.description_chars.filter(|&cap| {
                 tool.description
@@ -354,8 +356,8 @@ fn pool(
                     .is_some_and(|d| d.len() > cap && d.chars().count() > cap)
             });
             let loaded = match cut {
-                Some(cap) => definition(rules.definition, &name, tool, Some(cap)),
-                None => whole.clone(),
+                Some(cap) => definition(rules.definition, &name, tool, Some(cap)).into(),
+                None => Arc::clone(&whole),
             };
             tools.push(TurnTool {
                 definition: whole,
@@ -623,7 +625,7 @@ fn instruction_texts(
 }
 
 /// `results` copies of the median loaded definition of the deferred tools.
-fn one_search_texts(tools: &[TurnTool], results: usize) -> Vec<String> {
+fn one_search_texts(tools: &[TurnTool], results: usize) -> Vec<Arc<str>> {
     let loaded: Vec<&TurnTool> = tools.iter().filter(|t| t.deferred).collect();
     if loaded.is_empty() || results == 0 {
         return Vec::new();
@@ -636,5 +638,5 @@ fn one_search_texts(tools: &[TurnTool], results: usize) -> Vec<String> {
     let (_, _, median) = *sized
         .select_nth_unstable_by(middle, |a, b| (a.0, a.1).cmp(&(b.0, b.1)))
         .1;
-    vec![median.loaded.clone(); results.min(loaded.len())]
+    vec![Arc::clone(&median.loaded); results.min(loaded.len())]
 }

@@ -2,7 +2,7 @@
 //! what is sent eagerly, the listing, the fixed tools, the instructions, and activation.
 
 use schematax_engine::agents::settings::AgentSettings;
-use schematax_engine::agents::turn::{Activation, AgentTurn, ShareMeasure};
+use schematax_engine::agents::turn::{Activation, AgentTurn, Part, ShareMeasure};
 use schematax_engine::inputs::capture_file::parse_capture;
 use schematax_engine::nouns::tools::ServerCapture;
 use schematax_releases::agent_texts::{claude_code, codex};
@@ -59,7 +59,7 @@ fn claude_code_lists_names_under_its_header_and_sends_instructions() {
         "<system-reminder>\n{}\nmcp__gh__get_issue\nmcp__gh__list_repos\nmcp__t__now\n</system-reminder>",
         claude_code::DEFERRED_HEADER
     );
-    assert_eq!(turn.listing.texts, std::slice::from_ref(&listing));
+    assert_eq!(texts(&turn.listing), std::slice::from_ref(&listing));
     assert_eq!(
         turn.listing.chars,
         18 + 248 + 1 + (18 + 1 + 19 + 1 + 11) + 19
@@ -69,7 +69,10 @@ fn claude_code_lists_names_under_its_header_and_sends_instructions() {
         "{}## gh\nUse gh.\nSecond line\n</system-reminder>",
         claude_code::INSTRUCTIONS_OPEN
     );
-    assert_eq!(turn.instructions.texts, std::slice::from_ref(&instructions));
+    assert_eq!(
+        texts(&turn.instructions),
+        std::slice::from_ref(&instructions)
+    );
     assert_eq!(turn.eager.chars, 0);
     assert_eq!(
         turn.chars_per_turn(),
@@ -80,14 +83,28 @@ fn claude_code_lists_names_under_its_header_and_sends_instructions() {
         r#"{"name":"mcp__gh__list_repos","description":"List repos","input_schema":{"type":"object"}}"#.to_string(),
         r#"{"name":"mcp__t__now","description":"Time","input_schema":{"type":"object"}}"#.to_string(),
     ];
-    assert_eq!(turn.all_definitions.texts, definitions);
+    assert_eq!(texts(&turn.all_definitions), definitions);
     assert_eq!(
         turn.chars_without_deferral(),
         definitions.iter().map(|d| chars(d)).sum::<u64>() + chars(&instructions)
     );
     // One search loads five results, at most the three deferred tools: the median one,
     // three times.
-    assert_eq!(turn.one_search.texts, vec![definitions[1].clone(); 3]);
+    assert_eq!(texts(&turn.one_search), vec![definitions[1].clone(); 3]);
+    // Each definition is held once: the parts share the tools' texts.
+    for (text, tool) in turn.all_definitions.texts.iter().zip(&turn.tools) {
+        assert!(std::sync::Arc::ptr_eq(text, &tool.definition));
+        assert!(std::sync::Arc::ptr_eq(&tool.loaded, &tool.definition));
+    }
+    assert!(std::sync::Arc::ptr_eq(
+        &turn.one_search.texts[0],
+        &turn.tools[1].loaded
+    ));
+}
+
+/// A part's texts, owned, to compare with the texts expected.
+fn texts(part: &Part) -> Vec<String> {
+    part.texts.iter().map(ToString::to_string).collect()
 }
 
 #[test]
@@ -134,7 +151,7 @@ fn claude_code_always_load_keeps_a_tool_whole() {
     .unwrap();
     assert_eq!(turn.deferred(), 2);
     assert_eq!(
-        turn.eager.texts,
+        texts(&turn.eager),
         [r#"{"name":"mcp__t__now","description":"Time","input_schema":{"type":"object"}}"#]
     );
 }
@@ -150,15 +167,15 @@ fn codex_lists_one_line_per_namespace_and_sends_its_five_fixed_tools_texts() {
     .unwrap();
     assert_eq!(turn.activation, Activation::Always);
     assert_eq!(
-        turn.listing.texts,
+        texts(&turn.listing),
         ["<tools>\nDeferred tool namespaces:\n- mcp__gh: Use gh.\n- mcp__t\n- multi_agent_v1: Tools for spawning and managing sub-agents.\n</tools>"]
     );
     assert_eq!(turn.fixed_tools.chars, 699 + 1871);
-    assert_eq!(turn.fixed_tools.texts[0], codex::TOOL_SEARCH_DEFINITION);
+    assert_eq!(texts(&turn.fixed_tools)[0], codex::TOOL_SEARCH_DEFINITION);
     assert_eq!(turn.instructions.chars, 0);
     assert_eq!(turn.eager.chars, 0);
     assert_eq!(
-        turn.all_definitions.texts[1],
+        texts(&turn.all_definitions)[1],
         r#"{"type":"function","name":"mcp__gh__list_repos","description":"List repos","strict":false,"parameters":{"type":"object"}}"#
     );
 }
@@ -175,7 +192,7 @@ fn gemini_cli_sends_every_declaration_every_turn() {
     assert_eq!(turn.activation, Activation::Never);
     assert_eq!(turn.deferred(), 0);
     assert_eq!(
-        turn.eager.texts,
+        texts(&turn.eager),
         [
             format!(r#"{{"name":"mcp_gh_get_issue","description":"Get an issue","parametersJsonSchema":{GET_ISSUE_SCHEMA}}}"#),
             r#"{"name":"mcp_gh_list.repos","description":"List repos","parametersJsonSchema":{"type":"object"}}"#.to_string(),
@@ -183,7 +200,7 @@ fn gemini_cli_sends_every_declaration_every_turn() {
         ]
     );
     assert_eq!(turn.chars_per_turn(), turn.chars_without_deferral());
-    assert!(turn.one_search.texts.is_empty());
+    assert!(texts(&turn.one_search).is_empty());
 }
 
 #[test]
@@ -220,8 +237,8 @@ fn the_apis_defer_everything_and_send_only_their_search_tool() {
         None,
     )
     .unwrap();
-    assert_eq!(turn.listing.texts, ["- gh: Use gh.\n- t\n"]);
-    assert_eq!(turn.fixed_tools.texts, [r#"{"type":"tool_search"}"#]);
+    assert_eq!(texts(&turn.listing), ["- gh: Use gh.\n- t\n"]);
+    assert_eq!(texts(&turn.fixed_tools), [r#"{"type":"tool_search"}"#]);
 }
 
 #[test]
@@ -233,7 +250,7 @@ fn cursor_sees_names_only() {
         None,
     )
     .unwrap();
-    assert_eq!(turn.listing.texts, ["gh-get_issue\ngh-list_repos\nt-now"]);
+    assert_eq!(texts(&turn.listing), ["gh-get_issue\ngh-list_repos\nt-now"]);
     assert_eq!(turn.chars_per_turn(), 12 + 1 + 13 + 1 + 5);
 }
 
@@ -266,7 +283,7 @@ fn codex_listing_is_the_fragment_its_binary_sent() {
         let turn =
             AgentTurn::build(release("codex"), &captures, &AgentSettings::default(), None).unwrap();
         assert_eq!(
-            turn.listing.texts,
+            texts(&turn.listing),
             [case["fragment"].as_str().unwrap()],
             "{} servers",
             captures.len()
