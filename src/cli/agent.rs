@@ -323,10 +323,7 @@ impl OneColumn<'_> {
         Ok(match asked {
             AgentArg::Hermes(version) => {
                 // Indexed for search only when queries will search it.
-                let indexing = match self.queries {
-                    Some(_) => SearchIndexing::WithCatalog,
-                    None => SearchIndexing::OnFirstSearch,
-                };
+                let indexing = SearchIndexing::when_searching(self.queries.is_some());
                 let overrides = match version {
                     Some(m) => Overrides {
                         profile: Some(m.profile),

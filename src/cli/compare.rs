@@ -28,11 +28,9 @@ pub fn run(args: CompareArgs) -> Result<ExitCode, CliError> {
         .any(|a| matches!(a, AgentArg::Other(..)))
         || input.session.agent.len() > 1;
     if asks_agents {
-        let line = Mutex::new(ProgressLine::on_stderr());
-        let shown = line
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .is_shown();
+        let line = ProgressLine::on_stderr();
+        let shown = line.is_shown();
+        let line = Mutex::new(line);
         let parts = crate::cli::agent::CompareParts {
             session: &input.session,
             inputs: &inputs,

@@ -171,7 +171,7 @@ impl Interruption {
 /// it returned and the signal that set the flag, if one did. Afterwards a signal does what it
 /// did before. When the watcher cannot start, `work` runs with a flag that is never set (the
 /// signals end the process).
-pub fn interruptible<T>(work: impl FnOnce(&AtomicBool) -> T) -> (T, Option<Signal>) {
+fn interruptible<T>(work: impl FnOnce(&AtomicBool) -> T) -> (T, Option<Signal>) {
     let Some(shared) = Interruption::watched() else {
         return (work(&AtomicBool::new(false)), None);
     };

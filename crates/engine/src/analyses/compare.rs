@@ -92,10 +92,7 @@ impl ProfileComparison {
     ) -> ProfileComparison {
         let mut k = k;
         // Without queries nothing searches: the catalogs are not indexed.
-        let indexing = match queries {
-            Some(_) => SearchIndexing::WithCatalog,
-            None => SearchIndexing::OnFirstSearch,
-        };
+        let indexing = SearchIndexing::when_searching(queries.is_some());
         let sides: Vec<ProfileSide> = profiles
             .iter()
             .map(|&profile| {

@@ -208,6 +208,17 @@ pub enum SearchIndexing {
     OnFirstSearch,
 }
 
+impl SearchIndexing {
+    /// With the catalog when the session will search (`searches`), else on the first search.
+    pub fn when_searching(searches: bool) -> SearchIndexing {
+        if searches {
+            SearchIndexing::WithCatalog
+        } else {
+            SearchIndexing::OnFirstSearch
+        }
+    }
+}
+
 /// A catalog's search index: built with the catalog, or the first time a search asks.
 type LazyIndex = Arc<OnceLock<SearchIndex>>;
 
