@@ -45,7 +45,7 @@ impl ProgressLine {
         self.shown
     }
 
-    /// Draws `what: done of total noun` (`linting: 9,000 of 100,000 tools`), at most every
+    /// Draws `what: done of total noun` (`linting: 18,000 of 193,948 searches`), at most every
     /// [`REDRAW_EVERY`].
     pub fn update(&mut self, what: &str, (done, total): (usize, usize), noun: &str) {
         if !self.shown || self.last.is_some_and(|last| last.elapsed() < REDRAW_EVERY) {
@@ -209,7 +209,7 @@ pub fn lint_showing_progress(
     }
     let (findings, signal) = interruptible(|cancel| {
         let watch = LintWatch {
-            progress: &mut |done, total| line.update("linting", (done, total), "tools"),
+            progress: &mut |done, total| line.update("linting", (done, total), "searches"),
             cancel,
         };
         lint_watched(session, watch)

@@ -571,8 +571,9 @@ impl Findings {
 /// How a long lint tells its caller how far it is, and learns that it should stop: the engine
 /// calls and reads these, the caller shows them (the command line draws a progress line).
 pub struct LintWatch<'a> {
-    /// Called now and then, from the thread that called the lint, with the tools whose
-    /// findability searches are done and the number of tools.
+    /// Called now and then, from the thread that called the lint, with the number of its
+    /// findability searches done (each distinct name or first sentence of a tool, searched
+    /// once) and of them all.
     pub progress: &'a mut dyn FnMut(usize, usize),
     /// Set (from any thread, e.g. on Ctrl-C) to stop the lint within a few searches.
     pub cancel: &'a AtomicBool,
@@ -583,9 +584,9 @@ pub struct LintWatch<'a> {
 #[error("the lint was interrupted")]
 pub struct Interrupted;
 
-/// The findability searches of this many tools run side by side between two progress reports
-/// (and checks of the cancel flag, which each search also checks before it starts).
-const PROGRESS_TOOLS: usize = 1_000;
+/// About this many findability searches run side by side between two progress reports (and
+/// checks of the cancel flag, which each group of searches also checks before it starts).
+const PROGRESS_SEARCHES: usize = 2_000;
 
 /// Lints every tool of the session's catalog (and the tools that lost a name collision).
 pub fn lint(session: &Session) -> Findings {
@@ -1047,6 +1048,9 @@ impl HitLists {
     }
 }
 
+/// What one findability search returned (its hits' catalog places, best first) and its work.
+type Answer = (Box<[u32]>, SearchWork);
+
 /// The findability queries of every tool, each distinct query run once (tools that share a
 /// description, or copies of one server, share their searches), and what each returned.
 struct Searches<'s> {
@@ -1057,8 +1061,9 @@ struct Searches<'s> {
 }
 
 impl<'s> Searches<'s> {
-    /// Runs every tool's own queries, in parallel, a run of [`PROGRESS_TOOLS`] tools at a time,
-    /// reporting to `watch` after each run; stops when its cancel flag is set.
+    /// Runs every tool's own queries, in parallel, grouped as the search answers them best
+    /// ([`Session::search_groups`]), about [`PROGRESS_SEARCHES`] searches between two reports
+    /// to `watch`; stops when its cancel flag is set.
     fn run(
         session: &'s Session,
         limit: usize,
@@ -1066,8 +1071,8 @@ impl<'s> Searches<'s> {
     ) -> Result<Searches<'s>, Interrupted> {
         let tools = session.total_available();
         let mut numbers: FxHashMap<Cow<'s, str>, u32> = FxHashMap::default();
-        // The queries in the order they are numbered, and the tool each was first asked by.
-        let mut queries: Vec<(Cow<'s, str>, usize)> = Vec::new();
+        // The queries in the order they are numbered.
+        let mut queries: Vec<Cow<'s, str>> = Vec::new();
         for doc in 0..tools {
             let (name_query, sentence_query) = own_queries(session.catalog_entry(doc).0);
             let own = name_query
@@ -1077,34 +1082,60 @@ impl<'s> Searches<'s> {
             for query in own {
                 if !numbers.contains_key(&query) {
                     numbers.insert(query.clone(), queries.len() as u32);
-                    queries.push((query, doc));
+                    queries.push(query);
                 }
             }
         }
+        let texts: Vec<&str> = queries.iter().map(AsRef::as_ref).collect();
+        let groups = session.search_groups(&texts);
         let LintWatch { progress, cancel } = watch;
-        let mut hits: Vec<(Box<[u32]>, SearchWork)> = Vec::with_capacity(queries.len());
-        let mut start = 0;
-        progress(0, tools);
-        for first_tool in (0..tools).step_by(PROGRESS_TOOLS) {
-            let end =
-                start + queries[start..].partition_point(|q| q.1 < first_tool + PROGRESS_TOOLS);
-            let run: Vec<Option<(Box<[u32]>, SearchWork)>> = queries[start..end]
+        let mut hits: Vec<Option<Answer>> = vec![None; texts.len()];
+        let mut done = 0;
+        progress(0, texts.len());
+        let mut rest = groups.as_slice();
+        while !rest.is_empty() {
+            let mut searches = 0;
+            let run_length = rest
+                .iter()
+                .take_while(|group| {
+                    let more = searches < PROGRESS_SEARCHES;
+                    searches += group.len();
+                    more
+                })
+                .count();
+            let (run, after) = rest.split_at(run_length);
+            rest = after;
+            let answered: Vec<Vec<(usize, Answer)>> = run
                 .par_iter()
-                .map(|(query, _)| {
+                .map(|group| {
                     if cancel.load(Ordering::Relaxed) {
-                        return None;
+                        return Vec::new();
                     }
-                    let (result, work) = session.search_measured(query, limit);
-                    Some((result.hits.iter().map(|hit| hit.doc as u32).collect(), work))
+                    let asked: Vec<&str> = group.iter().map(|&number| texts[number]).collect();
+                    let answers = session.search_together_measured(&asked, limit);
+                    group
+                        .iter()
+                        .zip(answers)
+                        .map(|(&number, (result, work))| {
+                            let docs = result.hits.iter().map(|hit| hit.doc as u32).collect();
+                            (number, (docs, work))
+                        })
+                        .collect()
                 })
                 .collect();
             if cancel.load(Ordering::Relaxed) {
                 return Err(Interrupted);
             }
-            hits.extend(run.into_iter().flatten());
-            start = end;
-            progress(tools.min(first_tool + PROGRESS_TOOLS), tools);
+            for (number, answer) in answered.into_iter().flatten() {
+                hits[number] = Some(answer);
+                done += 1;
+            }
+            progress(done, texts.len());
         }
+        let hits: Vec<Answer> = hits
+            .into_iter()
+            .map(|answer| answer.expect("every query is searched"))
+            .collect();
         let mut results = HitLists::default();
         for (list, _) in &hits {
             results.push(list);
@@ -1281,9 +1312,10 @@ mod tests {
             cancel: &go_on,
         };
         let watched = lint_watched(&session, watch).unwrap();
+        // Each tool's name and first sentence: 5,000 searches, about 2,000 between reports.
         assert_eq!(
             seen,
-            [(0, 2_500), (1_000, 2_500), (2_000, 2_500), (2_500, 2_500)]
+            [(0, 5_000), (2_000, 5_000), (4_000, 5_000), (5_000, 5_000)]
         );
         let plain = lint(&session);
         assert!(watched.all_details().eq(plain.all_details()));

@@ -712,6 +712,25 @@ impl Session {
         index.search_measured(vocabulary, query, limit)
     }
 
+    /// `queries` in groups for [`Session::search_together_measured`]: the queries that share
+    /// their rarest word under the gate together (a few dozen to a group), every other alone.
+    pub fn search_groups(&self, queries: &[&str]) -> Vec<Vec<usize>> {
+        let (index, vocabulary) = self.searchable();
+        index.search_groups(vocabulary, queries)
+    }
+
+    /// [`Session::search_measured`] of each of `queries`, in order; those that share their
+    /// rarest word under the gate are ranked together, over one gathering of the tools that
+    /// hold it (same hits, same scores).
+    pub fn search_together_measured(
+        &self,
+        queries: &[&str],
+        limit: usize,
+    ) -> Vec<(SearchResult, SearchWork)> {
+        let (index, vocabulary) = self.searchable();
+        index.search_together_measured(vocabulary, queries, limit)
+    }
+
     /// The best-scoring tools the rarest-word gate does not admit for `query` (up to `n`),
     /// with why; empty for seed.
     pub fn near_misses(&self, query: &str, n: usize) -> Vec<(usize, f64, Admitted)> {

@@ -33,7 +33,7 @@ pub enum Admitted {
 impl SearchIndex {
     /// The rarest-word gate for the query, and the gate's term: its rarest token (the
     /// first of the rarest, in query order) and the coverage rule.
-    fn gate(
+    pub(super) fn gate(
         &self,
         vocabulary: &Vocabulary,
         tokens: &[QueryToken],

@@ -41,6 +41,7 @@ mod dense;
 mod index;
 mod maxscore;
 mod result;
+mod shared_gate;
 mod terms;
 mod topk;
 mod twins;
@@ -95,14 +96,7 @@ impl SearchIndex {
     ) -> (SearchResult, SearchWork) {
         let before = WORK.with(Cell::get);
         let result = self.search(vocabulary, query, limit);
-        let after = WORK.with(Cell::get);
-        let work = SearchWork {
-            postings: after.postings.wrapping_sub(before.postings),
-            lookups: after.lookups.wrapping_sub(before.lookups),
-            scored: after.scored.wrapping_sub(before.scored),
-            scanned: after.scanned.wrapping_sub(before.scanned),
-        };
-        (result, work)
+        (result, WORK.with(Cell::get).since(before))
     }
 
     /// Ranks the catalog for `query` under the profile's admission rule, cut to `limit` hits.

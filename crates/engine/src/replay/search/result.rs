@@ -78,6 +78,18 @@ pub struct SearchWork {
     pub scanned: u64,
 }
 
+impl SearchWork {
+    /// The work done since this thread's count was `before`.
+    pub(super) fn since(self, before: SearchWork) -> SearchWork {
+        SearchWork {
+            postings: self.postings.wrapping_sub(before.postings),
+            lookups: self.lookups.wrapping_sub(before.lookups),
+            scored: self.scored.wrapping_sub(before.scored),
+            scanned: self.scanned.wrapping_sub(before.scanned),
+        }
+    }
+}
+
 impl std::ops::Add for SearchWork {
     type Output = SearchWork;
 

@@ -1,0 +1,541 @@
+//! Queries that share their rarest word, answered together. Under the rarest-word gate every
+//! hit holds the query's rarest word, so the documents holding it are the candidates, and the
+//! pruned ranking reads each candidate's own terms, far apart in memory: a query whose rarest
+//! word a few thousand tools hold costs a few thousand cache misses. A lint asks every tool's
+//! name and first sentence, and many of those share their rarest word. Here the candidates'
+//! weights for every term the group's queries hold are gathered once, and each query adds its
+//! tokens' weights up over them, in the order [`SearchIndex::score`] adds them: every
+//! candidate's sum is its score to the last bit, so the hits, their order and their scores
+//! are those of the query searched alone.
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap;
+use std::cell::{Cell, RefCell};
+
+use crate::replay::search::index::SearchIndex;
+use crate::replay::search::result::{tally, Gate, SearchResult, SearchWork, Via, WORK};
+use crate::replay::search::terms::{QueryToken, Vocabulary};
+use crate::replay::search::topk::{Ranked, TopK};
+use schematax_releases::Admission;
+
+/// A query is answered with others of its rarest word when at least this many documents hold
+/// that word: with fewer, the pruned ranking of the query alone reads about as little.
+const SHARED_FROM: usize = 64;
+
+/// A term held by at least one candidate in this many is gathered as a weight for every
+/// candidate (0 where it is not held), added up without a branch; a rarer one as a list.
+const DENSE_SHARE: usize = 8;
+
+/// Candidates whose own terms are fetched side by side, before they are read.
+const WARM_RUN: usize = 16;
+
+/// No slot: the term is not one that a query of the group holds.
+const NO_SLOT: u32 = u32::MAX;
+
+/// A query answered with the others of its rarest word: its tokens and its gate.
+struct SharedQuery {
+    /// Its place in the queries given.
+    place: usize,
+    tokens: Vec<QueryToken>,
+    gate: Gate,
+}
+
+/// The documents holding a group's rarest word (its candidates, in catalog order), and their
+/// weights for every term that the group's queries hold, gathered once and read by every
+/// thread that ranks one of the queries.
+struct Gathered<'a> {
+    /// The rarest word's term.
+    gate: u32,
+    docs: &'a [u32],
+    /// The gate's weight in each candidate.
+    gate_weights: &'a [f64],
+    /// The other terms of the group's queries, ascending: a term's place here is its slot.
+    terms: Vec<u32>,
+    /// Per slot, where its list starts in `lists` (and the next slot's, where it ends).
+    list_starts: Vec<u32>,
+    /// Per slot, the candidates holding its term (their places among the candidates) and their
+    /// weights, slot after slot; nothing for a term gathered in `dense`.
+    lists: Vec<(u32, f64)>,
+    /// Per slot, where its weights for every candidate start in `dense` (in runs of the number
+    /// of candidates), or [`NO_SLOT`] when it is gathered as a list.
+    dense_of: Vec<u32>,
+    dense: Vec<f64>,
+    /// The candidates' terms read to gather them.
+    read: usize,
+}
+
+/// Per-thread scratch: each term's slot while a group is gathered (else [`NO_SLOT`]), the
+/// weights found then in the order found, and a query's sum and count of distinct terms held
+/// for each candidate.
+#[derive(Default)]
+struct Scratch {
+    slots: Vec<u32>,
+    /// (slot, place of the candidate, weight).
+    found: Vec<(u32, u32, f64)>,
+    sums: Vec<f64>,
+    held: Vec<u32>,
+}
+
+thread_local! {
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
+}
+
+impl SearchIndex {
+    /// The query `query` and its rarest word's term, when it is answered with the others of
+    /// that word: it is searched under the gate, the word is held by at least [`SHARED_FROM`]
+    /// documents, no tool is named by the whole query, the twins' index does not answer it, it
+    /// has another word besides the rarest, and it is not scanned as common words only. The
+    /// search of such a query ranks the documents holding the gate by its other words.
+    fn shared_query(
+        &self,
+        vocabulary: &Vocabulary,
+        query: &str,
+        place: usize,
+    ) -> Option<(u32, SharedQuery)> {
+        let Some(Admission::RarestToken { coverage_from }) = self.admission else {
+            return None;
+        };
+        let tokens = SearchIndex::query_tokens(vocabulary, query);
+        if query.trim().is_empty() || tokens.is_empty() || self.is_empty() {
+            return None;
+        }
+        let (gate, gate_term) = self.gate(vocabulary, &tokens, coverage_from);
+        let gate_term = gate_term?;
+        if gate.document_frequency < SHARED_FROM || !self.exact_names(query).is_empty() {
+            return None;
+        }
+        if self.twins.as_deref().is_some_and(|t| t.answer(&tokens)) {
+            return None;
+        }
+        let walked = self.walked_terms(&tokens);
+        if walked.len() < 2 || self.scans_common(&walked) {
+            return None;
+        }
+        Some((
+            gate_term,
+            SharedQuery {
+                place,
+                tokens,
+                gate,
+            },
+        ))
+    }
+
+    /// `queries` in groups to give [`SearchIndex::search_together_measured`]: those that share
+    /// their rarest word (see [`SearchIndex::shared_query`]) together, every other query
+    /// alone; groups in the order of their first query.
+    pub fn search_groups(&self, vocabulary: &Vocabulary, queries: &[&str]) -> Vec<Vec<usize>> {
+        let gates: Vec<Option<u32>> = queries
+            .par_iter()
+            .map(|query| {
+                self.shared_query(vocabulary, query, 0)
+                    .map(|(gate, _)| gate)
+            })
+            .collect();
+        let mut groups: Vec<Vec<usize>> = Vec::new();
+        // Per rarest word, its group.
+        let mut group_of: FxHashMap<u32, usize> = FxHashMap::default();
+        for (place, gate) in gates.into_iter().enumerate() {
+            let group = match gate {
+                Some(gate) => *group_of.entry(gate).or_insert(groups.len()),
+                None => groups.len(),
+            };
+            if group == groups.len() {
+                groups.push(Vec::new());
+            }
+            groups[group].push(place);
+        }
+        groups
+    }
+
+    /// Searches every query of `queries`: each result and its work as
+    /// [`SearchIndex::search_measured`] gives them, in order. Queries that share their rarest
+    /// word are ranked together, on every core, over one gathering of its documents.
+    pub fn search_together_measured(
+        &self,
+        vocabulary: &Vocabulary,
+        queries: &[&str],
+        limit: usize,
+    ) -> Vec<(SearchResult, SearchWork)> {
+        let mut results: Vec<Option<(SearchResult, SearchWork)>> = vec![None; queries.len()];
+        let mut shared: FxHashMap<u32, Vec<SharedQuery>> = FxHashMap::default();
+        for (place, query) in queries.iter().enumerate() {
+            match self
+                .shared_query(vocabulary, query, place)
+                .filter(|_| limit > 0)
+            {
+                Some((gate, shared_query)) => shared.entry(gate).or_default().push(shared_query),
+                None => results[place] = Some(self.search_measured(vocabulary, query, limit)),
+            }
+        }
+        for (gate, group) in shared {
+            if let [alone] = group.as_slice() {
+                let place = alone.place;
+                results[place] = Some(self.search_measured(vocabulary, queries[place], limit));
+                continue;
+            }
+            let gathered = self.gather(gate, &group);
+            let answers: Vec<(usize, (SearchResult, SearchWork))> = group
+                .into_par_iter()
+                .enumerate()
+                .map(|(i, query)| {
+                    let before = WORK.with(Cell::get);
+                    // The gathering is counted in the work of the group's first query.
+                    tally(if i == 0 { gathered.read } else { 0 }, 0);
+                    let best = gathered.rank(&query, limit);
+                    let via = if best.is_empty() {
+                        Via::None
+                    } else {
+                        Via::Bm25
+                    };
+                    let result = SearchResult {
+                        via,
+                        hits: self.hits(best, &query.tokens, &[]),
+                        gate: Some(query.gate),
+                    };
+                    (query.place, (result, WORK.with(Cell::get).since(before)))
+                })
+                .collect();
+            for (place, answer) in answers {
+                results[place] = Some(answer);
+            }
+        }
+        results
+            .into_iter()
+            .map(|answer| answer.expect("every query is answered"))
+            .collect()
+    }
+
+    /// Gathers the documents holding `gate` and their weights for every other term that a
+    /// query of `group` holds: a list of the candidates holding it, or a weight for every
+    /// candidate when at least one in [`DENSE_SHARE`] holds it. Each candidate's own terms
+    /// are read once.
+    fn gather(&self, gate: u32, group: &[SharedQuery]) -> Gathered<'_> {
+        let (docs, gate_weights) = self.postings(Some(gate));
+        let mut terms: Vec<u32> = group
+            .iter()
+            .flat_map(|query| query.tokens.iter().filter_map(|token| token.term))
+            .filter(|&term| term != gate)
+            .collect();
+        terms.sort_unstable();
+        terms.dedup();
+        let mut read = 0;
+        let mut counts = vec![0u32; terms.len()];
+        let (mut list_starts, mut lists, mut dense_of, mut dense) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        SCRATCH.with(|cell| {
+            let Scratch { slots, found, .. } = &mut *cell.borrow_mut();
+            if slots.len() < self.max_weights.len() {
+                slots.resize(self.max_weights.len(), NO_SLOT);
+            }
+            for (slot, &term) in terms.iter().enumerate() {
+                slots[term as usize] = slot as u32;
+            }
+            found.clear();
+            for (batch, run) in docs.chunks(WARM_RUN).enumerate() {
+                // The run's terms are fetched side by side before they are read.
+                self.warm(run.iter().copied());
+                for (at, &doc) in run.iter().enumerate() {
+                    let place = (batch * WARM_RUN + at) as u32;
+                    let held = self.terms_of(doc);
+                    read += held.len();
+                    for &(term, tf) in held {
+                        let slot = slots[term as usize];
+                        if slot != NO_SLOT {
+                            counts[slot as usize] += 1;
+                            found.push((slot, place, self.weight_of(term, doc, tf)));
+                        }
+                    }
+                }
+            }
+            for &term in &terms {
+                slots[term as usize] = NO_SLOT;
+            }
+            // Each slot gets a list, or a run in `dense` when common among the candidates.
+            let (mut listed, mut runs) = (0, 0);
+            for &count in &counts {
+                list_starts.push(listed);
+                if count as usize * DENSE_SHARE < docs.len() {
+                    dense_of.push(NO_SLOT);
+                    listed += count;
+                } else {
+                    dense_of.push(runs);
+                    runs += 1;
+                }
+            }
+            list_starts.push(listed);
+            dense.resize(runs as usize * docs.len(), 0.0);
+            lists.resize(listed as usize, (0, 0.0));
+            let mut next = list_starts.clone();
+            for &(slot, place, weight) in found.iter() {
+                let slot = slot as usize;
+                match dense_of[slot] {
+                    NO_SLOT => {
+                        lists[next[slot] as usize] = (place, weight);
+                        next[slot] += 1;
+                    }
+                    run => dense[run as usize * docs.len() + place as usize] = weight,
+                }
+            }
+        });
+        Gathered {
+            gate,
+            docs,
+            gate_weights,
+            terms,
+            list_starts,
+            lists,
+            dense_of,
+            dense,
+            read,
+        }
+    }
+}
+
+impl Gathered<'_> {
+    /// The best `limit` candidates for `query`: each candidate's weights for the query's
+    /// tokens added up in the query's order, as [`SearchIndex::score`] adds them (a weight of 0
+    /// where a candidate lacks a term changes no sum), so that each sum is the candidate's
+    /// score to the last bit; and the distinct terms it holds, for the gate's coverage rule.
+    fn rank(&self, query: &SharedQuery, limit: usize) -> Vec<Ranked> {
+        let count = self.docs.len();
+        SCRATCH.with(|cell| {
+            let scratch = &mut *cell.borrow_mut();
+            scratch.sums.clear();
+            scratch.sums.resize(count, 0.0);
+            scratch.held.clear();
+            scratch.held.resize(count, 0);
+            let (sums, held) = (&mut scratch.sums, &mut scratch.held);
+            let mut seen: Vec<u32> = Vec::with_capacity(query.tokens.len());
+            let mut read = 0;
+            for term in query.tokens.iter().filter_map(|token| token.term) {
+                let first = !seen.contains(&term);
+                if first {
+                    seen.push(term);
+                }
+                if term == self.gate {
+                    // Every candidate holds the gate: it is counted in the admission below.
+                    add_each(sums, self.gate_weights);
+                    read += count;
+                    continue;
+                }
+                let slot = self
+                    .terms
+                    .binary_search(&term)
+                    .expect("the group's terms are gathered");
+                match self.dense_of[slot] {
+                    NO_SLOT => {
+                        let list = &self.lists
+                            [self.list_starts[slot] as usize..self.list_starts[slot + 1] as usize];
+                        for &(place, weight) in list {
+                            sums[place as usize] += weight;
+                            held[place as usize] += u32::from(first);
+                        }
+                        read += list.len();
+                    }
+                    at => {
+                        let at = at as usize;
+                        let weights = &self.dense[at * count..(at + 1) * count];
+                        add_each(sums, weights);
+                        if first {
+                            for (held, &weight) in held.iter_mut().zip(weights) {
+                                *held += u32::from(weight > 0.0);
+                            }
+                        }
+                        read += count;
+                    }
+                }
+            }
+            tally(read, 0);
+            let mut best = TopK::new(limit);
+            // Candidates come in catalog order: one that only ties the worst kept loses.
+            let mut worst = 0.0;
+            for ((&doc, &score), &held) in self.docs.iter().zip(sums.iter()).zip(held.iter()) {
+                if score > worst && held as usize + 1 >= query.gate.required {
+                    best.offer(Ranked { score, doc });
+                    worst = best.worst().map_or(0.0, |kept| kept.score);
+                }
+            }
+            best.into_sorted()
+        })
+    }
+}
+
+/// Adds `weights` to `sums`, place by place.
+fn add_each(sums: &mut [f64], weights: &[f64]) {
+    for (sum, &weight) in sums.iter_mut().zip(weights) {
+        *sum += weight;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::replay::search::fixture::seed_rules;
+    use crate::replay::search::{search_text, TermCounts};
+    use schematax_releases::{Profile, SearchRules, HERMES_2026_09};
+
+    /// A tiny deterministic generator.
+    struct Lcg(u64);
+
+    impl Lcg {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((self.0 >> 33) % n as u64) as usize
+        }
+    }
+
+    const WORDS: [&str; 24] = [
+        "list", "get", "the", "a", "file", "files", "issue", "page", "web", "query", "run",
+        "create", "delete", "user", "repo", "branch", "commit", "search", "alpha", "beta", "gamma",
+        "delta", "epsilon", "zeta",
+    ];
+
+    /// A catalog of `docs` tools on a skewed vocabulary (the first words common, the last
+    /// ones held by a few hundredths of the tools), some of them sharing a description.
+    fn catalog(rng: &mut Lcg, rules: SearchRules, docs: usize) -> (Vocabulary, SearchIndex) {
+        let mut vocabulary = Vocabulary::new(rules);
+        let mut counts: Vec<TermCounts> = Vec::new();
+        let mut texts: Vec<String> = Vec::new();
+        for d in 0..docs {
+            let text = if d > 0 && rng.below(5) == 0 {
+                texts[rng.below(texts.len())].clone()
+            } else {
+                (0..2 + rng.below(14))
+                    .map(|_| {
+                        let common_up_to = 1 + rng.below(WORDS.len());
+                        WORDS[rng.below(common_up_to)]
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            };
+            let name = format!("{}_{}_{d}", WORDS[rng.below(WORDS.len())], d % 9);
+            counts.push(vocabulary.count_terms(
+                &name,
+                search_text(&rules, &name, "", &text, std::iter::empty()),
+            ));
+            texts.push(text);
+        }
+        (vocabulary.clone(), SearchIndex::build(&vocabulary, &counts))
+    }
+
+    #[test]
+    fn queries_searched_together_are_answered_as_each_alone() {
+        let mut rng = Lcg(23);
+        let (mut compared, mut shared) = (0, 0);
+        for rules in [HERMES_2026_09.search, Profile::newest().spec().search] {
+            for _ in 0..12 {
+                let docs = 300 + rng.below(900);
+                let (vocabulary, index) = catalog(&mut rng, rules, docs);
+                let queries: Vec<String> = (0..200)
+                    .map(|i| match rng.below(10) {
+                        // A tool's whole name: it leads, so the query is searched alone.
+                        0 => format!("{}_{}_{i}", WORDS[rng.below(WORDS.len())], i % 9),
+                        // A word twice, the rarest among them maybe.
+                        1 => {
+                            let word = WORDS[rng.below(WORDS.len())];
+                            format!("{word} {} {word}", WORDS[rng.below(WORDS.len())])
+                        }
+                        _ => (0..1 + rng.below(8))
+                            .map(|_| WORDS[rng.below(WORDS.len())])
+                            .collect::<Vec<_>>()
+                            .join(" "),
+                    })
+                    .collect();
+                let asked: Vec<&str> = queries.iter().map(String::as_str).collect();
+                shared += asked
+                    .iter()
+                    .filter(|q| index.shared_query(&vocabulary, q, 0).is_some())
+                    .count();
+                for limit in [1, 5, 8] {
+                    let together = index.search_together_measured(&vocabulary, &asked, limit);
+                    assert_eq!(together.len(), asked.len());
+                    for (query, (result, _)) in asked.iter().zip(together) {
+                        let alone = index.search(&vocabulary, query, limit);
+                        assert_eq!(result, alone, "{query:?} limit {limit}");
+                        compared += 1;
+                    }
+                }
+            }
+        }
+        assert!(compared > 10_000, "only {compared} searches compared");
+        assert!(
+            shared > 800,
+            "only {shared} queries shared their rarest word"
+        );
+    }
+
+    #[test]
+    fn groups_hold_every_query_once_and_a_shared_group_one_rarest_word() {
+        let mut rng = Lcg(5);
+        let (vocabulary, index) = catalog(&mut rng, HERMES_2026_09.search, 1_000);
+        let queries: Vec<String> = (0..300)
+            .map(|_| {
+                (0..2 + rng.below(5))
+                    .map(|_| WORDS[rng.below(WORDS.len())])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect();
+        let asked: Vec<&str> = queries.iter().map(String::as_str).collect();
+        let groups = index.search_groups(&vocabulary, &asked);
+        let mut places: Vec<usize> = groups.iter().flatten().copied().collect();
+        places.sort_unstable();
+        assert_eq!(places, (0..asked.len()).collect::<Vec<_>>());
+        let gate = |place: usize| {
+            index
+                .shared_query(&vocabulary, asked[place], place)
+                .map(|(gate, _)| gate)
+        };
+        let mut shared_groups = 0;
+        for group in &groups {
+            if group.len() > 1 {
+                shared_groups += 1;
+                assert!(gate(group[0]).is_some(), "{group:?}");
+                assert!(group.iter().all(|&place| gate(place) == gate(group[0])));
+            }
+        }
+        assert!(shared_groups >= 3, "{shared_groups} shared groups");
+        // Seed has no gate: every query is searched alone.
+        let (vocabulary, index) = catalog(&mut rng, seed_rules(), 1_000);
+        let groups = index.search_groups(&vocabulary, &asked);
+        assert!(groups.iter().all(|group| group.len() == 1));
+    }
+
+    #[test]
+    fn a_group_reads_each_candidate_once() {
+        // Tools that all hold "commit", each with a few other words: the gathering reads every
+        // tool's terms once for the whole group, and each query adds up only its own words.
+        let mut rng = Lcg(3);
+        let rules = HERMES_2026_09.search;
+        let mut vocabulary = Vocabulary::new(rules);
+        let counts: Vec<TermCounts> = (0..2_000)
+            .map(|d| {
+                let mut text = vec!["commit"; usize::from(d % 20 == 0)];
+                text.extend((0..6).map(|_| WORDS[rng.below(16)]));
+                let name = format!("tool_{d}");
+                vocabulary.count_terms(
+                    &name,
+                    search_text(&rules, &name, "", &text.join(" "), std::iter::empty()),
+                )
+            })
+            .collect();
+        let index = SearchIndex::build(&vocabulary, &counts);
+        let queries: Vec<String> = (0..40)
+            .map(|i| format!("commit {} {}", WORDS[i % 16], WORDS[(i * 7) % 16]))
+            .collect();
+        let asked: Vec<&str> = queries.iter().map(String::as_str).collect();
+        assert_eq!(index.search_groups(&vocabulary, &asked).len(), 1);
+        let together = index.search_together_measured(&vocabulary, &asked, 5);
+        let read: u64 = together.iter().map(|(_, work)| work.postings).sum();
+        let alone: u64 = asked
+            .iter()
+            .map(|q| index.search_measured(&vocabulary, q, 5).1)
+            .map(|work| work.postings + work.lookups)
+            .sum();
+        assert!(read < alone, "together {read}, alone {alone}");
+    }
+}
