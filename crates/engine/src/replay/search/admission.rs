@@ -31,6 +31,18 @@ pub enum Admitted {
 }
 
 impl SearchIndex {
+    /// The query's rarest token, the gate's: the first, in query order, of those held by the
+    /// fewest documents (a word no document holds is the rarest of all). `tokens` is not empty.
+    pub(super) fn rarest<'t>(&self, tokens: &'t [QueryToken]) -> &'t QueryToken {
+        let df = |t: &QueryToken| self.postings(t.term).0.len();
+        tokens
+            .iter()
+            .enumerate()
+            .min_by_key(|(i, t)| (df(t), *i))
+            .map(|(_, t)| t)
+            .expect("a query with tokens")
+    }
+
     /// The rarest-word gate for the query, and the gate's term: its rarest token (the
     /// first of the rarest, in query order) and the coverage rule.
     pub(super) fn gate(
@@ -40,12 +52,7 @@ impl SearchIndex {
         coverage_from: usize,
     ) -> (Gate, Option<u32>) {
         let df = |t: &QueryToken| self.postings(t.term).0.len();
-        let rarest = tokens
-            .iter()
-            .enumerate()
-            .min_by_key(|(i, t)| (df(t), *i))
-            .map(|(_, t)| t)
-            .expect("a query with tokens");
+        let rarest = self.rarest(tokens);
         let mut answerable: Vec<u32> = tokens
             .iter()
             .filter(|t| df(t) > 0)

@@ -81,56 +81,38 @@ thread_local! {
 }
 
 impl SearchIndex {
-    /// The query `query` and its rarest word's term, when it is answered with the others of
-    /// that word: it is searched under the gate, the word is held by at least [`SHARED_FROM`]
-    /// documents, no tool is named by the whole query, the twins' index does not answer it, it
-    /// has another word besides the rarest, and it is not scanned as common words only. The
-    /// search of such a query ranks the documents holding the gate by its other words.
-    fn shared_query(
-        &self,
-        vocabulary: &Vocabulary,
-        query: &str,
-        place: usize,
-    ) -> Option<(u32, SharedQuery)> {
-        let Some(Admission::RarestToken { coverage_from }) = self.admission else {
-            return None;
-        };
-        let tokens = SearchIndex::query_tokens(vocabulary, query);
-        if query.trim().is_empty() || tokens.is_empty() || self.is_empty() {
+    /// The term of the rarest word of `query` (its `tokens`), when the query is answered with
+    /// the others of that word: it is searched under the gate, the word is held by at least
+    /// [`SHARED_FROM`] documents, the twins' index does not answer it, it has another word
+    /// besides the rarest, it is not scanned as common words only, and no tool is named by the
+    /// whole query. The search of such a query ranks the documents holding the gate by its
+    /// other words.
+    fn shared_gate(&self, query: &str, tokens: &[QueryToken]) -> Option<u32> {
+        let gated = matches!(self.admission, Some(Admission::RarestToken { .. }));
+        if !gated || query.trim().is_empty() || tokens.is_empty() || self.is_empty() {
             return None;
         }
-        let (gate, gate_term) = self.gate(vocabulary, &tokens, coverage_from);
-        let gate_term = gate_term?;
-        if gate.document_frequency < SHARED_FROM || !self.exact_names(query).is_empty() {
+        let gate = self.rarest(tokens).term?;
+        if self.postings(Some(gate)).0.len() < SHARED_FROM {
             return None;
         }
-        if self.twins.as_deref().is_some_and(|t| t.answer(&tokens)) {
+        if self.twins.as_deref().is_some_and(|t| t.answer(tokens)) {
             return None;
         }
-        let walked = self.walked_terms(&tokens);
-        if walked.len() < 2 || self.scans_common(&walked) {
+        let walked = self.walked_terms(tokens);
+        if walked.len() < 2 || self.scans_common(&walked) || !self.exact_names(query).is_empty() {
             return None;
         }
-        Some((
-            gate_term,
-            SharedQuery {
-                place,
-                tokens,
-                gate,
-            },
-        ))
+        Some(gate)
     }
 
     /// `queries` in groups to give [`SearchIndex::search_together_measured`]: those that share
-    /// their rarest word (see [`SearchIndex::shared_query`]) together, every other query
+    /// their rarest word (see [`SearchIndex::shared_gate`]) together, every other query
     /// alone; groups in the order of their first query.
     pub fn search_groups(&self, vocabulary: &Vocabulary, queries: &[&str]) -> Vec<Vec<usize>> {
         let gates: Vec<Option<u32>> = queries
             .par_iter()
-            .map(|query| {
-                self.shared_query(vocabulary, query, 0)
-                    .map(|(gate, _)| gate)
-            })
+            .map(|query| self.shared_gate(query, &SearchIndex::query_tokens(vocabulary, query)))
             .collect();
         let mut groups: Vec<Vec<usize>> = Vec::new();
         // Per rarest word, its group.
@@ -157,23 +139,34 @@ impl SearchIndex {
         queries: &[&str],
         limit: usize,
     ) -> Vec<(SearchResult, SearchWork)> {
+        if let [query] = queries {
+            return vec![self.search_measured(vocabulary, query, limit)];
+        }
         let mut results: Vec<Option<(SearchResult, SearchWork)>> = vec![None; queries.len()];
-        let mut shared: FxHashMap<u32, Vec<SharedQuery>> = FxHashMap::default();
+        let mut shared: FxHashMap<u32, Vec<(usize, Vec<QueryToken>)>> = FxHashMap::default();
         for (place, query) in queries.iter().enumerate() {
-            match self
-                .shared_query(vocabulary, query, place)
-                .filter(|_| limit > 0)
-            {
-                Some((gate, shared_query)) => shared.entry(gate).or_default().push(shared_query),
+            let tokens = SearchIndex::query_tokens(vocabulary, query);
+            match self.shared_gate(query, &tokens).filter(|_| limit > 0) {
+                Some(gate) => shared.entry(gate).or_default().push((place, tokens)),
                 None => results[place] = Some(self.search_measured(vocabulary, query, limit)),
             }
         }
         for (gate, group) in shared {
-            if let [alone] = group.as_slice() {
-                let place = alone.place;
-                results[place] = Some(self.search_measured(vocabulary, queries[place], limit));
+            if let [(place, _)] = group.as_slice() {
+                results[*place] = Some(self.search_measured(vocabulary, queries[*place], limit));
                 continue;
             }
+            let Some(Admission::RarestToken { coverage_from }) = self.admission else {
+                unreachable!("a query shares its gate only under the gate");
+            };
+            let group: Vec<SharedQuery> = group
+                .into_iter()
+                .map(|(place, tokens)| SharedQuery {
+                    place,
+                    gate: self.gate(vocabulary, &tokens, coverage_from).0,
+                    tokens,
+                })
+                .collect();
             let gathered = self.gather(gate, &group);
             let answers: Vec<(usize, (SearchResult, SearchWork))> = group
                 .into_par_iter()
@@ -448,7 +441,10 @@ mod tests {
                 let asked: Vec<&str> = queries.iter().map(String::as_str).collect();
                 shared += asked
                     .iter()
-                    .filter(|q| index.shared_query(&vocabulary, q, 0).is_some())
+                    .filter(|q| {
+                        let tokens = SearchIndex::query_tokens(&vocabulary, q);
+                        index.shared_gate(q, &tokens).is_some()
+                    })
                     .count();
                 for limit in [1, 5, 8] {
                     let together = index.search_together_measured(&vocabulary, &asked, limit);
@@ -486,9 +482,8 @@ mod tests {
         places.sort_unstable();
         assert_eq!(places, (0..asked.len()).collect::<Vec<_>>());
         let gate = |place: usize| {
-            index
-                .shared_query(&vocabulary, asked[place], place)
-                .map(|(gate, _)| gate)
+            let tokens = SearchIndex::query_tokens(&vocabulary, asked[place]);
+            index.shared_gate(asked[place], &tokens)
         };
         let mut shared_groups = 0;
         for group in &groups {
