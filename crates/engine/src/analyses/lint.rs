@@ -575,7 +575,8 @@ pub struct LintWatch<'a> {
     /// findability searches done (each distinct name or first sentence of a tool, searched
     /// once) and of them all.
     pub progress: &'a mut dyn FnMut(usize, usize),
-    /// Set (from any thread, e.g. on Ctrl-C) to stop the lint within a few searches.
+    /// Set (from any thread, e.g. on Ctrl-C) to stop the lint within a group of searches (at
+    /// most 1,024 that share their rarest word: milliseconds).
     pub cancel: &'a AtomicBool,
 }
 

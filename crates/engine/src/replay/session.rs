@@ -713,7 +713,8 @@ impl Session {
     }
 
     /// `queries` in groups for [`Session::search_together_measured`]: the queries that share
-    /// their rarest word under the gate together (a few dozen to a group), every other alone.
+    /// their rarest word under the gate together (at most 1,024 to a group), every other
+    /// alone.
     pub fn search_groups(&self, queries: &[&str]) -> Vec<Vec<usize>> {
         let (index, vocabulary) = self.searchable();
         index.search_groups(vocabulary, queries)

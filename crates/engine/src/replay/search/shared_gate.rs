@@ -9,7 +9,7 @@
 //! are those of the query searched alone.
 
 use rayon::prelude::*;
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::{Cell, RefCell};
 
 use crate::replay::search::index::SearchIndex;
@@ -22,9 +22,18 @@ use schematax_releases::Admission;
 /// that word: with fewer, the pruned ranking of the query alone reads about as little.
 const SHARED_FROM: usize = 64;
 
+/// The most queries in one group: a group is searched to its end once started, so a lint
+/// stops within one group of its being cancelled.
+const GROUP_MOST: usize = 1_024;
+
 /// A term held by at least one candidate in this many is gathered as a weight for every
 /// candidate (0 where it is not held), added up without a branch; a rarer one as a list.
-const DENSE_SHARE: usize = 8;
+/// A gathering then holds at most 48 bytes for each weight it finds (16 as found, and 32 in
+/// a run of weights or 16 in a list), whatever the catalog.
+const DENSE_SHARE: usize = 4;
+
+/// The most weights found that a thread keeps room for between gatherings (16 MiB).
+const FOUND_KEPT: usize = 1 << 20;
 
 /// Candidates whose own terms are fetched side by side, before they are read.
 const WARM_RUN: usize = 16;
@@ -107,19 +116,23 @@ impl SearchIndex {
     }
 
     /// `queries` in groups to give [`SearchIndex::search_together_measured`]: those that share
-    /// their rarest word (see [`SearchIndex::shared_gate`]) together, every other query
-    /// alone; groups in the order of their first query.
+    /// their rarest word (see [`SearchIndex::shared_gate`]) together, at most [`GROUP_MOST`]
+    /// to a group, every other query alone; groups in the order of their first query.
     pub fn search_groups(&self, vocabulary: &Vocabulary, queries: &[&str]) -> Vec<Vec<usize>> {
         let gates: Vec<Option<u32>> = queries
             .par_iter()
             .map(|query| self.shared_gate(query, &SearchIndex::query_tokens(vocabulary, query)))
             .collect();
         let mut groups: Vec<Vec<usize>> = Vec::new();
-        // Per rarest word, its group.
+        // Per rarest word, its group still filling.
         let mut group_of: FxHashMap<u32, usize> = FxHashMap::default();
         for (place, gate) in gates.into_iter().enumerate() {
-            let group = match gate {
-                Some(gate) => *group_of.entry(gate).or_insert(groups.len()),
+            let group = match gate.map(|gate| (gate, group_of.get(&gate))) {
+                Some((_, Some(&group))) if groups[group].len() < GROUP_MOST => group,
+                Some((gate, _)) => {
+                    group_of.insert(gate, groups.len());
+                    groups.len()
+                }
                 None => groups.len(),
             };
             if group == groups.len() {
@@ -130,9 +143,10 @@ impl SearchIndex {
         groups
     }
 
-    /// Searches every query of `queries`: each result and its work as
-    /// [`SearchIndex::search_measured`] gives them, in order. Queries that share their rarest
-    /// word are ranked together, on every core, over one gathering of its documents.
+    /// Searches every query of `queries`: each result as [`SearchIndex::search_measured`] gives
+    /// it, in order, with the work done for it (a group's gathering is counted in its first
+    /// query's, and its ranking as postings read). Queries that share their rarest word are
+    /// ranked together, on every core, over one gathering of its documents.
     pub fn search_together_measured(
         &self,
         vocabulary: &Vocabulary,
@@ -208,7 +222,7 @@ impl SearchIndex {
         let mut terms: Vec<u32> = group
             .iter()
             .flat_map(|query| query.tokens.iter().filter_map(|token| token.term))
-            .filter(|&term| term != gate)
+            .filter(|&term| term != gate && (term as usize) < self.max_weights.len())
             .collect();
         terms.sort_unstable();
         terms.dedup();
@@ -270,6 +284,9 @@ impl SearchIndex {
                     run => dense[run as usize * docs.len() + place as usize] = weight,
                 }
             }
+            if found.capacity() > FOUND_KEPT {
+                *found = Vec::new();
+            }
         });
         Gathered {
             gate,
@@ -299,23 +316,21 @@ impl Gathered<'_> {
             scratch.held.clear();
             scratch.held.resize(count, 0);
             let (sums, held) = (&mut scratch.sums, &mut scratch.held);
-            let mut seen: Vec<u32> = Vec::with_capacity(query.tokens.len());
+            // A set, so that a query of thousands of words costs no quadratic lookups.
+            let mut seen = FxHashSet::default();
             let mut read = 0;
             for term in query.tokens.iter().filter_map(|token| token.term) {
-                let first = !seen.contains(&term);
-                if first {
-                    seen.push(term);
-                }
+                let first = seen.insert(term);
                 if term == self.gate {
                     // Every candidate holds the gate: it is counted in the admission below.
                     add_each(sums, self.gate_weights);
                     read += count;
                     continue;
                 }
-                let slot = self
-                    .terms
-                    .binary_search(&term)
-                    .expect("the group's terms are gathered");
+                // A term the index does not know (of another vocabulary) has no candidate.
+                let Ok(slot) = self.terms.binary_search(&term) else {
+                    continue;
+                };
                 match self.dense_of[slot] {
                     NO_SLOT => {
                         let list = &self.lists
@@ -494,6 +509,15 @@ mod tests {
             }
         }
         assert!(shared_groups >= 3, "{shared_groups} shared groups");
+        // A rarest word asked by more queries than a group holds fills several groups.
+        let shared = asked[groups.iter().find(|group| group.len() > 1).unwrap()[0]];
+        let many = vec![shared; 2 * GROUP_MOST + 52];
+        let sizes: Vec<usize> = index
+            .search_groups(&vocabulary, &many)
+            .iter()
+            .map(Vec::len)
+            .collect();
+        assert_eq!(sizes, [GROUP_MOST, GROUP_MOST, 52]);
         // Seed has no gate: every query is searched alone.
         let (vocabulary, index) = catalog(&mut rng, seed_rules(), 1_000);
         let groups = index.search_groups(&vocabulary, &asked);
@@ -501,9 +525,10 @@ mod tests {
     }
 
     #[test]
-    fn a_group_reads_each_candidate_once() {
-        // Tools that all hold "commit", each with a few other words: the gathering reads every
-        // tool's terms once for the whole group, and each query adds up only its own words.
+    fn a_group_reads_less_than_its_queries_alone() {
+        // A twentieth of the tools hold "commit", each tool a few other words: the gathering
+        // reads each of those tools' terms once for the whole group, and each query adds up
+        // only its own words, where alone each query bounds every one of those tools.
         let mut rng = Lcg(3);
         let rules = HERMES_2026_09.search;
         let mut vocabulary = Vocabulary::new(rules);
