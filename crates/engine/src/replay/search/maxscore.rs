@@ -645,25 +645,12 @@ impl SearchIndex {
 
 #[cfg(test)]
 mod tests {
-    use crate::replay::search::fixture::seed_rules;
+    use crate::replay::search::fixture::{seed_rules, Lcg};
     use crate::replay::search::{
         idf, raw_tokens, search_text, term_weight, SearchIndex, SearchWork, TermCounts, Via,
         Vocabulary,
     };
     use schematax_releases::{Admission, SearchRules, HERMES_2026_09};
-
-    /// A tiny deterministic generator for the differential tests.
-    struct Lcg(u64);
-
-    impl Lcg {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((self.0 >> 33) % n as u64) as usize
-        }
-    }
 
     /// The ranking from scratch: every document scored in full with freshly computed
     /// weights, admitted by the profile's rule, sorted by score then catalog order.

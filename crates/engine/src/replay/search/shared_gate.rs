@@ -379,22 +379,9 @@ fn add_each(sums: &mut [f64], weights: &[f64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::search::fixture::seed_rules;
+    use crate::replay::search::fixture::{seed_rules, Lcg};
     use crate::replay::search::{search_text, TermCounts};
     use schematax_releases::{Profile, SearchRules, HERMES_2026_09};
-
-    /// A tiny deterministic generator.
-    struct Lcg(u64);
-
-    impl Lcg {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((self.0 >> 33) % n as u64) as usize
-        }
-    }
 
     const WORDS: [&str; 24] = [
         "list", "get", "the", "a", "file", "files", "issue", "page", "web", "query", "run",

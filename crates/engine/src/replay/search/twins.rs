@@ -273,7 +273,7 @@ impl<I> Twins<I> {
 
 #[cfg(test)]
 mod tests {
-    use crate::replay::search::fixture::seed_rules;
+    use crate::replay::search::fixture::{seed_rules, Lcg};
     use crate::replay::search::{search_text, SearchIndex, SearchWork, Via, Vocabulary};
     use schematax_releases::{SearchRules, HERMES_2026_09};
 
@@ -299,19 +299,6 @@ mod tests {
         "review",
         "workflow",
     ];
-
-    /// A tiny deterministic generator.
-    struct Lcg(u64);
-
-    impl Lcg {
-        fn below(&mut self, n: usize) -> usize {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((self.0 >> 33) % n as u64) as usize
-        }
-    }
 
     /// `tools` tools of seeded descriptions on servers of ten, the whole catalog copied
     /// `copies` times under servers renamed `<server>-<copy>`; and the descriptions.
