@@ -198,7 +198,7 @@ pub fn ending_cleanly<T>(shown: bool, work: impl FnOnce() -> T) -> T {
     }
 }
 
-/// Lints the session. On a terminal, `line` shows how many tools are linted, and Ctrl-C (or
+/// Lints the session. On a terminal, `line` shows how many searches are done, and Ctrl-C (or
 /// SIGTERM, SIGHUP) stops the lint at once: the line is cleared and the signal given back.
 pub fn lint_showing_progress(
     session: &Session,

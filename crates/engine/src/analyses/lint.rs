@@ -1299,6 +1299,66 @@ mod tests {
     }
 
     #[test]
+    fn a_lint_makes_the_searches_that_share_a_rarest_word_together() {
+        // 2,000 distinct tools whose first sentences each hold one of 20 verbs (100 tools
+        // each, the sentence's rarest word) and two of 10 nouns (200 each): under the newest
+        // release's rarest-word gate, each verb's sentences are ranked over one gathering of
+        // its 100 tools, and the lint reads less than its searches made one by one, with the
+        // same results.
+        const VERBS: [&str; 20] = [
+            "archive", "bundle", "commit", "deploy", "export", "fetch", "grant", "hide", "import",
+            "join", "keep", "lock", "merge", "notify", "open", "publish", "queue", "rename",
+            "sync", "tag",
+        ];
+        const THINGS: [&str; 10] = [
+            "files", "users", "pages", "tickets", "builds", "alerts", "notes", "images", "logs",
+            "tasks",
+        ];
+        const PLACES: [&str; 10] = [
+            "cloud", "disk", "queue", "vault", "cache", "inbox", "board", "wiki", "drive", "store",
+        ];
+        let tools: Vec<String> = (0..2_000)
+            .map(|i| {
+                let (verb, thing, place) = (VERBS[i % 20], THINGS[(i / 20) % 10], PLACES[i / 200]);
+                format!(
+                    r#"{{"name":"tool_{i}","description":"{verb} the {thing} in the {place}.","inputSchema":{{"type":"object"}}}}"#
+                )
+            })
+            .collect();
+        let capture = format!(r#"{{"server":"srv","tools":[{}]}}"#, tools.join(","));
+        let overrides = Overrides {
+            profile: Some(Profile::newest()),
+            ..Overrides::default()
+        };
+        let captures = [parse_capture(capture.as_bytes(), "srv").unwrap()];
+        let session = Session::new(&Config::default(), &captures, &overrides);
+        let limit = session.settings().search_default_limit as usize;
+        let findings = lint(&session);
+        let searches = Searches::run(
+            &session,
+            limit,
+            LintWatch {
+                progress: &mut |_, _| {},
+                cancel: &AtomicBool::new(false),
+            },
+        )
+        .unwrap();
+        let mut alone = SearchWork::default();
+        for (query, &number) in &searches.numbers {
+            let (result, work) = session.search_measured(query, limit);
+            let docs: Vec<u32> = result.hits.iter().map(|hit| hit.doc as u32).collect();
+            assert_eq!(searches.results.get(number), docs.as_slice(), "{query:?}");
+            alone = alone + work;
+        }
+        let together = findings.work().search;
+        let read = |work: SearchWork| work.postings + work.lookups;
+        assert!(
+            read(together) < read(alone),
+            "together {together:?}, alone {alone:?}"
+        );
+    }
+
+    #[test]
     fn a_watched_lint_reports_its_progress_and_stops_when_cancelled() {
         let tools: Vec<String> = (0..2_500)
             .map(|i| {

@@ -102,6 +102,18 @@ impl SearchIndex {
             }
             _ => self.ranked_gated(tokens, limit, gate_term, gate.required, &exact),
         };
+        self.gated_result(best, tokens, &exact, gate)
+    }
+
+    /// The result of a search under `gate` that ranked `best` (the `exact` names first, at an
+    /// infinite score).
+    pub(super) fn gated_result(
+        &self,
+        best: Vec<Ranked>,
+        tokens: &[QueryToken],
+        exact: &[u32],
+        gate: Gate,
+    ) -> SearchResult {
         let via = match best.first() {
             None => Via::None,
             Some(first) if first.score.is_infinite() => Via::Exact,
@@ -109,7 +121,7 @@ impl SearchIndex {
         };
         SearchResult {
             via,
-            hits: self.hits(best, tokens, &exact),
+            hits: self.hits(best, tokens, exact),
             gate: Some(gate),
         }
     }

@@ -13,7 +13,7 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use std::cell::{Cell, RefCell};
 
 use crate::replay::search::index::SearchIndex;
-use crate::replay::search::result::{tally, Gate, SearchResult, SearchWork, Via, WORK};
+use crate::replay::search::result::{tally, Gate, SearchResult, SearchWork, WORK};
 use crate::replay::search::terms::{QueryToken, Vocabulary};
 use crate::replay::search::topk::{Ranked, TopK};
 use schematax_releases::Admission;
@@ -127,12 +127,11 @@ impl SearchIndex {
         // Per rarest word, its group still filling.
         let mut group_of: FxHashMap<u32, usize> = FxHashMap::default();
         for (place, gate) in gates.into_iter().enumerate() {
-            let group = match gate.map(|gate| (gate, group_of.get(&gate))) {
-                Some((_, Some(&group))) if groups[group].len() < GROUP_MOST => group,
-                Some((gate, _)) => {
-                    group_of.insert(gate, groups.len());
-                    groups.len()
-                }
+            let group = match gate {
+                Some(gate) => match group_of.get(&gate) {
+                    Some(&group) if groups[group].len() < GROUP_MOST => group,
+                    _ => *group_of.insert(gate, groups.len()).insert(groups.len()),
+                },
                 None => groups.len(),
             };
             if group == groups.len() {
@@ -190,16 +189,7 @@ impl SearchIndex {
                     // The gathering is counted in the work of the group's first query.
                     tally(if i == 0 { gathered.read } else { 0 }, 0);
                     let best = gathered.rank(&query, limit);
-                    let via = if best.is_empty() {
-                        Via::None
-                    } else {
-                        Via::Bm25
-                    };
-                    let result = SearchResult {
-                        via,
-                        hits: self.hits(best, &query.tokens, &[]),
-                        gate: Some(query.gate),
-                    };
+                    let result = self.gated_result(best, &query.tokens, &[], query.gate);
                     (query.place, (result, WORK.with(Cell::get).since(before)))
                 })
                 .collect();
