@@ -208,16 +208,18 @@ pub fn parse_capture(
     bytes: &[u8],
     default_server: &str,
 ) -> Result<ServerCapture, CaptureFileError> {
-    if let Err(e) = std::str::from_utf8(bytes) {
-        return Err(CaptureFileError::NotUtf8(e.valid_up_to()));
-    }
+    let text = match std::str::from_utf8(bytes) {
+        Ok(text) => text,
+        Err(e) => return Err(CaptureFileError::NotUtf8(e.valid_up_to())),
+    };
     let mut capture = ServerCapture {
         server: default_server.to_string(),
         ..ServerCapture::default()
     };
     let mut raw_tools: Vec<Value> = Vec::new();
     let mut documents = 0usize;
-    for (index, document) in serde_json::Deserializer::from_slice(bytes)
+    // Valid UTF-8 (checked above), so its strings need not be checked again as they are read.
+    for (index, document) in serde_json::Deserializer::from_str(text)
         .into_iter::<Value>()
         .enumerate()
     {

@@ -51,7 +51,7 @@ impl JsonSink for CharCounter {
     fn push_escaped(&mut self, text: &str) {
         self.push_str(text);
         let bytes = text.as_bytes();
-        if bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+        if needs_escape(bytes) {
             self.0 += bytes
                 .iter()
                 .map(|&b| u64::from(ESCAPE_EXTRA[b as usize]))
@@ -132,7 +132,7 @@ pub fn write_json_string<S: JsonSink>(text: &str, out: &mut S) {
 /// The escaping of [`write_json_string`], without the quotes.
 fn escape_into<S: JsonSink>(text: &str, out: &mut S) {
     let bytes = text.as_bytes();
-    if !bytes.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\') {
+    if !needs_escape(bytes) {
         out.push_str(text);
         return;
     }
@@ -158,6 +158,25 @@ fn escape_into<S: JsonSink>(text: &str, out: &mut S) {
         start = index + 1;
     }
     out.push_str(&text[start..]);
+}
+
+/// Whether `bytes` hold a byte that a JSON string escapes (a control character, `"` or `\`),
+/// eight bytes at a time: nearly every string of a schema has none, and this check is most of
+/// writing or measuring it.
+fn needs_escape(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([1; 8]);
+    const HIGH_BITS: u64 = ONES << 7;
+    /// Whether a byte of `word` is below `limit` (at most 128): exact for the word as a whole.
+    const fn has_below(word: u64, limit: u8) -> bool {
+        word.wrapping_sub(ONES * limit as u64) & !word & HIGH_BITS != 0
+    }
+    let (words, rest) = bytes.as_chunks::<8>();
+    words.iter().any(|word| {
+        let word = u64::from_ne_bytes(*word);
+        has_below(word, 0x20)
+            || has_below(word ^ (ONES * u64::from(b'"')), 1)
+            || has_below(word ^ (ONES * u64::from(b'\\')), 1)
+    }) || rest.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\')
 }
 
 /// A float as Python's `repr`: the shortest round-trip digits, fixed notation for decimal
@@ -276,6 +295,42 @@ mod tests {
         let mut counter = CharCounter::default();
         write_compact_json(&value, &mut counter);
         assert_eq!(counter.0, char_count(&compact(&value)));
+    }
+
+    #[test]
+    fn the_escape_check_finds_every_escaped_byte_at_every_place() {
+        for byte in 0u8..=0x7f {
+            let escaped = byte < 0x20 || byte == b'"' || byte == b'\\';
+            for len in 1..=19 {
+                for at in 0..len {
+                    let mut text = vec![b'a'; len];
+                    text[at] = byte;
+                    assert_eq!(needs_escape(&text), escaped, "{byte:#x} at {at} of {len}");
+                }
+            }
+        }
+        // Bytes just above a limit, and multi-byte characters, are not escaped.
+        assert!(!needs_escape("  !#[]é東🍵\u{7f}\u{80}".as_bytes()));
+        assert!(!needs_escape(b""));
+        // Random texts of every byte, mostly high ones, against the byte-by-byte rule.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..20_000 {
+            let text: Vec<u8> = (0..(state >> 59) as usize + 1)
+                .map(|_| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1);
+                    let byte = (state >> 56) as u8;
+                    if byte < 0x30 && state & 0x100 != 0 {
+                        byte | 0x80
+                    } else {
+                        byte
+                    }
+                })
+                .collect();
+            let expected = text.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
+            assert_eq!(needs_escape(&text), expected, "{text:?}");
+        }
     }
 
     #[test]
