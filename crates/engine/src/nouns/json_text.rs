@@ -60,6 +60,35 @@ impl JsonSink for CharCounter {
     }
 }
 
+/// A sink that tells whether what is written to it is one given text, without storing it.
+#[derive(Debug, Clone, Copy)]
+pub struct SameText<'a> {
+    /// What is still to be written, while it has matched so far.
+    rest: Option<&'a [u8]>,
+}
+
+impl<'a> SameText<'a> {
+    /// A sink compared with `expected`.
+    pub fn new(expected: &'a str) -> SameText<'a> {
+        SameText {
+            rest: Some(expected.as_bytes()),
+        }
+    }
+
+    /// Whether everything written is `expected`, whole.
+    pub fn is_same(&self) -> bool {
+        self.rest.is_some_and(<[u8]>::is_empty)
+    }
+}
+
+impl JsonSink for SameText<'_> {
+    fn push_str(&mut self, text: &str) {
+        self.rest = self
+            .rest
+            .and_then(|rest| rest.strip_prefix(text.as_bytes()));
+    }
+}
+
 /// Characters an escaped byte writes beyond one, by byte: what [`escape_into`] writes.
 const ESCAPE_EXTRA: [u8; 256] = {
     let mut table = [0u8; 256];
@@ -331,6 +360,25 @@ mod tests {
             let expected = text.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\');
             assert_eq!(needs_escape(&text), expected, "{text:?}");
         }
+    }
+
+    #[test]
+    fn same_text_is_true_only_for_the_whole_text() {
+        let value = json!({"k": ["a\"b", 1.5, {"z": null}]});
+        let text = compact(&value);
+        let same = |expected: &str| {
+            let mut sink = SameText::new(expected);
+            write_compact_json(&value, &mut sink);
+            sink.is_same()
+        };
+        assert!(same(&text));
+        assert!(
+            !same(&text[..text.len() - 1]),
+            "a prefix of what is written"
+        );
+        assert!(!same(&format!("{text} ")), "more than what is written");
+        assert!(!same(&text.replace("1.5", "1.6")));
+        assert!(!same(r#"{"k":["a\"b",1.5,{"z":null}],"k2":1}"#));
     }
 
     #[test]

@@ -8,7 +8,9 @@ use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::sync::Arc;
 
-use crate::nouns::json_text::{write_json_string, CharCounter, JsonSink};
+use crate::nouns::json_text::{
+    write_compact_object, write_json_string, CharCounter, JsonSink, SameText,
+};
 use crate::nouns::object_text::ObjectText;
 use crate::nouns::tools::McpTool;
 use crate::replay::schema::normalise;
@@ -74,7 +76,9 @@ fn is_tag(c: char) -> bool {
 /// Removes Unicode tag characters, keeping whole flag emoji tag sequences (U+1F3F4, then tags
 /// U+E0020..U+E007E, then U+E007F): hidden text a model reads but people do not see.
 pub fn strip_tag_characters(text: &str) -> Cow<'_, str> {
-    if !text.chars().any(is_tag) {
+    // Every tag character is written in UTF-8 from the byte 0xF3 on: a text without that byte,
+    // nearly every text, is found to hold none without decoding it.
+    if !text.as_bytes().contains(&0xF3) || !text.chars().any(is_tag) {
         return Cow::Borrowed(text);
     }
     let chars: Vec<char> = text.chars().collect();
@@ -152,25 +156,21 @@ pub fn write_definition<S: JsonSink>(
 }
 
 /// The definition as schematax measured it before Hermes's schema passes: the captured
-/// `inputSchema` (given parsed) with `"properties": {}` added when missing, and its text: the
+/// `inputSchema` (given parsed) with `"properties": {}` added when missing, as its text: the
 /// captured text itself when nothing was added.
-fn captured_parameters(
-    tool: &McpTool,
-    parsed: Option<Map<String, Value>>,
-) -> (Map<String, Value>, ObjectText) {
-    let mut schema = parsed.unwrap_or_else(|| {
-        let mut object = Map::new();
-        object.insert("type".into(), Value::String("object".into()));
-        object
-    });
-    match &tool.input_schema {
-        Some(text) if schema.contains_key("properties") => (schema, text.clone()),
+fn captured_parameters(tool: &McpTool, parsed: Option<&Map<String, Value>>) -> ObjectText {
+    match (&tool.input_schema, parsed) {
+        (Some(text), Some(schema)) if schema.contains_key("properties") => text.clone(),
         _ => {
+            let mut schema = parsed.cloned().unwrap_or_else(|| {
+                let mut object = Map::new();
+                object.insert("type".into(), Value::String("object".into()));
+                object
+            });
             schema
                 .entry("properties")
                 .or_insert_with(|| Value::Object(Map::new()));
-            let text = ObjectText::new(&schema);
-            (schema, text)
+            ObjectText::new(&schema)
         }
     }
 }
@@ -218,9 +218,14 @@ impl ToolEntry {
     /// Builds the definition Hermes would send for `tool` of `server` under `profile`.
     pub fn new(profile: Profile, server: &str, tool: &McpTool) -> ToolEntry {
         let parsed = tool.input_schema.as_ref().map(ObjectText::parse);
-        let normalised = normalise(parsed.as_ref(), &profile.spec().schema);
-        let (captured, captured_text) = captured_parameters(tool, parsed);
-        let unchanged = equal_in_order(&captured, &normalised);
+        let captured_text = captured_parameters(tool, parsed.as_ref());
+        let normalised = normalise(parsed, &profile.spec().schema);
+        let unchanged = {
+            let captured = captured_text.as_str();
+            let mut compared = SameText::new(&captured);
+            write_compact_object(&normalised, &mut compared);
+            compared.is_same()
+        };
         let parameters = if unchanged {
             captured_text.clone()
         } else {
@@ -332,27 +337,6 @@ pub fn parameter_names(parameters: &Map<String, Value>) -> impl Iterator<Item = 
         .and_then(Value::as_object)
         .into_iter()
         .flat_map(|properties| properties.keys().map(String::as_str))
-}
-
-/// Whether two mappings are equal and list their keys in the same order in every mapping
-/// below, and every mapping that is an item of a list (one walk, no key hashed: the same as
-/// `==`, which ignores order, and the order compared at those depths).
-fn equal_in_order(a: &Map<String, Value>, b: &Map<String, Value>) -> bool {
-    a.len() == b.len()
-        && a.iter().zip(b).all(|((ka, va), (kb, vb))| {
-            ka == kb
-                && match (va, vb) {
-                    (Value::Object(x), Value::Object(y)) => equal_in_order(x, y),
-                    (Value::Array(x), Value::Array(y)) => {
-                        x.len() == y.len()
-                            && x.iter().zip(y).all(|(i, j)| match (i, j) {
-                                (Value::Object(p), Value::Object(q)) => equal_in_order(p, q),
-                                _ => i == j,
-                            })
-                    }
-                    _ => va == vb,
-                }
-        })
 }
 
 /// Characters of the definition of MCP tool `tool` on `server` under `profile`.
@@ -711,32 +695,6 @@ mod tests {
         let held = Names::new(names.iter().copied());
         assert!(held.iter().eq(names.iter().copied()));
         assert_eq!(Names::new(std::iter::empty()).iter().count(), 0);
-    }
-
-    #[test]
-    fn equal_in_order_is_equality_with_the_order_of_mappings_and_their_list_items() {
-        let map = |value: serde_json::Value| value.as_object().cloned().unwrap();
-        let a = map(serde_json::json!({"a": 1, "b": {"c": 2, "d": [{"e": 3, "f": 4}, 5]}}));
-        assert!(equal_in_order(&a, &a.clone()));
-        let swapped_top =
-            map(serde_json::json!({"b": {"c": 2, "d": [{"e": 3, "f": 4}, 5]}, "a": 1}));
-        let swapped_below =
-            map(serde_json::json!({"a": 1, "b": {"d": [{"e": 3, "f": 4}, 5], "c": 2}}));
-        let swapped_in_list =
-            map(serde_json::json!({"a": 1, "b": {"c": 2, "d": [{"f": 4, "e": 3}, 5]}}));
-        let other_value =
-            map(serde_json::json!({"a": 1, "b": {"c": 2, "d": [{"e": 3, "f": 4}, 6]}}));
-        for differs in [&swapped_top, &swapped_below, &swapped_in_list, &other_value] {
-            assert!(!equal_in_order(&a, differs), "{differs:?}");
-        }
-        // A mapping in a list in a list is compared as `==` does, whatever its order.
-        let deep = map(serde_json::json!({"x": [[{"e": 3, "f": 4}]]}));
-        let deep_swapped = map(serde_json::json!({"x": [[{"f": 4, "e": 3}]]}));
-        assert!(equal_in_order(&deep, &deep_swapped));
-        assert!(!equal_in_order(
-            &deep,
-            &map(serde_json::json!({"x": [[{"e": 3}]]}))
-        ));
     }
 
     fn seed() -> Profile {

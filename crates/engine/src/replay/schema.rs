@@ -557,20 +557,40 @@ fn sanitise_node(value: Value, rules: &SchemaRules) -> Value {
             .collect(),
         _ => Vec::new(),
     };
-    let mut out = Map::new();
-    let mut at_end = Vec::new();
-    for (key, value) in node {
-        if key == "type" {
-            if let Value::Array(types) = &value {
-                normalise_type_array(types, &mut out, &mut at_end, rules);
-                continue;
+    let mut out = if matches!(node.get("type"), Some(Value::Array(_))) {
+        // A `type` list writes other keys where it was, or at the end: the node is rebuilt
+        // key by key, as the releases build it.
+        let mut out = Map::new();
+        let mut at_end = Vec::new();
+        for (key, value) in node {
+            if key == "type" {
+                if let Value::Array(types) = &value {
+                    normalise_type_array(types, &mut out, &mut at_end, rules);
+                    continue;
+                }
+            }
+            if let Some(value) = sanitise_child(&key, value, rules, &renames) {
+                out.insert(key, value);
             }
         }
-        if let Some(value) = sanitise_child(&key, value, rules, &renames) {
-            out.insert(key, value);
+        out.extend(at_end);
+        out
+    } else {
+        // Every key keeps its place (or is dropped): the values are sanitised in place, and
+        // no key is hashed again.
+        let mut node = node;
+        let mut dropped = Vec::new();
+        for (key, value) in node.iter_mut() {
+            match sanitise_child(key, std::mem::take(value), rules, &renames) {
+                Some(sanitised) => *value = sanitised,
+                None => dropped.push(key.clone()),
+            }
         }
-    }
-    out.extend(at_end);
+        for key in dropped {
+            node.shift_remove(&key);
+        }
+        node
+    };
     add_flagged_required(&mut out, flagged, rules);
     if out.get("type").and_then(Value::as_str) == Some("object") {
         if !matches!(out.get("properties"), Some(Value::Object(_))) {
@@ -605,17 +625,15 @@ fn sanitise_child(
     Some(match role(key, &value, rules) {
         Role::Dropped => return None,
         Role::SchemaMap => match value {
-            Value::Object(map) => {
-                let is_properties = key == "properties";
+            Value::Object(map) if key == "properties" && !renames.0.is_empty() => {
                 let map = map
                     .into_iter()
-                    .map(|(k, v)| {
-                        let k = if is_properties { renames.apply(&k) } else { k };
-                        (k, sanitise_property(v, rules))
-                    })
+                    .map(|(k, v)| (renames.apply(&k), sanitise_property(v, rules)))
                     .collect();
                 Value::Object(map)
             }
+            // No name changes: the schemas are sanitised in place.
+            Value::Object(map) => Value::Object(map_values(map, |v| sanitise_property(v, rules))),
             other => other,
         },
         Role::Dependencies => match value {
@@ -692,14 +710,12 @@ fn drop_default_beside_ref(value: Value) -> Value {
 
 /// The parameters Hermes sends for a captured `inputSchema` (`None` when the tool has none):
 /// the registration pass, then the sanitiser, by the profile's rules.
-pub fn normalise(schema: Option<&Map<String, Value>>, rules: &SchemaRules) -> Map<String, Value> {
+pub fn normalise(schema: Option<Map<String, Value>>, rules: &SchemaRules) -> Map<String, Value> {
     // Registration (MCP level).
     let mut value = match schema {
         Some(map) if !map.is_empty() => {
-            let value = rewrite_local_refs(
-                Value::Object(map.clone()),
-                rules.keep_parameters_named_definitions,
-            );
+            let value =
+                rewrite_local_refs(Value::Object(map), rules.keep_parameters_named_definitions);
             let value = strip_nullable_unions(value, rules);
             let value = if rules.collapse_const_unions {
                 rewrite(value, &collapse_const_node)
@@ -755,16 +771,19 @@ mod tests {
     }
 
     fn seed(schema: Value) -> Value {
-        Value::Object(normalise(schema.as_object(), &rules_of("seed")))
+        Value::Object(normalise(schema.as_object().cloned(), &rules_of("seed")))
     }
 
     /// Upstream main of late September 2026 (ENGINE-2026-09.md).
     fn current(schema: Value) -> Value {
-        Value::Object(normalise(schema.as_object(), &HERMES_2026_09.schema))
+        Value::Object(normalise(
+            schema.as_object().cloned(),
+            &HERMES_2026_09.schema,
+        ))
     }
 
     fn release(id: &str, schema: Value) -> Value {
-        Value::Object(normalise(schema.as_object(), &rules_of(id)))
+        Value::Object(normalise(schema.as_object().cloned(), &rules_of(id)))
     }
 
     /// Compact JSON with key order, to compare byte for byte.
@@ -935,8 +954,8 @@ mod tests {
         let schema = json!({"type": "object", "properties": {"when": {"anyOf": [{"type": "string"}, {"type": "null"}]}, "m": {"type": ["string", "number"]}, "a b": {"required": true}}, "definitions": {"X": {}}});
         for profile in Profile::all() {
             let rules = &profile.spec().schema;
-            let once = normalise(schema.as_object(), rules);
-            let twice = normalise(Some(&once), rules);
+            let once = normalise(schema.as_object().cloned(), rules);
+            let twice = normalise(Some(once.clone()), rules);
             assert_eq!(
                 text(&Value::Object(once)),
                 text(&Value::Object(twice)),
