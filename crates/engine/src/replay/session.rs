@@ -988,8 +988,9 @@ impl CatalogBuild {
         for &r in &catalog.tools {
             by_server[r.server].push(r);
         }
+        // On every core: each group cuts its tools' descriptions short.
         let groups = by_server
-            .iter()
+            .par_iter()
             .enumerate()
             .filter(|(_, refs)| !refs.is_empty())
             .map(|(server, refs)| {
