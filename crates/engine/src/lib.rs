@@ -39,3 +39,22 @@ pub mod replay;
 pub mod text;
 pub mod tokenizers;
 pub mod yaml;
+
+#[cfg(test)]
+mod test_rng {
+    //! The unit tests' random inputs.
+
+    /// A tiny deterministic generator for the differential tests.
+    pub(crate) struct Lcg(pub(crate) u64);
+
+    impl Lcg {
+        /// A number below `n`.
+        pub(crate) fn below(&mut self, n: usize) -> usize {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((self.0 >> 33) % n as u64) as usize
+        }
+    }
+}

@@ -7,17 +7,17 @@
 //! `server` field, else the file stem.
 
 use rayon::prelude::*;
-use serde_json::{Map, Value};
+use serde_json::Value;
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::inputs::capture_document::{
+    cut_string, Document, DocumentObject, RawTool, SchemaField, Shaped,
+};
 use crate::inputs::error::{read_limited, InputError};
-use crate::nouns::json_text::{write_json_string, CharCounter};
-use crate::nouns::object_text::ObjectText;
 use crate::nouns::tools::{
-    EntryNote, McpTool, ServerCapture, SkipReason, ToolMeta, MAX_ANALYSED_STRING_BYTES,
-    MAX_NAME_BYTES,
+    EntryNote, McpTool, ServerCapture, SkipReason, ToolMeta, MAX_NAME_BYTES,
 };
 use crate::text::human_bytes;
 
@@ -212,52 +212,76 @@ pub fn parse_capture(
         Ok(text) => text,
         Err(e) => return Err(CaptureFileError::NotUtf8(e.valid_up_to())),
     };
+    let documents = match read_documents::<Document>(text, |document| document)? {
+        documents if documents.iter().any(Document::has_key_twice) => {
+            read_documents::<Value>(text, Document::from_value)?
+        }
+        documents => documents,
+    };
+    capture_of(documents, default_server)
+}
+
+/// The documents of a capture's text (valid UTF-8, so its strings need not be checked again as
+/// they are read), each read as a `T` and made a [`Document`].
+fn read_documents<'a, T: serde::Deserialize<'a>>(
+    text: &'a str,
+    document: impl Fn(T) -> Document,
+) -> Result<Vec<Document>, CaptureFileError> {
+    serde_json::Deserializer::from_str(text)
+        .into_iter::<T>()
+        .map(|read| {
+            read.map(&document)
+                .map_err(|e| CaptureFileError::InvalidJson(e.to_string()))
+        })
+        .collect()
+}
+
+/// The capture the documents of a file make.
+fn capture_of(
+    documents: Vec<Document>,
+    default_server: &str,
+) -> Result<ServerCapture, CaptureFileError> {
+    if documents.is_empty() {
+        return Err(CaptureFileError::Empty);
+    }
     let mut capture = ServerCapture {
         server: default_server.to_string(),
         ..ServerCapture::default()
     };
-    let mut raw_tools: Vec<Value> = Vec::new();
-    let mut documents = 0usize;
-    // Valid UTF-8 (checked above), so its strings need not be checked again as they are read.
-    for (index, document) in serde_json::Deserializer::from_str(text)
-        .into_iter::<Value>()
-        .enumerate()
-    {
-        let document = document.map_err(|e| CaptureFileError::InvalidJson(e.to_string()))?;
-        documents += 1;
+    let mut raw_tools: Vec<RawTool> = Vec::new();
+    for (index, document) in documents.into_iter().enumerate() {
         let at = DocumentAt(index);
-        match document {
-            Value::Array(items) => raw_tools.extend(items),
-            Value::Object(mut object) => {
-                if index == 0 {
-                    read_metadata(&object, &mut capture);
-                }
-                if let Some(error) = object.get("error") {
-                    let message = error
-                        .get("message")
-                        .and_then(Value::as_str)
-                        .unwrap_or("no message");
-                    return Err(CaptureFileError::ErrorResponse {
-                        at,
-                        message: message.to_string(),
-                    });
-                }
-                let mut holder = match object.remove("result") {
-                    Some(Value::Object(result)) => result,
-                    Some(_) => return Err(CaptureFileError::ResultNotObject(at)),
-                    None => object,
-                };
-                match holder.remove("tools") {
-                    Some(Value::Array(items)) => raw_tools.extend(items),
-                    Some(_) => return Err(CaptureFileError::ToolsNotArray(at)),
-                    None => return Err(CaptureFileError::NoTools(at)),
-                }
+        let object = match document {
+            Document::Tools(tools) => {
+                raw_tools.extend(tools);
+                continue;
             }
-            _ => return Err(CaptureFileError::NotTools(at)),
+            Document::Object(object) => object,
+            Document::Other => return Err(CaptureFileError::NotTools(at)),
+        };
+        if index == 0 {
+            read_metadata(&object, &mut capture);
         }
-    }
-    if documents == 0 {
-        return Err(CaptureFileError::Empty);
+        if let Some(error) = object.fields.get("error") {
+            let message = error
+                .get("message")
+                .and_then(Value::as_str)
+                .unwrap_or("no message");
+            return Err(CaptureFileError::ErrorResponse {
+                at,
+                message: message.to_string(),
+            });
+        }
+        let tools = match object.result {
+            Some(Shaped::Expected(result)) => result.tools,
+            Some(Shaped::Other) => return Err(CaptureFileError::ResultNotObject(at)),
+            None => object.tools,
+        };
+        match tools {
+            Some(Shaped::Expected(tools)) => raw_tools.extend(tools),
+            Some(Shaped::Other) => return Err(CaptureFileError::ToolsNotArray(at)),
+            None => return Err(CaptureFileError::NoTools(at)),
+        }
     }
     if capture.server.len() > MAX_NAME_BYTES {
         return Err(CaptureFileError::ServerNameTooLong(capture.server.len()));
@@ -288,29 +312,31 @@ pub fn parse_capture(
     Ok(capture)
 }
 
-fn read_metadata(object: &Map<String, Value>, capture: &mut ServerCapture) {
-    if let Some(Value::String(server)) = object.get("server") {
+/// What the first document tells of the capture: its server, the server's name and version,
+/// the protocol version, when it was captured and the server's instructions.
+fn read_metadata(object: &DocumentObject, capture: &mut ServerCapture) {
+    let fields = &object.fields;
+    if let Some(Value::String(server)) = fields.get("server") {
         if !server.trim().is_empty() {
             capture.server = server.clone();
         }
     }
-    if let Some(Value::Object(info)) = object.get("serverInfo") {
+    if let Some(Value::Object(info)) = fields.get("serverInfo") {
         let name = info.get("name").and_then(Value::as_str).unwrap_or("?");
         capture.server_info = Some(match info.get("version").and_then(Value::as_str) {
             Some(version) => format!("{name}@{version}"),
             None => name.to_string(),
         });
     }
-    if let Some(Value::String(version)) = object.get("protocolVersion") {
+    if let Some(Value::String(version)) = fields.get("protocolVersion") {
         capture.protocol_version = Some(version.clone());
     }
-    if let Some(Value::String(at)) = object.get("capturedAt") {
+    if let Some(Value::String(at)) = fields.get("capturedAt") {
         capture.captured_at = Some(at.clone());
     }
-    let instructions = object.get("instructions").or_else(|| {
-        object
-            .get("result")
-            .and_then(|result| result.get("instructions"))
+    let instructions = fields.get("instructions").or(match &object.result {
+        Some(Shaped::Expected(result)) => result.instructions.as_ref(),
+        _ => None,
     });
     if let Some(Value::String(text)) = instructions {
         let mut text = text.clone();
@@ -346,14 +372,14 @@ fn read_tool_meta(meta: Option<Value>) -> ToolMeta {
 /// One entry of a tools array -> [`McpTool`]: MCP (`inputSchema`), OpenAI (`function`) or
 /// Anthropic (`input_schema`). Strings over [`MAX_ANALYSED_STRING_BYTES`] in the description and
 /// schema (keys included) are cut, and the characters cut recorded.
-fn normalize_tool(raw: Value) -> Result<McpTool, SkipReason> {
-    let Value::Object(mut object) = raw else {
+fn normalize_tool(raw: RawTool) -> Result<McpTool, SkipReason> {
+    let RawTool::Object(mut fields) = raw else {
         return Err(SkipReason::NotObject);
     };
-    if let Some(Value::Object(function)) = object.remove("function") {
-        object = function;
+    if let Some(function) = fields.function.take() {
+        fields = function;
     }
-    let name = match object.remove("name") {
+    let name = match fields.name.take() {
         Some(Value::String(name)) if name.len() > MAX_NAME_BYTES => {
             return Err(SkipReason::NameTooLong(name.len()))
         }
@@ -363,7 +389,7 @@ fn normalize_tool(raw: Value) -> Result<McpTool, SkipReason> {
         None => return Err(SkipReason::NoName),
     };
     let mut truncated_chars = 0;
-    let description = match object.remove("description") {
+    let description = match fields.description.take() {
         Some(Value::String(mut text)) => {
             truncated_chars += cut_string(&mut text);
             Some(text.into())
@@ -371,18 +397,17 @@ fn normalize_tool(raw: Value) -> Result<McpTool, SkipReason> {
         None | Some(Value::Null) => None,
         Some(_) => return Err(SkipReason::DescriptionNotString(name)),
     };
-    let schema = ["inputSchema", "input_schema", "parameters"]
-        .iter()
-        .find_map(|key| object.remove(*key).filter(|v| !v.is_null()));
-    let input_schema = match schema {
-        None => None,
-        Some(Value::Object(mut schema)) => {
-            truncated_chars += cut_map(&mut schema);
-            Some(ObjectText::new(&schema))
+    let input_schema = match fields.schema() {
+        None | Some(SchemaField::Null) => None,
+        Some(SchemaField::Object(text, cut)) => {
+            truncated_chars += cut;
+            Some(text.clone())
         }
-        Some(_) => return Err(SkipReason::SchemaNotObject(name)),
+        Some(SchemaField::Other) => return Err(SkipReason::SchemaNotObject(name)),
+        // Never read here: a file with such a schema is read again as trees.
+        Some(SchemaField::KeyTwice) => None,
     };
-    let title = match object.remove("title") {
+    let title = match fields.title.take() {
         Some(Value::String(mut text)) => {
             cut_string(&mut text);
             Some(text)
@@ -395,47 +420,8 @@ fn normalize_tool(raw: Value) -> Result<McpTool, SkipReason> {
         input_schema,
         truncated_chars,
         title,
-        meta: read_tool_meta(object.remove("_meta")),
+        meta: read_tool_meta(fields.meta.take()),
     })
-}
-
-/// Cuts the long strings of a mapping, keys included (a cut key keeps its place).
-fn cut_map(map: &mut Map<String, Value>) -> u64 {
-    let mut cut = 0;
-    if map.keys().any(|k| k.len() > MAX_ANALYSED_STRING_BYTES) {
-        let pairs = std::mem::take(map);
-        for (mut key, value) in pairs {
-            cut += cut_string(&mut key);
-            map.insert(key, value);
-        }
-    }
-    map.values_mut().map(cut_value).sum::<u64>() + cut
-}
-
-/// Cuts the long strings of a JSON value, at any depth.
-fn cut_value(value: &mut Value) -> u64 {
-    match value {
-        Value::String(text) => cut_string(text),
-        Value::Array(items) => items.iter_mut().map(cut_value).sum(),
-        Value::Object(map) => cut_map(map),
-        _ => 0,
-    }
-}
-
-/// Cuts `text` to at most [`MAX_ANALYSED_STRING_BYTES`] on a character boundary; returns the
-/// characters the cut part takes in the JSON definition.
-fn cut_string(text: &mut String) -> u64 {
-    if text.len() <= MAX_ANALYSED_STRING_BYTES {
-        return 0;
-    }
-    let mut at = MAX_ANALYSED_STRING_BYTES;
-    while !text.is_char_boundary(at) {
-        at -= 1;
-    }
-    let mut counter = CharCounter::default();
-    write_json_string(&text[at..], &mut counter);
-    text.truncate(at);
-    counter.0 - 2
 }
 
 #[cfg(test)]
@@ -551,6 +537,194 @@ mod tests {
         assert!(error(deep.as_bytes())
             .to_string()
             .contains("recursion limit"));
+    }
+
+    /// The capture of `bytes` read as trees of values, the way a file whose schema writes a
+    /// key twice is read.
+    fn parse_as_trees(
+        bytes: &[u8],
+        default_server: &str,
+    ) -> Result<ServerCapture, CaptureFileError> {
+        let text = std::str::from_utf8(bytes).unwrap();
+        capture_of(
+            read_documents::<Value>(text, Document::from_value)?,
+            default_server,
+        )
+    }
+
+    #[test]
+    fn the_real_captures_read_as_they_are_parsed_and_as_trees_alike() {
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/captures");
+        let mut files: Vec<Vec<u8>> = crate::inputs::SAMPLE_TOOLS
+            .iter()
+            .map(|(_, text)| text.as_bytes().to_vec())
+            .collect();
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "json") {
+                files.push(std::fs::read(&path).unwrap());
+            }
+        }
+        assert!(files.len() > 20, "{} captures", files.len());
+        for bytes in &files {
+            let streamed = parse_capture(bytes, "s").unwrap();
+            assert!(!streamed.tools.is_empty());
+            assert_eq!(streamed, parse_as_trees(bytes, "s").unwrap());
+        }
+    }
+
+    /// A random JSON value of `depth` levels at most, of the kinds a schema holds: keys that
+    /// repeat, escapes, non-ASCII, numbers of every form.
+    fn random_value(rng: &mut crate::test_rng::Lcg, depth: usize) -> String {
+        const KEYS: [&str; 8] = [
+            "type",
+            "properties",
+            "a",
+            "b\"q",
+            "é",
+            "required",
+            "anyOf",
+            "\u{1}x",
+        ];
+        const NUMBERS: [&str; 12] = [
+            "0",
+            "-0",
+            "7",
+            "-12",
+            "1.5",
+            "-0.0",
+            "1e16",
+            "2.5E-7",
+            "18446744073709551615",
+            "18446744073709551616",
+            "-9223372036854775809",
+            "123456789012345678901234567890",
+        ];
+        const STRINGS: [&str; 6] = [
+            r#""""#,
+            r#""plain""#,
+            r#""tab\there""#,
+            r#""\u00e9\ud83c\udf75""#,
+            r#""q\"\\/""#,
+            r#""東""#,
+        ];
+        match rng.below(if depth == 0 { 5 } else { 8 }) {
+            0 => "null".to_string(),
+            1 => ["true", "false"][rng.below(2)].to_string(),
+            2 => NUMBERS[rng.below(NUMBERS.len())].to_string(),
+            3 | 4 => STRINGS[rng.below(STRINGS.len())].to_string(),
+            5 => {
+                let items: Vec<String> = (0..rng.below(4))
+                    .map(|_| random_value(rng, depth - 1))
+                    .collect();
+                format!("[ {} ]", items.join(" , "))
+            }
+            _ => {
+                let entries: Vec<String> = (0..rng.below(5))
+                    .map(|_| {
+                        let key = KEYS[rng.below(KEYS.len())];
+                        let key = serde_json::to_string(key).unwrap();
+                        format!("{key} :\n{}", random_value(rng, depth - 1))
+                    })
+                    .collect();
+                format!("{{{}}}", entries.join(","))
+            }
+        }
+    }
+
+    #[test]
+    fn random_documents_read_as_they_are_parsed_and_as_trees_alike() {
+        let mut rng = crate::test_rng::Lcg(29);
+        let (mut twice, mut compared) = (0, 0);
+        for _ in 0..3_000 {
+            let tools: Vec<String> = (0..1 + rng.below(4))
+                .map(|i| {
+                    let schema = random_value(&mut rng, 4);
+                    let key = ["inputSchema", "input_schema", "parameters"][rng.below(3)];
+                    let tool = format!(
+                        r#"{{"name":"t{i}","description":{},"{key}":{schema},"annotations":{}}}"#,
+                        random_value(&mut rng, 1),
+                        random_value(&mut rng, 3)
+                    );
+                    match rng.below(5) {
+                        0 => format!(r#"{{"type":"function","function":{tool}}}"#),
+                        1 => format!(
+                            r#"{{"function":3,"name":"f{i}","inputSchema":{}}}"#,
+                            random_value(&mut rng, 3)
+                        ),
+                        _ => tool,
+                    }
+                })
+                .collect();
+            let tools = tools.join(",");
+            let text = match rng.below(4) {
+                0 => format!("[{tools}]"),
+                1 => format!(
+                    r#"{{"jsonrpc":"2.0","result":{{"instructions":"i","tools":[{tools}]}},"tools":3}}"#
+                ),
+                2 => format!("{{\"tools\":[{tools}]}}\n{{\"result\":{{\"tools\":[{tools}]}}}}"),
+                _ => format!(
+                    r#"{{"server":"x","tools":[{tools}],"server":"y","error":{}}}"#,
+                    ["null", "{}"][rng.below(2)]
+                ),
+            };
+            let streamed = parse_capture(text.as_bytes(), "s");
+            assert_eq!(streamed, parse_as_trees(text.as_bytes(), "s"), "{text}");
+            let documents = read_documents::<Document>(&text, |d| d).unwrap();
+            twice += usize::from(documents.iter().any(Document::has_key_twice));
+            compared += 1;
+        }
+        assert!(
+            twice > 100 && twice < compared - 1_000,
+            "{twice} of {compared} read again"
+        );
+    }
+
+    #[test]
+    fn a_schema_writing_a_key_twice_keeps_its_first_place_and_last_value() {
+        let c = parse_capture(
+            br#"[{"name":"a","inputSchema":{"type":"object","properties":{"x":{"type":"string"},"y":{},"x":{"type":"integer"}}}}]"#,
+            "s",
+        )
+        .unwrap();
+        assert_eq!(
+            c.tools[0].input_schema.as_ref().unwrap().as_str(),
+            r#"{"type":"object","properties":{"x":{"type":"integer"},"y":{}}}"#
+        );
+    }
+
+    #[test]
+    fn long_strings_are_cut_the_same_either_way() {
+        let long = "é".repeat(crate::nouns::tools::MAX_ANALYSED_STRING_BYTES / 2 + 10);
+        let text = format!(
+            r#"[{{"name":"a","description":"{long}","inputSchema":{{"type":"object","{long}x":1,"{long}y":2,"d":"{long}","n":["{long}"]}}}},{{"name":"b","inputSchema":{{"{long}":1,"{long}z":{{"k":"{long}"}}}}}}]"#
+        );
+        let streamed = parse_capture(text.as_bytes(), "s").unwrap();
+        assert_eq!(streamed, parse_as_trees(text.as_bytes(), "s").unwrap());
+        // Two keys that are one once cut: the file was read as trees.
+        assert!(streamed.tools[0].truncated_chars > 0);
+        assert_eq!(
+            streamed.tools[1]
+                .input_schema
+                .as_ref()
+                .unwrap()
+                .parse()
+                .len(),
+            1
+        );
+    }
+
+    #[test]
+    fn nesting_past_the_limit_is_an_error_in_a_field_the_loader_does_not_read() {
+        let deep = format!(
+            r#"[{{"name":"a","annotations":{}1{}}}]"#,
+            "[".repeat(200),
+            "]".repeat(200)
+        );
+        let error = parse_capture(deep.as_bytes(), "s").unwrap_err();
+        assert_eq!(error, parse_as_trees(deep.as_bytes(), "s").unwrap_err());
+        assert!(error.to_string().contains("recursion limit"), "{error}");
     }
 
     #[test]

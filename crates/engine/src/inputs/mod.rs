@@ -3,6 +3,7 @@
 //! ([`Inputs`]); the MCP client configs of other agents ([`client_config`]); and the limits
 //! and errors of reading a file ([`error`]).
 
+mod capture_document;
 pub mod capture_file;
 pub mod client_config;
 pub mod config;

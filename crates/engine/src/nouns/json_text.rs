@@ -118,7 +118,7 @@ pub fn write_compact_json<S: JsonSink>(value: &Value, out: &mut S) {
         Value::Number(number) => match (number.as_i64(), number.as_u64(), number.as_f64()) {
             (Some(i), _, _) => out.push_str(itoa::Buffer::new().format(i)),
             (_, Some(u), _) => out.push_str(itoa::Buffer::new().format(u)),
-            (_, _, Some(f)) => out.push_str(&python_float(f)),
+            (_, _, Some(f)) => write_float(f, out),
             _ => out.push_str(&number.to_string()),
         },
         Value::String(text) => write_json_string(text, out),
@@ -206,6 +206,11 @@ fn needs_escape(bytes: &[u8]) -> bool {
             || has_below(word ^ (ONES * u64::from(b'"')), 1)
             || has_below(word ^ (ONES * u64::from(b'\\')), 1)
     }) || rest.iter().any(|&b| b < 0x20 || b == b'"' || b == b'\\')
+}
+
+/// Writes a float as [`write_compact_json`] does: as Python's `repr`.
+pub fn write_float<S: JsonSink>(value: f64, out: &mut S) {
+    out.push_str(&python_float(value));
 }
 
 /// A float as Python's `repr`: the shortest round-trip digits, fixed notation for decimal

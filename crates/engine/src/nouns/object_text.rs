@@ -38,12 +38,17 @@ const MIN_SAVED_BYTES: usize = 64;
 const NO_PARAMETERS: &str = r#"{"type":"object","properties":{}}"#;
 
 impl ObjectText {
-    /// Writes `map` as compact JSON. The parameters of a tool that takes none, the most common
-    /// schema of all, are held once for every tool.
+    /// Writes `map` as compact JSON (see [`ObjectText::from_compact`]).
     pub fn new(map: &Map<String, Value>) -> ObjectText {
-        static SHARED: OnceLock<Arc<str>> = OnceLock::new();
         let mut text = String::new();
         write_compact_object(map, &mut text);
+        ObjectText::from_compact(text)
+    }
+
+    /// An object's text as [`ObjectText::new`] writes it (written another way, such as while
+    /// it is parsed). The parameters of a tool that takes none are held once for every tool.
+    pub(crate) fn from_compact(text: String) -> ObjectText {
+        static SHARED: OnceLock<Arc<str>> = OnceLock::new();
         if text == NO_PARAMETERS {
             return ObjectText(Text::Whole(Arc::clone(
                 SHARED.get_or_init(|| NO_PARAMETERS.into()),

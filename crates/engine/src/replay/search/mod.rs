@@ -235,19 +235,7 @@ mod fixture {
         Profile::seed().spec().search
     }
 
-    /// A tiny deterministic generator for the differential tests.
-    pub(super) struct Lcg(pub(super) u64);
-
-    impl Lcg {
-        /// A number below `n`.
-        pub(super) fn below(&mut self, n: usize) -> usize {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((self.0 >> 33) % n as u64) as usize
-        }
-    }
+    pub(super) use crate::test_rng::Lcg;
 
     pub(super) struct Fixture {
         pub(super) vocabulary: Vocabulary,
