@@ -82,7 +82,12 @@ pub fn run(args: ReportArgs) -> Result<ExitCode, CliError> {
     }
     let report = CostReport::build(&inputs, &session, &traffic);
     drop((session, inputs));
-    emit_with(output.as_deref(), |out| report.write(plain, out))
+    let written = emit_with(output.as_deref(), |out| report.write(plain, out));
+    // The command ends here, and the process with it: the report's catalog goes back with the
+    // process's memory rather than being freed tool by tool (at 100,000 tools, a twentieth of
+    // a second on one core).
+    std::mem::forget(report);
+    written
 }
 
 /// What `report --format html` is asked for, beside its inputs.

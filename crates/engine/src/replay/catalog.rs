@@ -3,6 +3,7 @@
 //! collisions, deferral and session scoping. What differs by profile comes from
 //! [`Profile::spec`].
 
+use rayon::prelude::*;
 use rustc_hash::FxHashMap;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -557,7 +558,8 @@ impl NameGroups {
             .enumerate()
             .flat_map(|(server, s)| (0..s.tools.len()).map(move |tool| ToolRef { server, tool }))
             .collect();
-        refs.sort_by(|a, b| {
+        // On every core: a catalog's names are most of the work of its collisions.
+        refs.par_sort_by(|a, b| {
             entry(servers, *a)
                 .name
                 .cmp(&entry(servers, *b).name)
