@@ -102,7 +102,9 @@ fn describe_inputs(input: &InputArgs) -> String {
     }
 }
 
-/// Runs a parsed command line: one command, one module.
+/// Runs a parsed command line: one command, one module. The process ends with the command:
+/// `report` leaves its finished catalog to the process's exit rather than freeing it (run
+/// again in one process, each report's memory would stay held).
 pub fn run(cli: Cli) -> Result<ExitCode, CliError> {
     let command = cli.command.unwrap_or(Command::Tui(cli.tui));
     if let Some(session) = command.one_release() {

@@ -82,10 +82,26 @@ pub(super) struct ToolFields {
     /// `function`, when it is an object (an OpenAI function definition): its fields stand for
     /// the tool's own.
     pub(super) function: Option<Box<ToolFields>>,
+    /// Whether a schema writes a key twice (read as it is parsed, its text would not be what
+    /// Python's dict makes of it): the file is read again as trees.
+    key_twice: bool,
 }
 
+/// The keys of a tool object that the loader reads: its schema's first, in the order they
+/// are looked for ([`SCHEMA_KEYS`]).
+const TOOL_KEYS: [&str; 8] = [
+    "inputSchema",
+    "input_schema",
+    "parameters",
+    "name",
+    "description",
+    "title",
+    "_meta",
+    "function",
+];
+
 /// The keys a tool's schema may be given under, in the order they are looked for.
-const SCHEMA_KEYS: [&str; 3] = ["inputSchema", "input_schema", "parameters"];
+const SCHEMA_KEYS: [&str; 3] = [TOOL_KEYS[0], TOOL_KEYS[1], TOOL_KEYS[2]];
 
 /// A tool's schema field.
 #[derive(Debug, Clone, PartialEq)]
@@ -94,8 +110,6 @@ pub(super) enum SchemaField {
     Null,
     /// An object, as compact text, and the characters its cut strings lost.
     Object(ObjectText, u64),
-    /// An object that writes a key twice: the file is read again as trees.
-    KeyTwice,
     /// Anything else.
     Other,
 }
@@ -135,6 +149,7 @@ impl ToolFields {
             meta: object.remove("_meta"),
             schemas,
             function,
+            key_twice: false,
         }
     }
 }
@@ -153,8 +168,7 @@ impl RawTool {
         let RawTool::Object(fields) = self else {
             return false;
         };
-        let own = |fields: &ToolFields| fields.schemas.contains(&Some(SchemaField::KeyTwice));
-        own(fields) || fields.function.as_deref().is_some_and(own)
+        fields.key_twice || fields.function.as_deref().is_some_and(|f| f.key_twice)
     }
 }
 
@@ -168,8 +182,11 @@ fn tools_from_value(value: Value) -> Shaped<Vec<RawTool>> {
     }
 }
 
-/// The document object's own fields the loader reads besides `result` and `tools`.
-const DOCUMENT_FIELDS: [&str; 6] = [
+/// The keys of a document object that the loader reads: `result`, `tools`, then its own
+/// fields ([`DOCUMENT_FIELDS`]).
+const DOCUMENT_KEYS: [&str; 8] = [
+    "result",
+    "tools",
     "server",
     "serverInfo",
     "protocolVersion",
@@ -177,6 +194,9 @@ const DOCUMENT_FIELDS: [&str; 6] = [
     "instructions",
     "error",
 ];
+
+/// The document object's own fields the loader reads besides `result` and `tools`.
+const DOCUMENT_FIELDS: &[&str] = DOCUMENT_KEYS.split_at(2).1;
 
 impl Document {
     /// The document read from a tree of values.
@@ -276,90 +296,8 @@ fn cut_str(text: &str) -> (&str, u64) {
 // Reading a document as it is parsed. Every value is read through `deserialize_any`, as a tree
 // of values is, so the parser's nesting limit and its errors are the same either way.
 
-impl<'de> Deserialize<'de> for Document {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        deserializer.deserialize_any(DocumentVisitor)
-    }
-}
-
-/// Reads a document.
-struct DocumentVisitor;
-
-impl<'de> Visitor<'de> for DocumentVisitor {
-    type Value = Document;
-
-    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("a JSON document")
-    }
-
-    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Document, A::Error> {
-        read_tools(seq).map(Document::Tools)
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Document, A::Error> {
-        const KEYS: [&str; 8] = [
-            "result",
-            "tools",
-            "server",
-            "serverInfo",
-            "protocolVersion",
-            "capturedAt",
-            "instructions",
-            "error",
-        ];
-        let mut object = DocumentObject::default();
-        while let Some(key) = map.next_key_seed(KnownKey(&KEYS))? {
-            match key {
-                Some("result") => object.result = Some(map.next_value()?),
-                Some("tools") => object.tools = Some(map.next_value()?),
-                Some(field) => {
-                    let value = map.next_value::<Value>()?;
-                    object.fields.insert(field.to_string(), value);
-                }
-                None => {
-                    map.next_value::<Skipped>()?;
-                }
-            }
-        }
-        Ok(Document::Object(object))
-    }
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Document, E> {
-        Ok(Document::Other)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Document, E> {
-        Ok(Document::Other)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Document, E> {
-        Ok(Document::Other)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Document, E> {
-        Ok(Document::Other)
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<Document, E> {
-        Ok(Document::Other)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Document, E> {
-        Ok(Document::Other)
-    }
-}
-
-/// Reads the entries of a tools array.
-fn read_tools<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Vec<RawTool>, A::Error> {
-    let mut tools = Vec::new();
-    while let Some(tool) = seq.next_element::<RawTool>()? {
-        tools.push(tool);
-    }
-    Ok(tools)
-}
-
-/// Implements the visitor methods of a value of the wrong kind: it is read through and
-/// `Other` is given.
+/// Implements the visitor methods of the scalars but `null` for a value of the wrong kind: it
+/// is read through and `$other` is given.
 macro_rules! other_kinds {
     ($value:ty, $other:expr) => {
         fn visit_bool<E: de::Error>(self, _: bool) -> Result<$value, E> {
@@ -379,10 +317,6 @@ macro_rules! other_kinds {
         }
 
         fn visit_str<E: de::Error>(self, _: &str) -> Result<$value, E> {
-            Ok($other)
-        }
-
-        fn visit_unit<E: de::Error>(self) -> Result<$value, E> {
             Ok($other)
         }
     };
@@ -408,6 +342,60 @@ macro_rules! not_a_map {
     };
 }
 
+impl<'de> Deserialize<'de> for Document {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(DocumentVisitor)
+    }
+}
+
+/// Reads a document.
+struct DocumentVisitor;
+
+impl<'de> Visitor<'de> for DocumentVisitor {
+    type Value = Document;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a JSON document")
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<Document, A::Error> {
+        read_tools(seq).map(Document::Tools)
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Document, A::Error> {
+        let mut object = DocumentObject::default();
+        while let Some(key) = map.next_key_seed(KnownKey(&DOCUMENT_KEYS))? {
+            match key {
+                Some("result") => object.result = Some(map.next_value()?),
+                Some("tools") => object.tools = Some(map.next_value()?),
+                Some(field) => {
+                    let value = map.next_value::<Value>()?;
+                    object.fields.insert(field.to_string(), value);
+                }
+                None => {
+                    map.next_value::<Skipped>()?;
+                }
+            }
+        }
+        Ok(Document::Object(object))
+    }
+
+    other_kinds!(Document, Document::Other);
+
+    fn visit_unit<E: de::Error>(self) -> Result<Document, E> {
+        Ok(Document::Other)
+    }
+}
+
+/// Reads the entries of a tools array.
+fn read_tools<'de, A: SeqAccess<'de>>(mut seq: A) -> Result<Vec<RawTool>, A::Error> {
+    let mut tools = Vec::new();
+    while let Some(tool) = seq.next_element::<RawTool>()? {
+        tools.push(tool);
+    }
+    Ok(tools)
+}
+
 impl<'de> Deserialize<'de> for Shaped<Vec<RawTool>> {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         /// Reads a tools field.
@@ -425,6 +413,10 @@ impl<'de> Deserialize<'de> for Shaped<Vec<RawTool>> {
 
             not_a_map!(Self::Value, Shaped::Other);
             other_kinds!(Self::Value, Shaped::Other);
+
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Shaped::Other)
+            }
         }
         deserializer.deserialize_any(ToolsVisitor)
     }
@@ -446,8 +438,8 @@ impl<'de> Deserialize<'de> for Shaped<ResultObject> {
                 while let Some(key) = map.next_key_seed(KnownKey(&["instructions", "tools"]))? {
                     match key {
                         Some("instructions") => result.instructions = Some(map.next_value()?),
-                        Some(_) => result.tools = Some(map.next_value()?),
-                        None => {
+                        Some("tools") => result.tools = Some(map.next_value()?),
+                        _ => {
                             map.next_value::<Skipped>()?;
                         }
                     }
@@ -457,6 +449,10 @@ impl<'de> Deserialize<'de> for Shaped<ResultObject> {
 
             not_a_list!(Self::Value, Shaped::Other);
             other_kinds!(Self::Value, Shaped::Other);
+
+            fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+                Ok(Shaped::Other)
+            }
         }
         deserializer.deserialize_any(ResultVisitor)
     }
@@ -485,20 +481,13 @@ impl<'de> Visitor<'de> for ToolVisitor {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        const KEYS: [&str; 8] = [
-            "inputSchema",
-            "input_schema",
-            "parameters",
-            "name",
-            "description",
-            "title",
-            "_meta",
-            "function",
-        ];
         let mut fields = ToolFields::default();
-        while let Some(key) = map.next_key_seed(KnownKey(&KEYS))? {
+        while let Some(key) = map.next_key_seed(KnownKey(&TOOL_KEYS))? {
             if let Some(at) = SCHEMA_KEYS.iter().position(|k| Some(*k) == key) {
-                fields.schemas[at] = Some(map.next_value_seed(SchemaSeed)?);
+                match map.next_value_seed(SchemaSeed)? {
+                    Some(schema) => fields.schemas[at] = Some(schema),
+                    None => fields.key_twice = true,
+                }
                 continue;
             }
             match key {
@@ -519,6 +508,10 @@ impl<'de> Visitor<'de> for ToolVisitor {
 
     not_a_list!(Self::Value, None);
     other_kinds!(Self::Value, None);
+
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(None)
+    }
 }
 
 /// A key of a mapping matched against the names the loader reads there, without a copy: the
@@ -556,11 +549,12 @@ impl<'de> DeserializeSeed<'de> for FunctionSeed {
     }
 }
 
-/// Reads a tool's schema field, writing an object as compact text.
+/// Reads a tool's schema field, writing an object as compact text; None for an object that
+/// writes a key twice.
 struct SchemaSeed;
 
 impl<'de> DeserializeSeed<'de> for SchemaSeed {
-    type Value = SchemaField;
+    type Value = Option<SchemaField>;
 
     fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
         deserializer.deserialize_any(self)
@@ -568,47 +562,25 @@ impl<'de> DeserializeSeed<'de> for SchemaSeed {
 }
 
 impl<'de> Visitor<'de> for SchemaSeed {
-    type Value = SchemaField;
+    type Value = Option<SchemaField>;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a schema object")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<SchemaField, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<Self::Value, A::Error> {
         let mut writer = CompactWriter::default();
         writer.write_map(map)?;
-        Ok(if writer.key_twice {
-            SchemaField::KeyTwice
-        } else {
-            SchemaField::Object(ObjectText::from_compact(writer.out), writer.cut)
-        })
+        Ok((!writer.key_twice)
+            .then(|| SchemaField::Object(ObjectText::from_compact(writer.out), writer.cut)))
     }
 
-    fn visit_unit<E: de::Error>(self) -> Result<SchemaField, E> {
-        Ok(SchemaField::Null)
+    fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+        Ok(Some(SchemaField::Null))
     }
 
-    not_a_list!(SchemaField, SchemaField::Other);
-
-    fn visit_bool<E: de::Error>(self, _: bool) -> Result<SchemaField, E> {
-        Ok(SchemaField::Other)
-    }
-
-    fn visit_i64<E: de::Error>(self, _: i64) -> Result<SchemaField, E> {
-        Ok(SchemaField::Other)
-    }
-
-    fn visit_u64<E: de::Error>(self, _: u64) -> Result<SchemaField, E> {
-        Ok(SchemaField::Other)
-    }
-
-    fn visit_f64<E: de::Error>(self, _: f64) -> Result<SchemaField, E> {
-        Ok(SchemaField::Other)
-    }
-
-    fn visit_str<E: de::Error>(self, _: &str) -> Result<SchemaField, E> {
-        Ok(SchemaField::Other)
-    }
+    not_a_list!(Self::Value, Some(SchemaField::Other));
+    other_kinds!(Self::Value, Some(SchemaField::Other));
 }
 
 /// Writes values as the compact JSON of [`crate::nouns::json_text::write_compact_json`] as they
@@ -635,15 +607,11 @@ impl CompactWriter {
         let first = self.keys.len();
         let mut many: Option<FxHashSet<u64>> = None;
         let mut first_key = true;
-        while map
-            .next_key_seed(KeySeed {
-                writer: self,
-                first: first_key,
-            })?
-            .is_some()
-        {
+        while let Some(key) = map.next_key_seed(KeySeed {
+            writer: self,
+            first: first_key,
+        })? {
             first_key = false;
-            let key = self.keys.pop().unwrap_or_default();
             let own = &self.keys[first..];
             let twice = match many.as_mut() {
                 Some(set) => !set.insert(key),
@@ -674,36 +642,37 @@ impl CompactWriter {
     }
 }
 
-/// Writes a mapping's key (after a comma, unless it is the `first`) and pushes its hash.
+/// Writes a mapping's key (after a comma, unless it is the `first`); gives the hash of the
+/// key as written.
 struct KeySeed<'w> {
     writer: &'w mut CompactWriter,
     first: bool,
 }
 
 impl<'de> DeserializeSeed<'de> for KeySeed<'_> {
-    type Value = ();
+    type Value = u64;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<u64, D::Error> {
         deserializer.deserialize_str(self)
     }
 }
 
 impl<'de> Visitor<'de> for KeySeed<'_> {
-    type Value = ();
+    type Value = u64;
 
     fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("a key")
     }
 
-    fn visit_str<E: de::Error>(self, key: &str) -> Result<(), E> {
+    fn visit_str<E: de::Error>(self, key: &str) -> Result<u64, E> {
         let writer = self.writer;
         if !self.first {
             writer.out.push(',');
         }
-        let (kept, _) = cut_str(key);
-        writer.keys.push(rustc_hash::FxBuildHasher.hash_one(kept));
-        writer.write_str(key);
-        Ok(())
+        let (kept, cut) = cut_str(key);
+        writer.cut += cut;
+        write_json_string(kept, &mut writer.out);
+        Ok(rustc_hash::FxBuildHasher.hash_one(kept))
     }
 }
 
@@ -762,12 +731,15 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
         let writer = self.writer;
         writer.out.push('[');
-        while seq.next_element_seed(ValueSeed { writer })?.is_some() {
-            writer.out.push(',');
-        }
-        // The comma after the last item, if there was one.
-        if writer.out.ends_with(',') {
-            writer.out.pop();
+        let mut first = true;
+        while seq
+            .next_element_seed(ItemSeed {
+                writer: &mut *writer,
+                first,
+            })?
+            .is_some()
+        {
+            first = false;
         }
         writer.out.push(']');
         Ok(())
@@ -775,6 +747,26 @@ impl<'de> Visitor<'de> for ValueSeed<'_> {
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<(), A::Error> {
         self.writer.write_map(map)
+    }
+}
+
+/// Writes one item of a list (after a comma, unless it is the `first`).
+struct ItemSeed<'w> {
+    writer: &'w mut CompactWriter,
+    first: bool,
+}
+
+impl<'de> DeserializeSeed<'de> for ItemSeed<'_> {
+    type Value = ();
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<(), D::Error> {
+        if !self.first {
+            self.writer.out.push(',');
+        }
+        ValueSeed {
+            writer: self.writer,
+        }
+        .deserialize(deserializer)
     }
 }
 
@@ -801,6 +793,10 @@ impl<'de> Visitor<'de> for SkippedVisitor {
     not_a_list!(Skipped, Skipped);
     not_a_map!(Skipped, Skipped);
     other_kinds!(Skipped, Skipped);
+
+    fn visit_unit<E: de::Error>(self) -> Result<Skipped, E> {
+        Ok(Skipped)
+    }
 }
 
 /// Reads a list through.

@@ -212,44 +212,60 @@ pub fn parse_capture(
         Ok(text) => text,
         Err(e) => return Err(CaptureFileError::NotUtf8(e.valid_up_to())),
     };
-    let documents = match read_documents::<Document>(text, |document| document)? {
-        documents if documents.iter().any(Document::has_key_twice) => {
-            read_documents::<Value>(text, Document::from_value)?
-        }
-        documents => documents,
-    };
-    capture_of(documents, default_server)
+    let as_parsed = read_documents::<Document>(text).map(|read| match read {
+        Ok(document) if document.has_key_twice() => Err(Stop::KeyTwice),
+        Ok(document) => Ok(document),
+        Err(error) => Err(Stop::Failed(error)),
+    });
+    match capture_of(as_parsed, default_server) {
+        Ok(capture) => Ok(capture),
+        Err(Stop::Failed(error)) => Err(error),
+        Err(Stop::KeyTwice) => capture_of(
+            read_documents::<Value>(text).map(|read| read.map(Document::from_value)),
+            default_server,
+        ),
+    }
+}
+
+/// Why reading a capture's documents as they are parsed stopped.
+enum Stop {
+    /// The file cannot be used.
+    Failed(CaptureFileError),
+    /// A schema writes a key twice: the file is read again as trees.
+    KeyTwice,
+}
+
+impl From<CaptureFileError> for Stop {
+    fn from(error: CaptureFileError) -> Stop {
+        Stop::Failed(error)
+    }
 }
 
 /// The documents of a capture's text (valid UTF-8, so its strings need not be checked again as
-/// they are read), each read as a `T` and made a [`Document`].
-fn read_documents<'a, T: serde::Deserialize<'a>>(
+/// they are read), each read as a `T` as it is parsed.
+fn read_documents<'a, T: serde::Deserialize<'a> + 'a>(
     text: &'a str,
-    document: impl Fn(T) -> Document,
-) -> Result<Vec<Document>, CaptureFileError> {
+) -> impl Iterator<Item = Result<T, CaptureFileError>> + 'a {
     serde_json::Deserializer::from_str(text)
         .into_iter::<T>()
-        .map(|read| {
-            read.map(&document)
-                .map_err(|e| CaptureFileError::InvalidJson(e.to_string()))
-        })
-        .collect()
+        .map(|read| read.map_err(|e| CaptureFileError::InvalidJson(e.to_string())))
 }
 
-/// The capture the documents of a file make.
-fn capture_of(
-    documents: Vec<Document>,
+/// The capture the documents of a file make, each checked as it comes (a document that
+/// cannot be used ends the reading before the next is parsed).
+fn capture_of<E: From<CaptureFileError>>(
+    documents: impl Iterator<Item = Result<Document, E>>,
     default_server: &str,
-) -> Result<ServerCapture, CaptureFileError> {
-    if documents.is_empty() {
-        return Err(CaptureFileError::Empty);
-    }
+) -> Result<ServerCapture, E> {
     let mut capture = ServerCapture {
         server: default_server.to_string(),
         ..ServerCapture::default()
     };
     let mut raw_tools: Vec<RawTool> = Vec::new();
-    for (index, document) in documents.into_iter().enumerate() {
+    let mut read = 0;
+    for (index, document) in documents.enumerate() {
+        let document = document?;
+        read += 1;
         let at = DocumentAt(index);
         let object = match document {
             Document::Tools(tools) => {
@@ -257,7 +273,7 @@ fn capture_of(
                 continue;
             }
             Document::Object(object) => object,
-            Document::Other => return Err(CaptureFileError::NotTools(at)),
+            Document::Other => return Err(CaptureFileError::NotTools(at).into()),
         };
         if index == 0 {
             read_metadata(&object, &mut capture);
@@ -270,21 +286,25 @@ fn capture_of(
             return Err(CaptureFileError::ErrorResponse {
                 at,
                 message: message.to_string(),
-            });
+            }
+            .into());
         }
         let tools = match object.result {
             Some(Shaped::Expected(result)) => result.tools,
-            Some(Shaped::Other) => return Err(CaptureFileError::ResultNotObject(at)),
+            Some(Shaped::Other) => return Err(CaptureFileError::ResultNotObject(at).into()),
             None => object.tools,
         };
         match tools {
             Some(Shaped::Expected(tools)) => raw_tools.extend(tools),
-            Some(Shaped::Other) => return Err(CaptureFileError::ToolsNotArray(at)),
-            None => return Err(CaptureFileError::NoTools(at)),
+            Some(Shaped::Other) => return Err(CaptureFileError::ToolsNotArray(at).into()),
+            None => return Err(CaptureFileError::NoTools(at).into()),
         }
     }
+    if read == 0 {
+        return Err(CaptureFileError::Empty.into());
+    }
     if capture.server.len() > MAX_NAME_BYTES {
-        return Err(CaptureFileError::ServerNameTooLong(capture.server.len()));
+        return Err(CaptureFileError::ServerNameTooLong(capture.server.len()).into());
     }
     for (index, raw) in raw_tools.into_iter().enumerate() {
         match normalize_tool(raw) {
@@ -404,8 +424,6 @@ fn normalize_tool(raw: RawTool) -> Result<McpTool, SkipReason> {
             Some(text.clone())
         }
         Some(SchemaField::Other) => return Err(SkipReason::SchemaNotObject(name)),
-        // Never read here: a file with such a schema is read again as trees.
-        Some(SchemaField::KeyTwice) => None,
     };
     let title = match fields.title.take() {
         Some(Value::String(mut text)) => {
@@ -547,7 +565,7 @@ mod tests {
     ) -> Result<ServerCapture, CaptureFileError> {
         let text = std::str::from_utf8(bytes).unwrap();
         capture_of(
-            read_documents::<Value>(text, Document::from_value)?,
+            read_documents::<Value>(text).map(|read| read.map(Document::from_value)),
             default_server,
         )
     }
@@ -671,13 +689,37 @@ mod tests {
             };
             let streamed = parse_capture(text.as_bytes(), "s");
             assert_eq!(streamed, parse_as_trees(text.as_bytes(), "s"), "{text}");
-            let documents = read_documents::<Document>(&text, |d| d).unwrap();
-            twice += usize::from(documents.iter().any(Document::has_key_twice));
+            twice += usize::from(
+                read_documents::<Document>(&text).any(|read| read.unwrap().has_key_twice()),
+            );
             compared += 1;
         }
         assert!(
             twice > 100 && twice < compared - 1_000,
             "{twice} of {compared} read again"
+        );
+    }
+
+    #[test]
+    fn a_document_that_cannot_be_used_is_reported_before_the_next_is_parsed() {
+        let error = |text: &str| parse_capture(text.as_bytes(), "s").unwrap_err().to_string();
+        // A JSON-lines capture cut off while it was written, after an error response.
+        assert_eq!(
+            error("{\"error\":{\"message\":\"boom\"}}\n{\"jsonrpc\":"),
+            "JSON-RPC error response: boom"
+        );
+        assert_eq!(error("{\"server\":\"x\"}\n["), "no tools array");
+        assert_eq!(error("3\n{"), "expected a tools array or object");
+        // A key written twice in a later schema: the file is read again, and the first
+        // document's problem still comes first.
+        let twice = r#"{"tools":[{"name":"a","inputSchema":{"x":1,"x":2}}]}"#;
+        assert_eq!(
+            error(&format!("{{\"tools\":3}}\n{twice}")),
+            "\"tools\" is not an array"
+        );
+        assert_eq!(
+            error(&format!("{twice}\n{{\"result\":[]}}")),
+            "\"result\" is not an object (document 2)"
         );
     }
 

@@ -579,16 +579,15 @@ fn sanitise_node(value: Value, rules: &SchemaRules) -> Value {
         // Every key keeps its place (or is dropped): the values are sanitised in place, and
         // no key is hashed again.
         let mut node = node;
-        let mut dropped = Vec::new();
-        for (key, value) in node.iter_mut() {
+        node.retain(|key, value| {
             match sanitise_child(key, std::mem::take(value), rules, &renames) {
-                Some(sanitised) => *value = sanitised,
-                None => dropped.push(key.clone()),
+                Some(sanitised) => {
+                    *value = sanitised;
+                    true
+                }
+                None => false,
             }
-        }
-        for key in dropped {
-            node.shift_remove(&key);
-        }
+        });
         node
     };
     add_flagged_required(&mut out, flagged, rules);
