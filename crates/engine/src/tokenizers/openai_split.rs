@@ -11,6 +11,10 @@
 //! alternative has failed at a place: a run of white space reaching the end of the text is one
 //! piece; a run followed by anything else is one piece without its last character, or, one
 //! character long, that character alone.
+//!
+//! Where the text around a piece is ASCII (most of a tool's definition), the pieces are matched
+//! by hand too ([`ascii_piece_end`]), as the regex would match them; wherever that match would
+//! look at a character outside ASCII, the regex decides.
 
 use std::cell::RefCell;
 use std::sync::LazyLock;
@@ -80,6 +84,11 @@ pub(super) fn for_each_piece<'t>(
         let cache = &mut caches[at].1;
         let mut start = 0;
         while start < text.len() {
+            if let Some(end) = ascii_piece_end(encoding, text, start) {
+                piece(&text[start..end]);
+                start = end;
+                continue;
+            }
             let input = Input::new(text).range(start..).anchored(Anchored::Yes);
             let end = match regex.search_with(cache, &input) {
                 Some(found) if found.end() > start => found.end(),
@@ -89,6 +98,166 @@ pub(super) fn for_each_piece<'t>(
             start = end;
         }
     });
+}
+
+/// What o200k_base's pattern tells of an ASCII byte (or of the end of the text).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Ascii {
+    Upper,
+    Lower,
+    Digit,
+    /// `\r` or `\n`.
+    LineBreak,
+    /// White space but a line break: space, tab, vertical tab, form feed.
+    Space,
+    /// Neither a letter, a digit nor white space: punctuation, symbols, other controls.
+    Other,
+    /// The end of the text.
+    End,
+}
+
+/// The class of the byte at `at` (the end past the text); None for a byte outside ASCII,
+/// whose character the hand match cannot class.
+fn ascii_class(bytes: &[u8], at: usize) -> Option<Ascii> {
+    Some(match bytes.get(at) {
+        None => Ascii::End,
+        Some(b'A'..=b'Z') => Ascii::Upper,
+        Some(b'a'..=b'z') => Ascii::Lower,
+        Some(b'0'..=b'9') => Ascii::Digit,
+        Some(b'\r' | b'\n') => Ascii::LineBreak,
+        Some(b' ' | b'\t' | 0x0B | 0x0C) => Ascii::Space,
+        Some(0x80..) => return None,
+        Some(_) => Ascii::Other,
+    })
+}
+
+/// The end of the run of `class` from `at`; None when it stops at a byte outside ASCII (whose
+/// character might go on with it).
+fn ascii_run(bytes: &[u8], mut at: usize, class: Ascii) -> Option<usize> {
+    while ascii_class(bytes, at)? == class {
+        at += 1;
+    }
+    Some(at)
+}
+
+/// The end of the piece starting at `start` under `encoding`'s whole pattern (its white-space
+/// alternatives included), matched by hand as the regex matches: its alternatives tried in
+/// order, each quantifier as long as it can be; None wherever that would class a character
+/// outside ASCII.
+fn ascii_piece_end(encoding: Encoding, text: &str, start: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let first = ascii_class(bytes, start)?;
+    // cl100k_base's first alternative: a contraction on its own.
+    if encoding == Encoding::Cl100k {
+        let contraction = contraction_length(bytes, start)?;
+        if contraction > 0 {
+            return Some(start + contraction);
+        }
+    }
+    // The letters' alternatives, after `[^\r\n\p{L}\p{N}]?`: cl100k_base's `\p{L}+`;
+    // o200k_base's upper case then lower case (`[Lu]*[Ll]+`, else `[Lu]+[Ll]*`) then a
+    // contraction. In ASCII the cases do not overlap, so neither run gives a letter back to
+    // the other.
+    let letters_from = match first {
+        Ascii::Space | Ascii::Other => start + 1,
+        _ => start,
+    };
+    let letters_end = match encoding {
+        Encoding::O200k => {
+            let upper_end = ascii_run(bytes, letters_from, Ascii::Upper)?;
+            let lower_end = ascii_run(bytes, upper_end, Ascii::Lower)?;
+            if lower_end > letters_from {
+                return Some(lower_end + contraction_length(bytes, lower_end)?);
+            }
+            lower_end
+        }
+        Encoding::Cl100k => {
+            let mut end = letters_from;
+            while matches!(ascii_class(bytes, end)?, Ascii::Upper | Ascii::Lower) {
+                end += 1;
+            }
+            end
+        }
+    };
+    if letters_end > letters_from {
+        return Some(letters_end);
+    }
+    match first {
+        // `\p{N}{1,3}`.
+        Ascii::Digit => {
+            let mut end = start;
+            while end < start + 3 && ascii_class(bytes, end)? == Ascii::Digit {
+                end += 1;
+            }
+            Some(end)
+        }
+        // ` ?[^\s\p{L}\p{N}]+`, then line breaks (and, in o200k_base, slashes).
+        Ascii::Space | Ascii::Other => {
+            let symbols_from = if bytes[start] == b' ' {
+                start + 1
+            } else {
+                start
+            };
+            let symbols_end = ascii_run(bytes, symbols_from, Ascii::Other)?;
+            if symbols_end > symbols_from {
+                let slash = encoding == Encoding::O200k;
+                let tail = bytes[symbols_end..]
+                    .iter()
+                    .take_while(|&&b| b == b'\r' || b == b'\n' || (slash && b == b'/'))
+                    .count();
+                return Some(symbols_end + tail);
+            }
+            white_space_piece_end(text, start)
+        }
+        Ascii::LineBreak => white_space_piece_end(text, start),
+        Ascii::Upper | Ascii::Lower | Ascii::End => None,
+    }
+}
+
+/// The length of the contraction at `at` (`'s`, `'t`, `'re`, `'ve`, `'m`, `'ll`, `'d`, in any
+/// case), 0 when there is none; None when a character outside ASCII might fold to one of
+/// its letters.
+fn contraction_length(bytes: &[u8], at: usize) -> Option<usize> {
+    if bytes.get(at) != Some(&b'\'') {
+        return Some(0);
+    }
+    let letter = |offset: usize| match bytes.get(at + offset) {
+        Some(b) if !b.is_ascii() => None,
+        other => Some(other.map(u8::to_ascii_lowercase)),
+    };
+    Some(match letter(1)? {
+        Some(b's' | b't' | b'm' | b'd') => 2,
+        Some(first @ (b'r' | b'v' | b'l')) => {
+            let second = if first == b'l' { b'l' } else { b'e' };
+            if letter(2)? == Some(second) {
+                3
+            } else {
+                0
+            }
+        }
+        _ => 0,
+    })
+}
+
+/// The end of a piece that starts with white space and no other alternative took, under
+/// o200k_base: `\s*[\r\n]+` (up to the run's last line break), else the hand-matched
+/// white-space alternatives; None when the run meets a character outside ASCII.
+fn white_space_piece_end(text: &str, start: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut end = start;
+    let mut last_break = None;
+    loop {
+        match ascii_class(bytes, end)? {
+            Ascii::Space => {}
+            Ascii::LineBreak => last_break = Some(end),
+            _ => break,
+        }
+        end += 1;
+    }
+    Some(match last_break {
+        Some(at) => at + 1,
+        None => white_space_end(text, start),
+    })
 }
 
 /// Where the white-space piece starting at `start` ends (see the module's documentation);
@@ -183,6 +352,44 @@ mod tests {
             }
         }
         assert!(compared > 400_000, "{compared}");
+    }
+
+    #[test]
+    fn pieces_matched_by_hand_are_the_regexs_on_every_short_ascii_text() {
+        // Each ASCII class the patterns tell apart, the contractions' letters in both cases, a
+        // control character and letters outside ASCII beside them.
+        let alphabet = [
+            ' ', '\t', '\n', '\r', '\u{b}', '\u{1}', 'a', 'R', 'E', 'l', 'v', 'S', 'd', '7', '\'',
+            '/', '$', '\u{e9}', '\u{17f}',
+        ];
+        let mut by_hand = 0;
+        for text in every_short_text(&alphabet, 4) {
+            for encoding in ENCODINGS {
+                assert_eq!(pieces(encoding, &text), theirs(encoding, &text), "{text:?}");
+                by_hand += usize::from(ascii_piece_end(encoding, &text, 0).is_some());
+            }
+        }
+        assert!(
+            by_hand > 120_000,
+            "{by_hand} texts matched by hand from their start"
+        );
+        let texts = [
+            "it's",
+            "IT'S",
+            "we'LL",
+            "I'Ve",
+            "x'r",
+            "'re",
+            "'Rx",
+            "1234567",
+            "a  \n\n b",
+            "$$/\n/x",
+        ];
+        for text in texts {
+            for encoding in ENCODINGS {
+                assert_eq!(pieces(encoding, text), theirs(encoding, text), "{text:?}");
+            }
+        }
     }
 
     #[test]
