@@ -408,8 +408,16 @@ const SHORT_SEGMENT: usize = 31;
 const LONGEST_REMEMBERED_SEGMENT: usize = 1024;
 
 /// A segment of at most [`SHORT_SEGMENT`] bytes as a key: its bytes, zero-padded, and its
-/// length (one flat key: no pointer to follow when it is compared).
-type ShortSegment = ([u8; SHORT_SEGMENT], u8);
+/// length (one flat key: no pointer to follow when it is compared). Only its own bytes are
+/// hashed, not the padding.
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct ShortSegment([u8; SHORT_SEGMENT], u8);
+
+impl std::hash::Hash for ShortSegment {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write(&self.0[..usize::from(self.1)]);
+    }
+}
 
 /// What a thread remembers of one generation's segments: their fewest tiles.
 #[derive(Default)]
@@ -424,7 +432,7 @@ impl SegmentCosts {
     /// The fewest tiles of `segment`, remembered or tiled now (and remembered).
     fn cost(&mut self, segment: &str, model: &Model) -> u64 {
         if segment.len() <= SHORT_SEGMENT {
-            let mut key = ([0u8; SHORT_SEGMENT], segment.len() as u8);
+            let mut key = ShortSegment([0u8; SHORT_SEGMENT], segment.len() as u8);
             key.0[..segment.len()].copy_from_slice(segment.as_bytes());
             if let Some(&cost) = self.short.get(&key) {
                 return cost;
