@@ -100,7 +100,8 @@ pub(super) fn for_each_piece<'t>(
     });
 }
 
-/// What o200k_base's pattern tells of an ASCII byte (or of the end of the text).
+/// What the encodings' patterns tell of an ASCII byte (or of the end of the text): `\s` is
+/// Unicode's white space, which in ASCII is these six characters and not 0x1C-0x1F.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Ascii {
     Upper,
@@ -133,8 +134,14 @@ fn ascii_class(bytes: &[u8], at: usize) -> Option<Ascii> {
 
 /// The end of the run of `class` from `at`; None when it stops at a byte outside ASCII (whose
 /// character might go on with it).
-fn ascii_run(bytes: &[u8], mut at: usize, class: Ascii) -> Option<usize> {
-    while ascii_class(bytes, at)? == class {
+fn ascii_run(bytes: &[u8], at: usize, class: Ascii) -> Option<usize> {
+    ascii_run_of(bytes, at, |c| c == class)
+}
+
+/// The end of the run of bytes whose class is `in_run` from `at`; None when it stops at a
+/// byte outside ASCII.
+fn ascii_run_of(bytes: &[u8], mut at: usize, in_run: impl Fn(Ascii) -> bool) -> Option<usize> {
+    while in_run(ascii_class(bytes, at)?) {
         at += 1;
     }
     Some(at)
@@ -171,13 +178,9 @@ fn ascii_piece_end(encoding: Encoding, text: &str, start: usize) -> Option<usize
             }
             lower_end
         }
-        Encoding::Cl100k => {
-            let mut end = letters_from;
-            while matches!(ascii_class(bytes, end)?, Ascii::Upper | Ascii::Lower) {
-                end += 1;
-            }
-            end
-        }
+        Encoding::Cl100k => ascii_run_of(bytes, letters_from, |class| {
+            matches!(class, Ascii::Upper | Ascii::Lower)
+        })?,
     };
     if letters_end > letters_from {
         return Some(letters_end);
@@ -210,6 +213,7 @@ fn ascii_piece_end(encoding: Encoding, text: &str, start: usize) -> Option<usize
             white_space_piece_end(text, start)
         }
         Ascii::LineBreak => white_space_piece_end(text, start),
+        // A letter always starts a letters' piece (above), and `start` is within the text.
         Ascii::Upper | Ascii::Lower | Ascii::End => None,
     }
 }
@@ -239,8 +243,8 @@ fn contraction_length(bytes: &[u8], at: usize) -> Option<usize> {
     })
 }
 
-/// The end of a piece that starts with white space and no other alternative took, under
-/// o200k_base: `\s*[\r\n]+` (up to the run's last line break), else the hand-matched
+/// The end of a piece that starts with white space and no other alternative took (under
+/// either encoding): `\s*[\r\n]+` (up to the run's last line break), else the hand-matched
 /// white-space alternatives; None when the run meets a character outside ASCII.
 fn white_space_piece_end(text: &str, start: usize) -> Option<usize> {
     let bytes = text.as_bytes();
@@ -359,8 +363,8 @@ mod tests {
         // Each ASCII class the patterns tell apart, the contractions' letters in both cases, a
         // control character and letters outside ASCII beside them.
         let alphabet = [
-            ' ', '\t', '\n', '\r', '\u{b}', '\u{1}', 'a', 'R', 'E', 'l', 'v', 'S', 'd', '7', '\'',
-            '/', '$', '\u{e9}', '\u{17f}',
+            ' ', '\t', '\n', '\r', '\u{b}', '\u{c}', '\u{1c}', 'a', 'R', 'E', 'l', 'v', 'S', 'd',
+            '7', '\'', '/', '$', '\u{e9}', '\u{17f}',
         ];
         let mut by_hand = 0;
         for text in every_short_text(&alphabet, 4) {
@@ -384,6 +388,12 @@ mod tests {
             "1234567",
             "a  \n\n b",
             "$$/\n/x",
+            "AB'll",
+            " \r\n\t",
+            "12345",
+            "''s",
+            " \t\u{2003}\nx",
+            "a\u{1c}b",
         ];
         for text in texts {
             for encoding in ENCODINGS {
