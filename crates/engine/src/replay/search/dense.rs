@@ -258,9 +258,9 @@ impl SearchIndex {
 
 #[cfg(test)]
 mod tests {
-    use crate::replay::search::fixture::seed_rules;
+    use crate::replay::search::fixture::{named_texts, seed_rules, Lcg};
     use crate::replay::search::topk::TopK;
-    use crate::replay::search::{search_text, SearchIndex, TermCounts, Vocabulary};
+    use crate::replay::search::{SearchIndex, Vocabulary};
     use schematax_releases::{SearchRules, HERMES_2026_09};
 
     /// A catalog of `docs` tools whose texts draw 1-14 words from `words` (seeded), and its
@@ -271,28 +271,16 @@ mod tests {
         docs: usize,
         seed: u64,
     ) -> (Vocabulary, SearchIndex) {
-        let mut state = seed;
-        let mut below = |n: usize| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            ((state >> 33) % n as u64) as usize
-        };
-        let mut vocabulary = Vocabulary::new(rules);
-        let counts: Vec<TermCounts> = (0..docs)
+        let mut rng = Lcg(seed);
+        let tools: Vec<(String, String)> = (0..docs)
             .map(|d| {
-                let text: Vec<&str> = (0..1 + below(14))
-                    .map(|_| words[below(words.len())])
+                let text: Vec<&str> = (0..1 + rng.below(14))
+                    .map(|_| words[rng.below(words.len())])
                     .collect();
-                let name = format!("tool_{d}");
-                vocabulary.count_terms(
-                    &name,
-                    search_text(&rules, &name, "", &text.join(" "), std::iter::empty()),
-                )
+                (format!("tool_{d}"), text.join(" "))
             })
             .collect();
-        let index = SearchIndex::build(&vocabulary, &counts);
-        (vocabulary, index)
+        named_texts(rules, tools)
     }
 
     #[test]

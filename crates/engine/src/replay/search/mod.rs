@@ -269,6 +269,26 @@ mod fixture {
     pub(super) fn index(docs: &[(&'static str, &'static str, &'static [&'static str])]) -> Fixture {
         index_with(seed_rules(), docs)
     }
+
+    /// The vocabulary and index of tools given as (name, description), without parameters,
+    /// under `rules`.
+    pub(super) fn named_texts(
+        rules: SearchRules,
+        tools: impl IntoIterator<Item = (String, String)>,
+    ) -> (Vocabulary, SearchIndex) {
+        let mut vocabulary = Vocabulary::new(rules);
+        let counts: Vec<TermCounts> = tools
+            .into_iter()
+            .map(|(name, text)| {
+                vocabulary.count_terms(
+                    &name,
+                    search_text(&rules, &name, "", &text, std::iter::empty()),
+                )
+            })
+            .collect();
+        let index = SearchIndex::build(&vocabulary, &counts);
+        (vocabulary, index)
+    }
 }
 
 #[cfg(test)]

@@ -369,8 +369,7 @@ fn add_each(sums: &mut [f64], weights: &[f64]) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::replay::search::fixture::{seed_rules, Lcg};
-    use crate::replay::search::{search_text, TermCounts};
+    use crate::replay::search::fixture::{named_texts, seed_rules, Lcg};
     use schematax_releases::{Profile, SearchRules, HERMES_2026_09};
 
     const WORDS: [&str; 24] = [
@@ -382,12 +381,10 @@ mod tests {
     /// A catalog of `docs` tools on a skewed vocabulary (the first words common, the last
     /// ones held by a few hundredths of the tools), some of them sharing a description.
     fn catalog(rng: &mut Lcg, rules: SearchRules, docs: usize) -> (Vocabulary, SearchIndex) {
-        let mut vocabulary = Vocabulary::new(rules);
-        let mut counts: Vec<TermCounts> = Vec::new();
-        let mut texts: Vec<String> = Vec::new();
+        let mut tools: Vec<(String, String)> = Vec::new();
         for d in 0..docs {
             let text = if d > 0 && rng.below(5) == 0 {
-                texts[rng.below(texts.len())].clone()
+                tools[rng.below(tools.len())].1.clone()
             } else {
                 (0..2 + rng.below(14))
                     .map(|_| {
@@ -398,13 +395,9 @@ mod tests {
                     .join(" ")
             };
             let name = format!("{}_{}_{d}", WORDS[rng.below(WORDS.len())], d % 9);
-            counts.push(vocabulary.count_terms(
-                &name,
-                search_text(&rules, &name, "", &text, std::iter::empty()),
-            ));
-            texts.push(text);
+            tools.push((name, text));
         }
-        (vocabulary.clone(), SearchIndex::build(&vocabulary, &counts))
+        named_texts(rules, tools)
     }
 
     #[test]
@@ -507,20 +500,14 @@ mod tests {
         // reads each of those tools' terms once for the whole group, and each query adds up
         // only its own words, where alone each query bounds every one of those tools.
         let mut rng = Lcg(3);
-        let rules = HERMES_2026_09.search;
-        let mut vocabulary = Vocabulary::new(rules);
-        let counts: Vec<TermCounts> = (0..2_000)
+        let tools: Vec<(String, String)> = (0..2_000)
             .map(|d| {
                 let mut text = vec!["commit"; usize::from(d % 20 == 0)];
                 text.extend((0..6).map(|_| WORDS[rng.below(16)]));
-                let name = format!("tool_{d}");
-                vocabulary.count_terms(
-                    &name,
-                    search_text(&rules, &name, "", &text.join(" "), std::iter::empty()),
-                )
+                (format!("tool_{d}"), text.join(" "))
             })
             .collect();
-        let index = SearchIndex::build(&vocabulary, &counts);
+        let (vocabulary, index) = named_texts(HERMES_2026_09.search, tools);
         let queries: Vec<String> = (0..40)
             .map(|i| format!("commit {} {}", WORDS[i % 16], WORDS[(i * 7) % 16]))
             .collect();
