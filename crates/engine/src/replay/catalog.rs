@@ -453,7 +453,6 @@ pub struct Server {
 impl Server {
     /// Builds a server from its listed tools, applying its include/exclude filter.
     pub fn new(profile: Profile, name: &str, tools: &[McpTool], filter: &ToolFilter) -> Server {
-        use rayon::prelude::*;
         let kept: Vec<ToolEntry> = tools
             .par_iter()
             .filter(|t| filter.allows(&t.name, &profile.spec().registration))
