@@ -256,6 +256,15 @@ impl SearchIndex {
         Some(self.weight_of(term, doc, terms[at].1))
     }
 
+    /// Whether `doc` holds a term (false for no term).
+    pub(super) fn holds(&self, term: Option<u32>, doc: u32) -> bool {
+        term.is_some_and(|term| {
+            self.forward[doc as usize]
+                .binary_search_by_key(&term, |&(t, _)| t)
+                .is_ok()
+        })
+    }
+
     /// Reads a term in each cache line of the terms of each of `docs`: independent reads the
     /// processor makes side by side, so that the documents' terms, far apart in memory, arrive
     /// together rather than one miss after another when each is then searched.
@@ -361,14 +370,20 @@ impl SearchIndex {
                 } else {
                     0
                 };
+                // Without a branch, which was mispredicted wherever documents touched before
+                // and new ones alternate: each document is written after the touched ones,
+                // and kept there only when it is new.
+                let mut len = touched.len();
+                touched.resize(len + docs.len(), 0);
                 for (&doc, &weight) in docs.iter().zip(weights) {
                     let slot = doc as usize;
-                    if matched[slot] == 0 {
-                        touched.push(doc);
-                    }
+                    let before = matched[slot];
+                    touched[len] = doc;
+                    len += usize::from(before == 0);
                     scores[slot] += weight;
-                    matched[slot] = (matched[slot] + count) | flag;
+                    matched[slot] = (before + count) | flag;
                 }
+                touched.truncate(len);
             }
             let result = finish(touched, scores, matched);
             // `finish` changes only the touched documents' slots: they are all cleared here.

@@ -9,7 +9,7 @@ use std::collections::BinaryHeap;
 use crate::replay::search::index::{SearchIndex, HOLDS_GATE};
 use crate::replay::search::result::tally;
 use crate::replay::search::terms::QueryToken;
-use crate::replay::search::topk::{top_k, Ranked, TopK};
+use crate::replay::search::topk::{top_k, top_k_in_catalog_order, Ranked, TopK};
 
 /// Per-thread marks of the documents a pruned search has scored: `stamps[doc] == search`.
 #[derive(Default)]
@@ -203,32 +203,50 @@ impl SearchIndex {
     }
 
     /// The best `limit` documents by the weights of `terms` (one or two) alone, each weight
-    /// times its count in the query: the postings of two terms are merged, in catalog order.
+    /// times its count in the query: the postings of two terms are merged, in catalog order
+    /// (which makes a tie with the worst kept a loss, see [`top_k_in_catalog_order`]).
     fn likely(&self, terms: &[WalkedTerm], limit: usize) -> Vec<Ranked> {
-        let list = |term: WalkedTerm| {
+        let list = |term: &WalkedTerm| {
             let (docs, weights) = self.postings(Some(term.term));
             tally(docs.len(), 0);
-            docs.iter()
-                .zip(weights)
-                .map(move |(&doc, &weight)| (doc, weight * term.count))
+            (docs, weights, term.count)
         };
-        let ranked = |(doc, score)| Ranked { score, doc };
+        let ranked = |doc, score| Ranked { score, doc };
         match terms {
-            [one] => top_k(list(*one).map(ranked), limit),
+            [one] => {
+                let (docs, weights, count) = list(one);
+                let weighed = docs.iter().zip(weights);
+                top_k_in_catalog_order(weighed.map(|(&doc, &w)| ranked(doc, w * count)), limit)
+            }
             [one, two] => {
-                let mut a = list(*one).peekable();
-                let mut b = list(*two).peekable();
-                let merged = std::iter::from_fn(|| match (a.peek(), b.peek()) {
-                    (Some(x), Some(y)) if x.0 == y.0 => {
-                        let (doc, wa) = a.next()?;
-                        let (_, wb) = b.next()?;
-                        Some((doc, wa + wb))
+                let (a_docs, a_weights, a_count) = list(one);
+                let (b_docs, b_weights, b_count) = list(two);
+                let (mut a, mut b) = (0, 0);
+                let merged = std::iter::from_fn(|| {
+                    let (x, y) = (a_docs.get(a), b_docs.get(b));
+                    match (x, y) {
+                        (Some(&x), Some(&y)) if x == y => {
+                            let score = a_weights[a] * a_count + b_weights[b] * b_count;
+                            a += 1;
+                            b += 1;
+                            Some(ranked(x, score))
+                        }
+                        (Some(&x), Some(&y)) if x < y => {
+                            a += 1;
+                            Some(ranked(x, a_weights[a - 1] * a_count))
+                        }
+                        (Some(&x), None) => {
+                            a += 1;
+                            Some(ranked(x, a_weights[a - 1] * a_count))
+                        }
+                        (_, Some(&y)) => {
+                            b += 1;
+                            Some(ranked(y, b_weights[b - 1] * b_count))
+                        }
+                        (None, None) => None,
                     }
-                    (Some(x), Some(y)) if x.0 < y.0 => a.next(),
-                    (Some(_), Some(_)) | (None, _) => b.next(),
-                    (Some(_), None) => a.next(),
                 });
-                top_k(merged.map(ranked), limit)
+                top_k_in_catalog_order(merged, limit)
             }
             _ => Vec::new(),
         }
@@ -469,10 +487,12 @@ impl SearchIndex {
         }
     }
 
-    /// The candidates of [`SearchIndex::rank_candidates`]: the documents holding one of the
-    /// `essential_terms` that `admits` may admit, each with the weights of the terms added up
-    /// so far and how many of the query's terms it holds; and how many `light` terms, heaviest
-    /// first, were added up (while their postings come to at most `add_up` per candidate).
+    /// The candidates of [`SearchIndex::rank_candidates`] that can still get in: the documents
+    /// holding one of the `essential_terms` that `admits` may admit, less those whose sum and
+    /// the bounds of the light terms not added up cannot beat the worst kept, each with the
+    /// weights of the terms added up so far and how many of the query's terms it holds; and
+    /// how many `light` terms, heaviest first, were added up (while their postings come to at
+    /// most `add_up` per candidate, counting every candidate).
     fn candidate_pool(
         &self,
         tokens: &[QueryToken],
@@ -489,34 +509,50 @@ impl SearchIndex {
             &essential_terms_in_order,
             essential_terms,
             |touched, partial, marks| {
-                let pool: Vec<u32> = touched
-                    .iter()
-                    .copied()
-                    .filter(|&doc| marks[doc as usize] & HOLDS_GATE != 0)
-                    .filter(|&doc| {
-                        let held = (marks[doc as usize] & !HOLDS_GATE) as usize;
-                        admits(doc, held + light.len())
-                    })
-                    .collect();
+                // The candidates, and of those the ones that can still get in: a document
+                // shut out now stays shut out (its bound only falls, the bar only rises), so
+                // only those open are carried on.
+                let mut unknown: f64 = light.iter().map(|t| t.bound).sum();
+                // Below this, a bound is shut out ([`TopK::shuts_out`]; `best` does not change
+                // here).
+                let cut = best.cut();
+                let mut candidates = 0;
+                let mut open: Vec<u32> = Vec::new();
+                for &doc in touched {
+                    let mark = marks[doc as usize];
+                    if mark & HOLDS_GATE == 0
+                        || !admits(doc, (mark & !HOLDS_GATE) as usize + light.len())
+                    {
+                        continue;
+                    }
+                    candidates += 1;
+                    if partial[doc as usize] + unknown >= cut {
+                        open.push(doc);
+                    }
+                }
+                tally(candidates, 0);
                 // A light term is looked up in the candidates that can still get in: the
                 // heaviest are added up over their postings instead while that costs less
-                // than the lookups. Counting those candidates costs a pass over the pool, made
-                // only for a term with more postings than that.
-                let mut budget = pool.len() * add_up;
-                let mut unknown: f64 = light.iter().map(|t| t.bound).sum();
+                // than the lookups.
+                let mut budget = candidates * add_up;
                 let mut added = 0;
+                // Whether `open` holds candidates shut out by the terms added since it was
+                // last narrowed.
+                let mut stale = false;
+                let narrow = |open: &mut Vec<u32>, partial: &[f64], unknown: f64| {
+                    open.retain(|&doc| partial[doc as usize] + unknown >= cut);
+                };
                 for term in light.iter().rev() {
                     let (docs, weights) = self.postings(Some(term.term));
                     if docs.len() > budget {
                         break;
                     }
-                    if docs.len() > pool.len() {
-                        tally(pool.len(), 0);
-                        let open = pool
-                            .iter()
-                            .filter(|&&doc| !best.shuts_out(partial[doc as usize] + unknown))
-                            .count();
-                        if docs.len() > open * add_up {
+                    if docs.len() > candidates {
+                        if stale {
+                            narrow(&mut open, partial, unknown);
+                            stale = false;
+                        }
+                        if docs.len() > open.len() * add_up {
                             break;
                         }
                     }
@@ -533,8 +569,12 @@ impl SearchIndex {
                         partial[doc as usize] += weight * term.count * f64::from(candidate);
                         *mark += candidate;
                     }
+                    stale = true;
                 }
-                let pool: Vec<(u32, f64, u32)> = pool
+                if stale {
+                    narrow(&mut open, partial, unknown);
+                }
+                let pool: Vec<(u32, f64, u32)> = open
                     .into_iter()
                     .map(|doc| {
                         let held = marks[doc as usize] & !HOLDS_GATE;

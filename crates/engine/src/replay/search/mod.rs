@@ -217,7 +217,7 @@ impl SearchIndex {
         let mut seen: rustc_hash::FxHashSet<&str> = rustc_hash::FxHashSet::default();
         tokens
             .iter()
-            .filter(|token| self.weight(token.term, doc).is_some())
+            .filter(|token| self.holds(token.term, doc))
             .filter(|token| seen.insert(token.word.as_str()))
             .map(|token| token.word.clone())
             .collect()

@@ -103,6 +103,26 @@ impl TopK {
     }
 }
 
+/// The best `limit` of `candidates` offered in catalog order, best first: once the selection
+/// is full, a candidate must score above the worst kept (a tie comes later in the catalog and
+/// loses), a comparison of two numbers.
+pub(super) fn top_k_in_catalog_order(
+    candidates: impl Iterator<Item = Ranked>,
+    limit: usize,
+) -> Vec<Ranked> {
+    let mut best = TopK::new(limit);
+    let mut bar = f64::NEG_INFINITY;
+    for candidate in candidates {
+        if candidate.score > bar || best.heap.len() < limit {
+            best.offer(candidate);
+            if let Some(worst) = best.worst() {
+                bar = worst.score;
+            }
+        }
+    }
+    best.into_sorted()
+}
+
 /// The best `limit` of `candidates`, best first (for documents, ties keep catalog order).
 pub(super) fn top_k<T: Ord>(candidates: impl Iterator<Item = T>, limit: usize) -> Vec<T> {
     let mut best = TopK::new(limit);
@@ -128,5 +148,23 @@ mod tests {
         });
         assert_eq!(best.cut(), f64::INFINITY);
         assert!(best.shuts_out(f64::MAX));
+    }
+
+    #[test]
+    fn the_best_in_catalog_order_are_the_best_of_a_full_selection() {
+        // Scores from a few values, so that ties are common, in catalog order.
+        let mut rng = crate::test_rng::Lcg(7);
+        for limit in [1, 3, 5, 40] {
+            let candidates: Vec<Ranked> = (0..200)
+                .map(|doc| Ranked {
+                    score: rng.below(5) as f64,
+                    doc,
+                })
+                .collect();
+            assert_eq!(
+                top_k_in_catalog_order(candidates.iter().copied(), limit),
+                top_k(candidates.iter().copied(), limit)
+            );
+        }
     }
 }
