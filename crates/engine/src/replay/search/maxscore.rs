@@ -517,7 +517,10 @@ impl SearchIndex {
                 // here).
                 let cut = best.cut();
                 let mut candidates = 0;
-                let mut open: Vec<u32> = Vec::new();
+                // Without a branch on whether a candidate can still get in, which is as good
+                // as random: each is written after the open ones and kept when it can.
+                let mut open: Vec<u32> = vec![0; touched.len()];
+                let mut opened = 0;
                 for &doc in touched {
                     let mark = marks[doc as usize];
                     if mark & HOLDS_GATE == 0
@@ -526,10 +529,10 @@ impl SearchIndex {
                         continue;
                     }
                     candidates += 1;
-                    if partial[doc as usize] + unknown >= cut {
-                        open.push(doc);
-                    }
+                    open[opened] = doc;
+                    opened += usize::from(partial[doc as usize] + unknown >= cut);
                 }
+                open.truncate(opened);
                 tally(candidates, 0);
                 // A light term is looked up in the candidates that can still get in: the
                 // heaviest are added up over their postings instead while that costs less
@@ -540,7 +543,13 @@ impl SearchIndex {
                 // last narrowed.
                 let mut stale = false;
                 let narrow = |open: &mut Vec<u32>, partial: &[f64], unknown: f64| {
-                    open.retain(|&doc| partial[doc as usize] + unknown >= cut);
+                    let mut kept = 0;
+                    for at in 0..open.len() {
+                        let doc = open[at];
+                        open[kept] = doc;
+                        kept += usize::from(partial[doc as usize] + unknown >= cut);
+                    }
+                    open.truncate(kept);
                 };
                 for term in light.iter().rev() {
                     let (docs, weights) = self.postings(Some(term.term));
