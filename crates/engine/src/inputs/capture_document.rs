@@ -634,11 +634,12 @@ impl CompactWriter {
         Ok(())
     }
 
-    /// Writes a string, cut.
-    fn write_str(&mut self, text: &str) {
+    /// Writes a string, cut; gives what was kept of it.
+    fn write_str<'t>(&mut self, text: &'t str) -> &'t str {
         let (kept, cut) = cut_str(text);
         self.cut += cut;
         write_json_string(kept, &mut self.out);
+        kept
     }
 }
 
@@ -669,9 +670,7 @@ impl<'de> Visitor<'de> for KeySeed<'_> {
         if !self.first {
             writer.out.push(',');
         }
-        let (kept, cut) = cut_str(key);
-        writer.cut += cut;
-        write_json_string(kept, &mut writer.out);
+        let kept = writer.write_str(key);
         Ok(rustc_hash::FxBuildHasher.hash_one(kept))
     }
 }

@@ -347,15 +347,12 @@ mod tests {
         assert!(!needs_escape("  !#[]é東🍵\u{7f}\u{80}".as_bytes()));
         assert!(!needs_escape(b""));
         // Random texts of every byte, mostly high ones, against the byte-by-byte rule.
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut rng = crate::test_rng::Lcg(0x9e37_79b9_7f4a_7c15);
         for _ in 0..20_000 {
-            let text: Vec<u8> = (0..(state >> 59) as usize + 1)
+            let text: Vec<u8> = (0..rng.below(32) + 1)
                 .map(|_| {
-                    state = state
-                        .wrapping_mul(6_364_136_223_846_793_005)
-                        .wrapping_add(1);
-                    let byte = (state >> 56) as u8;
-                    if byte < 0x30 && state & 0x100 != 0 {
+                    let byte = rng.below(256) as u8;
+                    if byte < 0x30 && rng.below(2) == 1 {
                         byte | 0x80
                     } else {
                         byte
