@@ -713,16 +713,15 @@ impl Session {
     }
 
     /// `queries` in groups for [`Session::search_together_measured`]: the queries that share
-    /// their rarest word under the gate together (at most 1,024 to a group), every other
-    /// alone.
+    /// their rarest word together (at most 1,024 to a group), every other alone.
     pub fn search_groups(&self, queries: &[&str]) -> Vec<Vec<usize>> {
         let (index, vocabulary) = self.searchable();
         index.search_groups(vocabulary, queries)
     }
 
     /// [`Session::search_measured`] of each of `queries`, in order; those that share their
-    /// rarest word under the gate are ranked together, over one gathering of the tools that
-    /// hold it (same hits, same scores).
+    /// rarest word are ranked together, over one gathering of the tools that hold it (same
+    /// hits, same scores).
     pub fn search_together_measured(
         &self,
         queries: &[&str],

@@ -31,6 +31,11 @@ impl Seen {
         }
     }
 
+    /// Whether `doc` is marked in this search.
+    pub(super) fn holds(&self, doc: u32) -> bool {
+        self.stamps[doc as usize] == self.search
+    }
+
     /// Marks `doc`; true the first time in this search.
     pub(super) fn first_time(&mut self, doc: u32) -> bool {
         let stamp = &mut self.stamps[doc as usize];
@@ -155,24 +160,62 @@ impl SearchIndex {
         walked: &[WalkedTerm],
         limit: usize,
     ) -> Vec<Ranked> {
-        let mut best = TopK::new(limit);
+        self.max_score_from(tokens, walked, TopK::new(limit), &[])
+    }
+
+    /// Seed's best documents for a query whose documents holding the term `ranked` are ranked
+    /// already: `best` holds the best of them, and the others are shut out by it. The rest
+    /// hold none of it, so they are ranked by the query's other terms (`walked`, less that
+    /// one), from the bar those set (often above all the other terms can weigh, which ends the
+    /// search at once).
+    pub(super) fn max_score_beside(
+        &self,
+        tokens: &[QueryToken],
+        walked: &[WalkedTerm],
+        ranked: u32,
+        best: TopK,
+    ) -> Vec<Ranked> {
+        let others: Vec<WalkedTerm> = walked
+            .iter()
+            .filter(|term| term.term != ranked)
+            .copied()
+            .collect();
+        let (decided, _) = self.postings(Some(ranked));
+        self.max_score_from(tokens, &others, best, decided)
+    }
+
+    /// [`SearchIndex::max_score`] from `best`, the `decided` documents (offered to it already,
+    /// or shut out by it) never offered again; the bar is seeded only while `best` is not full.
+    fn max_score_from(
+        &self,
+        tokens: &[QueryToken],
+        walked: &[WalkedTerm],
+        mut best: TopK,
+        decided: &[u32],
+    ) -> Vec<Ranked> {
+        let limit = best.limit;
         SEEN.with(|cell| {
             let mut seen = cell.borrow_mut();
             seen.start(self.len());
-            for heavy in walked.iter().take(SEEDING_TERMS) {
-                let term = heavy.term as usize;
-                let start = self.offsets[term] as usize;
-                for &position in self.impact_order(term).iter().take(limit) {
-                    let doc = self.docs[start + position as usize];
-                    tally(1, 0);
-                    if seen.first_time(doc) {
-                        self.offer_scored(&mut best, doc, tokens);
+            for &doc in decided {
+                seen.first_time(doc);
+            }
+            if best.worst().is_none() {
+                for heavy in walked.iter().take(SEEDING_TERMS) {
+                    let term = heavy.term as usize;
+                    let start = self.offsets[term] as usize;
+                    for &position in self.impact_order(term).iter().take(limit) {
+                        let doc = self.docs[start + position as usize];
+                        tally(1, 0);
+                        if seen.first_time(doc) {
+                            self.offer_scored(&mut best, doc, tokens);
+                        }
                     }
                 }
-            }
-            for candidate in self.likely(&self.seeding_terms(walked), limit) {
-                if seen.first_time(candidate.doc) {
-                    self.offer_scored(&mut best, candidate.doc, tokens);
+                for candidate in self.likely(&self.seeding_terms(walked), limit) {
+                    if seen.first_time(candidate.doc) {
+                        self.offer_scored(&mut best, candidate.doc, tokens);
+                    }
                 }
             }
             let lightest_first: Vec<WalkedTerm> = walked.iter().rev().copied().collect();
@@ -357,7 +400,8 @@ impl SearchIndex {
             .filter(|c| admits(c.bound.doc, c.held as usize + light_terms.len()));
         let mut lookups = 0;
         // The best bounds, taken first, raise the bar before the rest is sifted.
-        for candidate in top_k(bounds.clone(), best.limit) {
+        let unseen = bounds.clone().filter(|c| !seen.holds(c.bound.doc));
+        for candidate in top_k(unseen, best.limit) {
             if seen.first_time(candidate.bound.doc) {
                 lookups +=
                     self.consider(tokens, best, &mut looked_up, (candidate, unknown), &admits);
@@ -461,12 +505,20 @@ impl SearchIndex {
         let mut batch: Vec<Candidate> = Vec::with_capacity(WARM_BATCH);
         loop {
             batch.clear();
+            // Documents seen already (scored, or decided before the search) are passed over
+            // before their terms are fetched.
+            let mut ended = false;
             while batch.len() < WARM_BATCH {
                 match candidates.pop() {
                     Some(candidate) if !best.shuts_out(candidate.bound.score) => {
-                        batch.push(candidate);
+                        if !seen.holds(candidate.bound.doc) {
+                            batch.push(candidate);
+                        }
                     }
-                    _ => break,
+                    _ => {
+                        ended = true;
+                        break;
+                    }
                 }
             }
             self.warm(batch.iter().map(|c| c.bound.doc));
@@ -481,7 +533,7 @@ impl SearchIndex {
                     lookups += consider(best, candidate);
                 }
             }
-            if batch.len() < WARM_BATCH {
+            if ended {
                 return true;
             }
         }
@@ -695,6 +747,7 @@ impl SearchIndex {
 #[cfg(test)]
 mod tests {
     use crate::replay::search::fixture::{seed_rules, Lcg};
+    use crate::replay::search::topk::{Ranked, TopK};
     use crate::replay::search::{
         idf, raw_tokens, search_text, term_weight, SearchIndex, SearchWork, TermCounts, Via,
         Vocabulary,
@@ -837,6 +890,69 @@ mod tests {
             }
         }
         assert!(compared > 2000, "only {compared} searches compared");
+    }
+
+    #[test]
+    fn a_search_beside_ranked_documents_equals_a_full_sort() {
+        // The documents holding one of the query's terms (any, not only its rarest) ranked
+        // first, as a group of queries ranks them; the others ranked beside them.
+        let words = [
+            "alpha", "beta", "gamma", "delta", "issue", "list", "get", "page", "web", "run",
+            "query", "file",
+        ];
+        let rules = seed_rules();
+        let mut rng = Lcg(19);
+        let mut compared = 0;
+        for _ in 0..120 {
+            let mut vocabulary = Vocabulary::new(rules);
+            let mut names = Vec::new();
+            let mut counts = Vec::new();
+            for d in 0..2 + rng.below(150) {
+                let text: Vec<&str> = (0..1 + rng.below(10))
+                    .map(|_| {
+                        // Skewed: the first words are common, the last ones rare.
+                        let common_up_to = 1 + rng.below(words.len());
+                        words[rng.below(common_up_to)]
+                    })
+                    .collect();
+                let name = format!("tool_{d}");
+                counts.push(vocabulary.count_terms(
+                    &name,
+                    search_text(&rules, &name, "", &text.join(" "), std::iter::empty()),
+                ));
+                names.push(name);
+            }
+            let index = SearchIndex::build(&vocabulary, &counts);
+            for _ in 0..10 {
+                let query: Vec<&str> = (0..2 + rng.below(6))
+                    .map(|_| words[rng.below(words.len())])
+                    .collect();
+                let query = query.join(" ");
+                let tokens = SearchIndex::query_tokens(&vocabulary, &query);
+                let walked = index.walked_terms(&tokens);
+                if walked.len() < 2 {
+                    continue;
+                }
+                let ranked = walked[rng.below(walked.len())].term;
+                let limit = 1 + rng.below(8);
+                let mut best = TopK::new(limit);
+                for &doc in index.postings(Some(ranked)).0 {
+                    best.offer(Ranked {
+                        score: index.score(doc, &tokens),
+                        doc,
+                    });
+                }
+                let got: Vec<(usize, f64)> = index
+                    .max_score_beside(&tokens, &walked, ranked, best)
+                    .iter()
+                    .map(|r| (r.doc as usize, r.score))
+                    .collect();
+                let expected = full_sort(&vocabulary, &counts, &names, &rules, &query, limit);
+                assert_eq!(got, expected, "{query:?} limit {limit}");
+                compared += 1;
+            }
+        }
+        assert!(compared > 900, "only {compared} searches compared");
     }
 
     #[test]

@@ -32,6 +32,7 @@
 //! | `dense` | the scan of a query of common words only over those masks |
 //! | `admission` | the rarest-word gate ([`Gate`]), its search, and why a tool is not admitted |
 //! | `twins` | groups of twins, one entry each in a second index, and their members |
+//! | `shared_rarest` | queries that share their rarest word, ranked over one gathering of it |
 //! | `result` | a search's result ([`SearchResult`], [`Hit`], [`Via`], [`Gate`]) and its work |
 //! | `mod` | [`SearchIndex::search`] |
 
@@ -41,7 +42,7 @@ mod dense;
 mod index;
 mod maxscore;
 mod result;
-mod shared_gate;
+mod shared_rarest;
 mod terms;
 mod topk;
 mod twins;
@@ -138,6 +139,18 @@ impl SearchIndex {
             .chain(scored.into_iter().filter(|r| !exact.contains(&r.doc)))
             .take(limit)
             .collect();
+        self.scored_result((query, tokens, limit), best, &exact)
+    }
+
+    /// The result of a search without the gate for `query` (its `tokens`, cut to `limit`) that
+    /// ranked `best` (the `exact` names first, at an infinite score): the substring fallback
+    /// when nothing scored.
+    fn scored_result(
+        &self,
+        (query, tokens, limit): (&str, &[QueryToken], usize),
+        best: Vec<Ranked>,
+        exact: &[u32],
+    ) -> SearchResult {
         if best.is_empty() {
             tally(self.len(), 0);
             let needle = query.trim().to_lowercase();
@@ -172,7 +185,7 @@ impl SearchIndex {
         };
         SearchResult {
             via,
-            hits: self.hits(best, tokens, &exact),
+            hits: self.hits(best, tokens, exact),
             gate: None,
         }
     }

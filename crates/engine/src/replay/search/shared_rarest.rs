@@ -1,12 +1,16 @@
-//! Queries that share their rarest word, answered together. Under the rarest-word gate every
-//! hit holds the query's rarest word, so the documents holding it are the candidates, and the
-//! pruned ranking reads each candidate's own terms, far apart in memory: a query whose rarest
-//! word a few thousand tools hold costs a few thousand cache misses. A lint asks every tool's
-//! name and first sentence, and many of those share their rarest word. Here the candidates'
-//! weights for every term the group's queries hold are gathered once, and each query adds its
-//! tokens' weights up over them, in the order [`SearchIndex::score`] adds them: every
-//! candidate's sum is its score to the last bit, so the hits, their order and their scores
-//! are those of the query searched alone.
+//! Queries that share their rarest word, answered together. A lint asks every tool's name and
+//! first sentence, and many of those share their rarest word. The documents holding it are
+//! read once for the group: their weights for every term the group's queries hold are
+//! gathered, and each query adds its tokens' weights up over them, in the order
+//! [`SearchIndex::score`] adds them, so every such document's sum is its score to the last bit.
+//! Under the rarest-word gate these are the only documents admitted, and the pruned ranking of
+//! a query alone reads each one's own terms, far apart in memory: a query whose rarest word a
+//! few thousand tools hold costs a few thousand cache misses. Without the gate (seed, releases
+//! before 0.21.3), the best of them set the bar from which the documents without the word are
+//! ranked beside them ([`SearchIndex::max_score_beside`]): the word is the heaviest of the
+//! query, so that bar is most often the last one, and the documents of the word are never read
+//! again. Either way the hits, their order and their scores are those of the query searched
+//! alone.
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -41,12 +45,20 @@ const WARM_RUN: usize = 16;
 /// No slot: the term is not one that a query of the group holds.
 const NO_SLOT: u32 = u32::MAX;
 
-/// A query answered with the others of its rarest word: its tokens and its gate.
+/// A query answered with the others of its rarest word: its tokens, and its gate under the
+/// rarest-word gate.
 struct SharedQuery {
     /// Its place in the queries given.
     place: usize,
     tokens: Vec<QueryToken>,
-    gate: Gate,
+    gate: Option<Gate>,
+}
+
+impl SharedQuery {
+    /// How many of the query's distinct terms a hit must hold (its gate's rule, else one).
+    fn required(&self) -> usize {
+        self.gate.as_ref().map_or(1, |gate| gate.required)
+    }
 }
 
 /// The documents holding a group's rarest word (its candidates, in catalog order), and their
@@ -91,14 +103,14 @@ thread_local! {
 
 impl SearchIndex {
     /// The term of the rarest word of `query` (its `tokens`), when the query is answered with
-    /// the others of that word: it is searched under the gate, the word is held by at least
-    /// [`SHARED_FROM`] documents, the twins' index does not answer it, it has another word
-    /// besides the rarest, it is not scanned as common words only, and no tool is named by the
-    /// whole query. The search of such a query ranks the documents holding the gate by its
-    /// other words.
-    fn shared_gate(&self, query: &str, tokens: &[QueryToken]) -> Option<u32> {
-        let gated = matches!(self.admission, Some(Admission::RarestToken { .. }));
-        if !gated || query.trim().is_empty() || tokens.is_empty() || self.is_empty() {
+    /// the others of that word: the word is held by at least [`SHARED_FROM`] documents, the
+    /// twins' index does not answer it, it has another word besides the rarest, it is not
+    /// scanned as common words only, and no tool is named by the whole query. The search of
+    /// such a query ranks the documents holding that word by every word; under the gate they
+    /// are the only ones admitted, and without it the others are ranked after them, from the
+    /// bar they set (see [`SearchIndex::max_score_beside`]).
+    fn shared_rarest(&self, query: &str, tokens: &[QueryToken]) -> Option<u32> {
+        if query.trim().is_empty() || tokens.is_empty() || self.is_empty() {
             return None;
         }
         let gate = self.rarest(tokens).term?;
@@ -116,12 +128,12 @@ impl SearchIndex {
     }
 
     /// `queries` in groups to give [`SearchIndex::search_together_measured`]: those that share
-    /// their rarest word (see [`SearchIndex::shared_gate`]) together, at most [`GROUP_MOST`]
+    /// their rarest word (see [`SearchIndex::shared_rarest`]) together, at most [`GROUP_MOST`]
     /// to a group, every other query alone; groups in the order of their first query.
     pub fn search_groups(&self, vocabulary: &Vocabulary, queries: &[&str]) -> Vec<Vec<usize>> {
         let gates: Vec<Option<u32>> = queries
             .par_iter()
-            .map(|query| self.shared_gate(query, &SearchIndex::query_tokens(vocabulary, query)))
+            .map(|query| self.shared_rarest(query, &SearchIndex::query_tokens(vocabulary, query)))
             .collect();
         let mut groups: Vec<Vec<usize>> = Vec::new();
         // Per rarest word, its group still filling.
@@ -159,7 +171,7 @@ impl SearchIndex {
         let mut shared: FxHashMap<u32, Vec<(usize, Vec<QueryToken>)>> = FxHashMap::default();
         for (place, query) in queries.iter().enumerate() {
             let tokens = SearchIndex::query_tokens(vocabulary, query);
-            match self.shared_gate(query, &tokens).filter(|_| limit > 0) {
+            match self.shared_rarest(query, &tokens).filter(|_| limit > 0) {
                 Some(gate) => shared.entry(gate).or_default().push((place, tokens)),
                 None => results[place] = Some(self.search_measured(vocabulary, query, limit)),
             }
@@ -169,14 +181,15 @@ impl SearchIndex {
                 results[*place] = Some(self.search_measured(vocabulary, queries[*place], limit));
                 continue;
             }
-            let Some(Admission::RarestToken { coverage_from }) = self.admission else {
-                unreachable!("a query shares its gate only under the gate");
+            let coverage_from = match self.admission {
+                Some(Admission::RarestToken { coverage_from }) => Some(coverage_from),
+                Some(Admission::ScoreAboveZero) | None => None,
             };
             let group: Vec<SharedQuery> = group
                 .into_iter()
                 .map(|(place, tokens)| SharedQuery {
                     place,
-                    gate: self.gate(vocabulary, &tokens, coverage_from).0,
+                    gate: coverage_from.map(|from| self.gate(vocabulary, &tokens, from).0),
                     tokens,
                 })
                 .collect();
@@ -189,7 +202,24 @@ impl SearchIndex {
                     // The gathering is counted in the work of the group's first query.
                     tally(if i == 0 { gathered.read } else { 0 }, 0);
                     let best = gathered.rank(&query, limit);
-                    let result = self.gated_result(best, &query.tokens, &[], query.gate);
+                    let result = match query.gate {
+                        Some(gate) => self.gated_result(best, &query.tokens, &[], gate),
+                        None => {
+                            // The documents holding the rarest word are ranked: the others
+                            // after them.
+                            let mut kept = TopK::new(limit);
+                            for ranked in best {
+                                kept.offer(ranked);
+                            }
+                            let walked = self.walked_terms(&query.tokens);
+                            let best = self.max_score_beside(&query.tokens, &walked, gate, kept);
+                            self.scored_result(
+                                (queries[query.place], &query.tokens, limit),
+                                best,
+                                &[],
+                            )
+                        }
+                    };
                     (query.place, (result, WORK.with(Cell::get).since(before)))
                 })
                 .collect();
@@ -349,7 +379,7 @@ impl Gathered<'_> {
             // Candidates come in catalog order: one that only ties the worst kept loses.
             let mut worst = 0.0;
             for ((&doc, &score), &held) in self.docs.iter().zip(sums.iter()).zip(held.iter()) {
-                if score > worst && held as usize + 1 >= query.gate.required {
+                if score > worst && held as usize + 1 >= query.required() {
                     best.offer(Ranked { score, doc });
                     worst = best.worst().map_or(0.0, |kept| kept.score);
                 }
@@ -404,7 +434,11 @@ mod tests {
     fn queries_searched_together_are_answered_as_each_alone() {
         let mut rng = Lcg(23);
         let (mut compared, mut shared) = (0, 0);
-        for rules in [HERMES_2026_09.search, Profile::newest().spec().search] {
+        for rules in [
+            seed_rules(),
+            HERMES_2026_09.search,
+            Profile::newest().spec().search,
+        ] {
             for _ in 0..12 {
                 let docs = 300 + rng.below(900);
                 let (vocabulary, index) = catalog(&mut rng, rules, docs);
@@ -428,7 +462,7 @@ mod tests {
                     .iter()
                     .filter(|q| {
                         let tokens = SearchIndex::query_tokens(&vocabulary, q);
-                        index.shared_gate(q, &tokens).is_some()
+                        index.shared_rarest(q, &tokens).is_some()
                     })
                     .count();
                 for limit in [1, 5, 8] {
@@ -468,7 +502,7 @@ mod tests {
         assert_eq!(places, (0..asked.len()).collect::<Vec<_>>());
         let gate = |place: usize| {
             let tokens = SearchIndex::query_tokens(&vocabulary, asked[place]);
-            index.shared_gate(asked[place], &tokens)
+            index.shared_rarest(asked[place], &tokens)
         };
         let mut shared_groups = 0;
         for group in &groups {
@@ -488,10 +522,10 @@ mod tests {
             .map(Vec::len)
             .collect();
         assert_eq!(sizes, [GROUP_MOST, GROUP_MOST, 52]);
-        // Seed has no gate: every query is searched alone.
+        // Without the gate, the queries that share their rarest word are grouped as well.
         let (vocabulary, index) = catalog(&mut rng, seed_rules(), 1_000);
         let groups = index.search_groups(&vocabulary, &asked);
-        assert!(groups.iter().all(|group| group.len() == 1));
+        assert!(groups.iter().any(|group| group.len() > 1));
     }
 
     #[test]
