@@ -11,7 +11,8 @@ use crate::replay::search::result::tally;
 use crate::replay::search::terms::QueryToken;
 use crate::replay::search::topk::{top_k, top_k_in_catalog_order, Ranked, TopK};
 
-/// Per-thread marks of the documents a pruned search has scored: `stamps[doc] == search`.
+/// Per-thread marks of the documents a pruned search has offered, ruled out, or had decided
+/// before it started: `stamps[doc] == search`.
 #[derive(Default)]
 pub(super) struct Seen {
     stamps: Vec<u32>,
@@ -163,24 +164,24 @@ impl SearchIndex {
         self.max_score_from(tokens, walked, TopK::new(limit), &[])
     }
 
-    /// Seed's best documents for a query whose documents holding the term `ranked` are ranked
-    /// already: `best` holds the best of them, and the others are shut out by it. The rest
-    /// hold none of it, so they are ranked by the query's other terms (`walked`, less that
-    /// one), from the bar those set (often above all the other terms can weigh, which ends the
-    /// search at once).
+    /// Seed's best documents for a query whose documents holding the term `decided_term` are
+    /// ranked already: `best` holds the best of them, and the others are shut out by it. The
+    /// rest hold none of it, so they are ranked by the query's other terms (`walked`, less
+    /// that one), from the bar those set (often above all the other terms can weigh, which
+    /// ends the search at once).
     pub(super) fn max_score_beside(
         &self,
         tokens: &[QueryToken],
         walked: &[WalkedTerm],
-        ranked: u32,
+        decided_term: u32,
         best: TopK,
     ) -> Vec<Ranked> {
         let others: Vec<WalkedTerm> = walked
             .iter()
-            .filter(|term| term.term != ranked)
+            .filter(|term| term.term != decided_term)
             .copied()
             .collect();
-        let (decided, _) = self.postings(Some(ranked));
+        let (decided, _) = self.postings(Some(decided_term));
         self.max_score_from(tokens, &others, best, decided)
     }
 

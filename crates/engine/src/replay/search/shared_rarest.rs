@@ -7,8 +7,8 @@
 //! a query alone reads each one's own terms, far apart in memory: a query whose rarest word a
 //! few thousand tools hold costs a few thousand cache misses. Without the gate (seed, releases
 //! before 0.21.3), the best of them set the bar from which the documents without the word are
-//! ranked beside them ([`SearchIndex::max_score_beside`]): the word is the heaviest of the
-//! query, so that bar is most often the last one, and the documents of the word are never read
+//! ranked beside them ([`SearchIndex::max_score_beside`]): the word is usually the heaviest of
+//! the query, so that bar is most often the last one, and the documents of the word are never read
 //! again. Either way the hits, their order and their scores are those of the query searched
 //! alone.
 
@@ -66,10 +66,10 @@ impl SharedQuery {
 /// thread that ranks one of the queries.
 struct Gathered<'a> {
     /// The rarest word's term.
-    gate: u32,
+    rarest: u32,
     docs: &'a [u32],
-    /// The gate's weight in each candidate.
-    gate_weights: &'a [f64],
+    /// The rarest word's weight in each candidate.
+    rarest_weights: &'a [f64],
     /// The other terms of the group's queries, ascending: a term's place here is its slot.
     terms: Vec<u32>,
     /// Per slot, where its list starts in `lists` (and the next slot's, where it ends).
@@ -113,8 +113,8 @@ impl SearchIndex {
         if query.trim().is_empty() || tokens.is_empty() || self.is_empty() {
             return None;
         }
-        let gate = self.rarest(tokens).term?;
-        if self.postings(Some(gate)).0.len() < SHARED_FROM {
+        let rarest = self.rarest(tokens).term?;
+        if self.postings(Some(rarest)).0.len() < SHARED_FROM {
             return None;
         }
         if self.twins.as_deref().is_some_and(|t| t.answer(tokens)) {
@@ -124,25 +124,25 @@ impl SearchIndex {
         if walked.len() < 2 || self.scans_common(&walked) || !self.exact_names(query).is_empty() {
             return None;
         }
-        Some(gate)
+        Some(rarest)
     }
 
     /// `queries` in groups to give [`SearchIndex::search_together_measured`]: those that share
     /// their rarest word (see [`SearchIndex::shared_rarest`]) together, at most [`GROUP_MOST`]
     /// to a group, every other query alone; groups in the order of their first query.
     pub fn search_groups(&self, vocabulary: &Vocabulary, queries: &[&str]) -> Vec<Vec<usize>> {
-        let gates: Vec<Option<u32>> = queries
+        let rarest_words: Vec<Option<u32>> = queries
             .par_iter()
             .map(|query| self.shared_rarest(query, &SearchIndex::query_tokens(vocabulary, query)))
             .collect();
         let mut groups: Vec<Vec<usize>> = Vec::new();
         // Per rarest word, its group still filling.
         let mut group_of: FxHashMap<u32, usize> = FxHashMap::default();
-        for (place, gate) in gates.into_iter().enumerate() {
-            let group = match gate {
-                Some(gate) => match group_of.get(&gate) {
+        for (place, rarest) in rarest_words.into_iter().enumerate() {
+            let group = match rarest {
+                Some(rarest) => match group_of.get(&rarest) {
                     Some(&group) if groups[group].len() < GROUP_MOST => group,
-                    _ => *group_of.insert(gate, groups.len()).insert(groups.len()),
+                    _ => *group_of.insert(rarest, groups.len()).insert(groups.len()),
                 },
                 None => groups.len(),
             };
@@ -156,7 +156,8 @@ impl SearchIndex {
 
     /// Searches every query of `queries`: each result as [`SearchIndex::search_measured`] gives
     /// it, in order, with the work done for it (a group's gathering is counted in its first
-    /// query's, and its ranking as postings read). Queries that share their rarest word are
+    /// query's, its ranking as postings read, and a ranking beside it as a search counts its
+    /// work). Queries that share their rarest word are
     /// ranked together, on every core, over one gathering of its documents.
     pub fn search_together_measured(
         &self,
@@ -172,11 +173,11 @@ impl SearchIndex {
         for (place, query) in queries.iter().enumerate() {
             let tokens = SearchIndex::query_tokens(vocabulary, query);
             match self.shared_rarest(query, &tokens).filter(|_| limit > 0) {
-                Some(gate) => shared.entry(gate).or_default().push((place, tokens)),
+                Some(rarest) => shared.entry(rarest).or_default().push((place, tokens)),
                 None => results[place] = Some(self.search_measured(vocabulary, query, limit)),
             }
         }
-        for (gate, group) in shared {
+        for (rarest, group) in shared {
             if let [(place, _)] = group.as_slice() {
                 results[*place] = Some(self.search_measured(vocabulary, queries[*place], limit));
                 continue;
@@ -193,7 +194,7 @@ impl SearchIndex {
                     tokens,
                 })
                 .collect();
-            let gathered = self.gather(gate, &group);
+            let gathered = self.gather(rarest, &group);
             let answers: Vec<(usize, (SearchResult, SearchWork))> = group
                 .into_par_iter()
                 .enumerate()
@@ -212,7 +213,7 @@ impl SearchIndex {
                                 kept.offer(ranked);
                             }
                             let walked = self.walked_terms(&query.tokens);
-                            let best = self.max_score_beside(&query.tokens, &walked, gate, kept);
+                            let best = self.max_score_beside(&query.tokens, &walked, rarest, kept);
                             self.scored_result(
                                 (queries[query.place], &query.tokens, limit),
                                 best,
@@ -233,16 +234,16 @@ impl SearchIndex {
             .collect()
     }
 
-    /// Gathers the documents holding `gate` and their weights for every other term that a
+    /// Gathers the documents holding `rarest` and their weights for every other term that a
     /// query of `group` holds: a list of the candidates holding it, or a weight for every
     /// candidate when at least one in [`DENSE_SHARE`] holds it. Each candidate's own terms
     /// are read once.
-    fn gather(&self, gate: u32, group: &[SharedQuery]) -> Gathered<'_> {
-        let (docs, gate_weights) = self.postings(Some(gate));
+    fn gather(&self, rarest: u32, group: &[SharedQuery]) -> Gathered<'_> {
+        let (docs, rarest_weights) = self.postings(Some(rarest));
         let mut terms: Vec<u32> = group
             .iter()
             .flat_map(|query| query.tokens.iter().filter_map(|token| token.term))
-            .filter(|&term| term != gate && (term as usize) < self.max_weights.len())
+            .filter(|&term| term != rarest && (term as usize) < self.max_weights.len())
             .collect();
         terms.sort_unstable();
         terms.dedup();
@@ -309,9 +310,9 @@ impl SearchIndex {
             }
         });
         Gathered {
-            gate,
+            rarest,
             docs,
-            gate_weights,
+            rarest_weights,
             terms,
             list_starts,
             lists,
@@ -341,9 +342,10 @@ impl Gathered<'_> {
             let mut read = 0;
             for term in query.tokens.iter().filter_map(|token| token.term) {
                 let first = seen.insert(term);
-                if term == self.gate {
-                    // Every candidate holds the gate: it is counted in the admission below.
-                    add_each(sums, self.gate_weights);
+                if term == self.rarest {
+                    // Every candidate holds the rarest word: it is the `+ 1` of the count of
+                    // terms held, below (the gate's rule; without the gate one is required).
+                    add_each(sums, self.rarest_weights);
                     read += count;
                     continue;
                 }
@@ -465,7 +467,9 @@ mod tests {
                         index.shared_rarest(q, &tokens).is_some()
                     })
                     .count();
-                for limit in [1, 5, 8] {
+                // A limit above the tools of a group's rarest word (at least 64) leaves the best of
+                // them short of full: the tools without it are then seeded as alone.
+                for limit in [1, 5, 8, 100] {
                     let together = index.search_together_measured(&vocabulary, &asked, limit);
                     assert_eq!(together.len(), asked.len());
                     for (query, (result, _)) in asked.iter().zip(together) {
