@@ -747,13 +747,54 @@ impl SearchIndex {
 
 #[cfg(test)]
 mod tests {
-    use crate::replay::search::fixture::{seed_rules, Lcg};
+    use crate::replay::search::fixture::{named_texts, seed_rules, Lcg};
     use crate::replay::search::topk::{Ranked, TopK};
     use crate::replay::search::{
         idf, raw_tokens, search_text, term_weight, SearchIndex, SearchWork, TermCounts, Via,
         Vocabulary,
     };
     use schematax_releases::{Admission, SearchRules, HERMES_2026_09};
+
+    /// Tools given one by one as a name and a text (without parameters): their vocabulary,
+    /// their term counts and names for [`full_sort`], and then their index.
+    struct Counted {
+        rules: SearchRules,
+        vocabulary: Vocabulary,
+        counts: Vec<TermCounts>,
+        names: Vec<String>,
+    }
+
+    impl Counted {
+        fn new(rules: SearchRules) -> Counted {
+            Counted {
+                rules,
+                vocabulary: Vocabulary::new(rules),
+                counts: Vec::new(),
+                names: Vec::new(),
+            }
+        }
+
+        fn add(&mut self, name: String, text: &str) {
+            let terms = search_text(&self.rules, &name, "", text, std::iter::empty());
+            self.counts.push(self.vocabulary.count_terms(&name, terms));
+            self.names.push(name);
+        }
+
+        fn index(&self) -> SearchIndex {
+            SearchIndex::build(&self.vocabulary, &self.counts)
+        }
+
+        fn full_sort(&self, query: &str, limit: usize) -> Vec<(usize, f64)> {
+            full_sort(
+                &self.vocabulary,
+                &self.counts,
+                &self.names,
+                &self.rules,
+                query,
+                limit,
+            )
+        }
+    }
 
     /// The ranking from scratch: every document scored in full with freshly computed
     /// weights, admitted by the profile's rule, sorted by score then catalog order.
@@ -839,9 +880,7 @@ mod tests {
         for rules in [seed_rules(), HERMES_2026_09.search] {
             for _ in 0..150 {
                 let docs = 1 + rng.below(120);
-                let mut vocabulary = Vocabulary::new(rules);
-                let mut names = Vec::new();
-                let mut counts = Vec::new();
+                let mut tools = Counted::new(rules);
                 for d in 0..docs {
                     // Some documents repeat an earlier one, so that ties are common.
                     let text: Vec<&str> = if d > 0 && rng.below(4) == 0 {
@@ -856,17 +895,12 @@ mod tests {
                             .collect()
                     };
                     let name = format!("{}_{}", words[rng.below(words.len())], d % 7);
-                    let text = text.join(" ");
-                    counts.push(vocabulary.count_terms(
-                        &name,
-                        search_text(&rules, &name, "", &text, std::iter::empty()),
-                    ));
-                    names.push(name);
+                    tools.add(name, &text.join(" "));
                 }
-                let index = SearchIndex::build(&vocabulary, &counts);
+                let index = tools.index();
                 for _ in 0..8 {
                     let query = if rng.below(6) == 0 {
-                        names[rng.below(names.len())].clone()
+                        tools.names[rng.below(tools.names.len())].clone()
                     } else {
                         (0..1 + rng.below(6))
                             .map(|_| words[rng.below(words.len())])
@@ -874,8 +908,8 @@ mod tests {
                             .join(" ")
                     };
                     let limit = 1 + rng.below(8);
-                    let expected = full_sort(&vocabulary, &counts, &names, &rules, &query, limit);
-                    let got = index.search(&vocabulary, &query, limit);
+                    let expected = tools.full_sort(&query, limit);
+                    let got = index.search(&tools.vocabulary, &query, limit);
                     if got.via == Via::Substring {
                         continue;
                     }
@@ -905,9 +939,7 @@ mod tests {
         let mut rng = Lcg(19);
         let mut compared = 0;
         for _ in 0..120 {
-            let mut vocabulary = Vocabulary::new(rules);
-            let mut names = Vec::new();
-            let mut counts = Vec::new();
+            let mut tools = Counted::new(rules);
             for d in 0..2 + rng.below(150) {
                 let text: Vec<&str> = (0..1 + rng.below(10))
                     .map(|_| {
@@ -916,39 +948,34 @@ mod tests {
                         words[rng.below(common_up_to)]
                     })
                     .collect();
-                let name = format!("tool_{d}");
-                counts.push(vocabulary.count_terms(
-                    &name,
-                    search_text(&rules, &name, "", &text.join(" "), std::iter::empty()),
-                ));
-                names.push(name);
+                tools.add(format!("tool_{d}"), &text.join(" "));
             }
-            let index = SearchIndex::build(&vocabulary, &counts);
+            let index = tools.index();
             for _ in 0..10 {
                 let query: Vec<&str> = (0..2 + rng.below(6))
                     .map(|_| words[rng.below(words.len())])
                     .collect();
                 let query = query.join(" ");
-                let tokens = SearchIndex::query_tokens(&vocabulary, &query);
+                let tokens = SearchIndex::query_tokens(&tools.vocabulary, &query);
                 let walked = index.walked_terms(&tokens);
                 if walked.len() < 2 {
                     continue;
                 }
-                let ranked = walked[rng.below(walked.len())].term;
+                let decided_term = walked[rng.below(walked.len())].term;
                 let limit = 1 + rng.below(8);
                 let mut best = TopK::new(limit);
-                for &doc in index.postings(Some(ranked)).0 {
+                for &doc in index.postings(Some(decided_term)).0 {
                     best.offer(Ranked {
                         score: index.score(doc, &tokens),
                         doc,
                     });
                 }
                 let got: Vec<(usize, f64)> = index
-                    .max_score_beside(&tokens, &walked, ranked, best)
+                    .max_score_beside(&tokens, &walked, decided_term, best)
                     .iter()
                     .map(|r| (r.doc as usize, r.score))
                     .collect();
-                let expected = full_sort(&vocabulary, &counts, &names, &rules, &query, limit);
+                let expected = tools.full_sort(&query, limit);
                 assert_eq!(got, expected, "{query:?} limit {limit}");
                 compared += 1;
             }
@@ -975,36 +1002,29 @@ mod tests {
                             .join(" ")
                     })
                     .collect();
-                let mut vocabulary = Vocabulary::new(rules);
-                let mut names = Vec::new();
+                let mut tools = Counted::new(rules);
                 let mut texts = Vec::new();
-                let mut counts = Vec::new();
                 for d in 0..20 + rng.below(300) {
                     let text = if rng.below(10) == 0 {
                         words[rng.below(words.len())].to_string()
                     } else {
                         families[rng.below(families.len())].clone()
                     };
-                    let name = format!("same_{}_{}", words[rng.below(3)], d);
-                    counts.push(vocabulary.count_terms(
-                        &name,
-                        search_text(&rules, &name, "", &text, std::iter::empty()),
-                    ));
-                    names.push(name);
+                    tools.add(format!("same_{}_{}", words[rng.below(3)], d), &text);
                     texts.push(text);
                 }
-                let index = SearchIndex::build(&vocabulary, &counts);
+                let index = tools.index();
                 for _ in 0..12 {
-                    let doc = rng.below(names.len());
+                    let doc = rng.below(texts.len());
                     let query = match rng.below(4) {
-                        0 => names[doc].replace('_', " "),
+                        0 => tools.names[doc].replace('_', " "),
                         1 => texts[doc].clone(),
                         2 => format!("{} {}", texts[doc], words[rng.below(words.len())]),
                         _ => format!("same {}", words[rng.below(words.len())]),
                     };
                     let limit = 1 + rng.below(8);
-                    let expected = full_sort(&vocabulary, &counts, &names, &rules, &query, limit);
-                    let got = index.search(&vocabulary, &query, limit);
+                    let expected = tools.full_sort(&query, limit);
+                    let got = index.search(&tools.vocabulary, &query, limit);
                     let got: Vec<(usize, f64)> =
                         got.hits.iter().map(|h| (h.doc, h.score)).collect();
                     assert_eq!(got, expected, "{query:?} limit {limit}");
@@ -1023,17 +1043,8 @@ mod tests {
         let text = "Fetch a web page and return its content as markdown.";
         for rules in [seed_rules(), HERMES_2026_09.search] {
             let work = |twins: usize| {
-                let mut vocabulary = Vocabulary::new(rules);
-                let counts: Vec<TermCounts> = (0..twins)
-                    .map(|i| {
-                        let name = format!("same_{i}");
-                        vocabulary.count_terms(
-                            &name,
-                            search_text(&rules, &name, "", text, std::iter::empty()),
-                        )
-                    })
-                    .collect();
-                let index = SearchIndex::build(&vocabulary, &counts);
+                let tools = (0..twins).map(|i| (format!("same_{i}"), text.to_string()));
+                let (vocabulary, index) = named_texts(rules, tools);
                 // The first searches sort the shared words' documents by weight, once.
                 index.search(&vocabulary, "same 1", 5);
                 let (hits, name) = index.search_measured(&vocabulary, "same 17", 5);

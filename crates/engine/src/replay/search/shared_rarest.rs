@@ -8,9 +8,9 @@
 //! few thousand tools hold costs a few thousand cache misses. Without the gate (seed, releases
 //! before 0.21.3), the best of them set the bar from which the documents without the word are
 //! ranked beside them ([`SearchIndex::max_score_beside`]): the word is usually the heaviest of
-//! the query, so that bar is most often the last one, and the documents of the word are never read
-//! again. Either way the hits, their order and their scores are those of the query searched
-//! alone.
+//! the query, so that bar is most often the last one, and the documents of the word are never
+//! read again. Either way the hits, their order and their scores are those of the query
+//! searched alone.
 
 use rayon::prelude::*;
 use rustc_hash::{FxHashMap, FxHashSet};
@@ -45,8 +45,8 @@ const WARM_RUN: usize = 16;
 /// No slot: the term is not one that a query of the group holds.
 const NO_SLOT: u32 = u32::MAX;
 
-/// A query answered with the others of its rarest word: its tokens, and its gate under the
-/// rarest-word gate.
+/// A query answered with the others of its rarest word: its tokens, and its gate when the
+/// profile has the rarest-word gate.
 struct SharedQuery {
     /// Its place in the queries given.
     place: usize,
@@ -157,8 +157,8 @@ impl SearchIndex {
     /// Searches every query of `queries`: each result as [`SearchIndex::search_measured`] gives
     /// it, in order, with the work done for it (a group's gathering is counted in its first
     /// query's, its ranking as postings read, and a ranking beside it as a search counts its
-    /// work). Queries that share their rarest word are
-    /// ranked together, on every core, over one gathering of its documents.
+    /// work). Queries that share their rarest word are ranked together, on every core, over
+    /// one gathering of its documents.
     pub fn search_together_measured(
         &self,
         vocabulary: &Vocabulary,
@@ -467,8 +467,8 @@ mod tests {
                         index.shared_rarest(q, &tokens).is_some()
                     })
                     .count();
-                // A limit above the tools of a group's rarest word (at least 64) leaves the best of
-                // them short of full: the tools without it are then seeded as alone.
+                // A limit above the tools of a group's rarest word (at least 64) leaves the
+                // best of them short of full: the tools without it are then seeded as alone.
                 for limit in [1, 5, 8, 100] {
                     let together = index.search_together_measured(&vocabulary, &asked, limit);
                     assert_eq!(together.len(), asked.len());
@@ -504,7 +504,7 @@ mod tests {
         let mut places: Vec<usize> = groups.iter().flatten().copied().collect();
         places.sort_unstable();
         assert_eq!(places, (0..asked.len()).collect::<Vec<_>>());
-        let gate = |place: usize| {
+        let rarest = |place: usize| {
             let tokens = SearchIndex::query_tokens(&vocabulary, asked[place]);
             index.shared_rarest(asked[place], &tokens)
         };
@@ -512,8 +512,8 @@ mod tests {
         for group in &groups {
             if group.len() > 1 {
                 shared_groups += 1;
-                assert!(gate(group[0]).is_some(), "{group:?}");
-                assert!(group.iter().all(|&place| gate(place) == gate(group[0])));
+                assert!(rarest(group[0]).is_some(), "{group:?}");
+                assert!(group.iter().all(|&place| rarest(place) == rarest(group[0])));
             }
         }
         assert!(shared_groups >= 3, "{shared_groups} shared groups");
