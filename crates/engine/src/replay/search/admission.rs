@@ -192,22 +192,22 @@ impl SearchIndex {
         let (gate, gate_term) = self.gate(vocabulary, &tokens, coverage_from);
         let exact = self.exact_names(query);
         let terms: Vec<Option<u32>> = tokens.iter().map(|t| t.term).collect();
-        let best = self.accumulate(&terms, gate_term.as_slice(), |touched, scores, matched| {
+        let best = self.accumulate(&terms, gate_term.as_slice(), |touched, slots| {
             let rejected = touched.iter().filter(|&&doc| {
-                let held = matched[doc as usize];
+                let held = slots[doc as usize].held;
                 !exact.contains(&doc)
                     && (held & HOLDS_GATE == 0 || ((held & !HOLDS_GATE) as usize) < gate.required)
             });
             top_k(
                 rejected.map(|&doc| Ranked {
-                    score: scores[doc as usize],
+                    score: slots[doc as usize].score,
                     doc,
                 }),
                 n,
             )
             .into_iter()
             .map(|r| {
-                let held = matched[r.doc as usize];
+                let held = slots[r.doc as usize].held;
                 let why = if held & HOLDS_GATE == 0 {
                     Admitted::MissingGate {
                         word: gate.word.clone(),

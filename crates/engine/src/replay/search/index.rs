@@ -34,11 +34,21 @@ pub fn term_weight(idf: f64, tf: f64, dl: f64, avgdl: f64) -> f64 {
 /// term), beside its count of distinct terms.
 pub(super) const HOLDS_GATE: u32 = 1 << 31;
 
+/// A document's accumulator in a search: the weights added up for it, and how many distinct
+/// query terms it holds (with [`HOLDS_GATE`]). Side by side, so that adding a posting touches
+/// one cache line, not two.
+#[derive(Debug, Clone, Copy, Default)]
+pub(super) struct Slot {
+    /// The weights added up.
+    pub(super) score: f64,
+    /// The distinct query terms held, with [`HOLDS_GATE`] when one of them is flagged.
+    pub(super) held: u32,
+}
+
 /// Per-thread scratch of a search: an accumulator per document, and which ones it touched.
 #[derive(Default)]
 struct Scratch {
-    scores: Vec<f64>,
-    matched: Vec<u32>,
+    slots: Vec<Slot>,
     touched: Vec<u32>,
 }
 
@@ -331,14 +341,14 @@ impl SearchIndex {
     }
 
     /// Adds the weights of every query token (given by its term, in query order) into the
-    /// thread's accumulator and calls `finish` with the touched documents, their scores, and for
-    /// each how many distinct query terms it holds (with [`HOLDS_GATE`] set when it holds one of
-    /// the `flagged` terms).
+    /// thread's accumulator and calls `finish` with the touched documents and every document's
+    /// [`Slot`]: its score, and how many distinct query terms it holds (with [`HOLDS_GATE`] set
+    /// when it holds one of the `flagged` terms).
     pub(super) fn accumulate<R>(
         &self,
         terms: &[Option<u32>],
         flagged: &[u32],
-        finish: impl FnOnce(&[u32], &mut [f64], &mut [u32]) -> R,
+        finish: impl FnOnce(&[u32], &mut [Slot]) -> R,
     ) -> R {
         let mut seen = rustc_hash::FxHashSet::default();
         let first_time: Vec<bool> = terms
@@ -350,14 +360,9 @@ impl SearchIndex {
         flagged.sort_unstable();
         SCRATCH.with(|cell| {
             let mut scratch = cell.borrow_mut();
-            let Scratch {
-                scores,
-                matched,
-                touched,
-            } = &mut *scratch;
-            if scores.len() < self.len() {
-                scores.resize(self.len(), 0.0);
-                matched.resize(self.len(), 0);
+            let Scratch { slots, touched } = &mut *scratch;
+            if slots.len() < self.len() {
+                slots.resize(self.len(), Slot::default());
             }
             touched.clear();
             for (&term, &first) in terms.iter().zip(&first_time) {
@@ -376,20 +381,19 @@ impl SearchIndex {
                 let mut len = touched.len();
                 touched.resize(len + docs.len(), 0);
                 for (&doc, &weight) in docs.iter().zip(weights) {
-                    let slot = doc as usize;
-                    let before = matched[slot];
+                    let slot = &mut slots[doc as usize];
+                    let before = slot.held;
                     touched[len] = doc;
                     len += usize::from(before == 0);
-                    scores[slot] += weight;
-                    matched[slot] = (before + count) | flag;
+                    slot.score += weight;
+                    slot.held = (before + count) | flag;
                 }
                 touched.truncate(len);
             }
-            let result = finish(touched, scores, matched);
+            let result = finish(touched, slots);
             // `finish` changes only the touched documents' slots: they are all cleared here.
             for &doc in touched.iter() {
-                scores[doc as usize] = 0.0;
-                matched[doc as usize] = 0;
+                slots[doc as usize] = Slot::default();
             }
             result
         })

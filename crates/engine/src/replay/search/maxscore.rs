@@ -6,7 +6,7 @@ use rustc_hash::FxHashMap;
 use std::cell::RefCell;
 use std::collections::BinaryHeap;
 
-use crate::replay::search::index::{SearchIndex, HOLDS_GATE};
+use crate::replay::search::index::{SearchIndex, Slot, HOLDS_GATE};
 use crate::replay::search::result::tally;
 use crate::replay::search::terms::QueryToken;
 use crate::replay::search::topk::{top_k, top_k_in_catalog_order, Ranked, TopK};
@@ -561,7 +561,7 @@ impl SearchIndex {
         self.accumulate(
             &essential_terms_in_order,
             essential_terms,
-            |touched, partial, marks| {
+            |touched, slots| {
                 // The candidates, and of those the ones that can still get in: a document
                 // shut out now stays shut out (its bound only falls, the bar only rises), so
                 // only those open are carried on.
@@ -575,15 +575,15 @@ impl SearchIndex {
                 let mut open: Vec<u32> = vec![0; touched.len()];
                 let mut opened = 0;
                 for &doc in touched {
-                    let mark = marks[doc as usize];
-                    if mark & HOLDS_GATE == 0
-                        || !admits(doc, (mark & !HOLDS_GATE) as usize + light.len())
+                    let slot = slots[doc as usize];
+                    if slot.held & HOLDS_GATE == 0
+                        || !admits(doc, (slot.held & !HOLDS_GATE) as usize + light.len())
                     {
                         continue;
                     }
                     candidates += 1;
                     open[opened] = doc;
-                    opened += usize::from(partial[doc as usize] + unknown >= cut);
+                    opened += usize::from(slot.score + unknown >= cut);
                 }
                 open.truncate(opened);
                 tally(candidates, 0);
@@ -595,12 +595,12 @@ impl SearchIndex {
                 // Whether `open` holds candidates shut out by the terms added since it was
                 // last narrowed.
                 let mut stale = false;
-                let narrow = |open: &mut Vec<u32>, partial: &[f64], unknown: f64| {
+                let narrow = |open: &mut Vec<u32>, slots: &[Slot], unknown: f64| {
                     let mut kept = 0;
                     for at in 0..open.len() {
                         let doc = open[at];
                         open[kept] = doc;
-                        kept += usize::from(partial[doc as usize] + unknown >= cut);
+                        kept += usize::from(slots[doc as usize].score + unknown >= cut);
                     }
                     open.truncate(kept);
                 };
@@ -611,7 +611,7 @@ impl SearchIndex {
                     }
                     if docs.len() > candidates {
                         if stale {
-                            narrow(&mut open, partial, unknown);
+                            narrow(&mut open, slots, unknown);
                             stale = false;
                         }
                         if docs.len() > open.len() * add_up {
@@ -626,21 +626,21 @@ impl SearchIndex {
                     // documents alternate: a document that is no candidate gets 0 added,
                     // which leaves it as it was (0 or a positive sum).
                     for (&doc, &weight) in docs.iter().zip(weights) {
-                        let mark = &mut marks[doc as usize];
-                        let candidate = *mark >> HOLDS_GATE.trailing_zeros();
-                        partial[doc as usize] += weight * term.count * f64::from(candidate);
-                        *mark += candidate;
+                        let slot = &mut slots[doc as usize];
+                        let candidate = slot.held >> HOLDS_GATE.trailing_zeros();
+                        slot.score += weight * term.count * f64::from(candidate);
+                        slot.held += candidate;
                     }
                     stale = true;
                 }
                 if stale {
-                    narrow(&mut open, partial, unknown);
+                    narrow(&mut open, slots, unknown);
                 }
                 let pool: Vec<(u32, f64, u32)> = open
                     .into_iter()
                     .map(|doc| {
-                        let held = marks[doc as usize] & !HOLDS_GATE;
-                        (doc, partial[doc as usize], held)
+                        let slot = slots[doc as usize];
+                        (doc, slot.score, slot.held & !HOLDS_GATE)
                     })
                     .collect();
                 (pool, added)
@@ -662,14 +662,14 @@ impl SearchIndex {
     ) {
         let limit = best.limit;
         let terms: Vec<Option<u32>> = tokens.iter().map(|t| t.term).collect();
-        let summed = self.accumulate(&terms, essential_terms, |touched, scores, marks| {
+        let summed = self.accumulate(&terms, essential_terms, |touched, slots| {
             let admitted = touched.iter().copied().filter(|&doc| {
-                let mark = marks[doc as usize];
-                mark & HOLDS_GATE != 0 && admits(doc, (mark & !HOLDS_GATE) as usize)
+                let held = slots[doc as usize].held;
+                held & HOLDS_GATE != 0 && admits(doc, (held & !HOLDS_GATE) as usize)
             });
             top_k(
                 admitted.map(|doc| Ranked {
-                    score: scores[doc as usize],
+                    score: slots[doc as usize].score,
                     doc,
                 }),
                 limit,
