@@ -98,13 +98,62 @@ pub fn to_json<T: Serialize>(model: &T) -> String {
 
 /// Writes `model` as [`to_json`] would make it, as it goes.
 pub fn write_json<T: Serialize>(model: &T, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-    let mut serializer =
-        serde_json::Serializer::with_formatter(&mut *out, SafeFormatter::default());
-    model
-        .serialize(&mut serializer)
-        .map_err(std::io::Error::from)?;
+    write_json_at(model, 0, out)?;
     out.write_all(b"\n")
 }
+
+/// Writes `model` as pretty JSON nested `depth` levels deep, as [`write_json`] writes a value
+/// at that depth of a larger model (its lines after the first indented that much more), with
+/// no newline after it.
+pub(crate) fn write_json_at<T: Serialize>(
+    model: &T,
+    depth: usize,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    let mut nested = Nested { out, depth };
+    let mut serializer =
+        serde_json::Serializer::with_formatter(&mut nested, SafeFormatter::default());
+    model
+        .serialize(&mut serializer)
+        .map_err(std::io::Error::from)
+}
+
+/// A writer that indents every line after the first by `depth` levels of pretty JSON. A
+/// newline in JSON text is only ever the formatter's: inside strings it is escaped.
+struct Nested<'a> {
+    out: &'a mut dyn std::io::Write,
+    depth: usize,
+}
+
+impl std::io::Write for Nested<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.write_all(buf)?;
+        Ok(buf.len())
+    }
+
+    fn write_all(&mut self, buf: &[u8]) -> std::io::Result<()> {
+        if self.depth == 0 {
+            return self.out.write_all(buf);
+        }
+        let mut lines = buf.split_inclusive(|&byte| byte == b'\n');
+        for line in lines.by_ref() {
+            self.out.write_all(line)?;
+            if line.ends_with(b"\n") {
+                for _ in 0..self.depth {
+                    self.out.write_all(JSON_INDENT)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// One level of pretty JSON's indentation, as serde_json's pretty formatter writes it.
+const JSON_INDENT: &[u8] = b"  ";
 
 /// serde_json's pretty formatter, with terminal-unsafe characters escaped.
 #[derive(Default)]

@@ -1,6 +1,7 @@
 //! `schematax lint`: findings per tool as a table, JSON, Markdown or SARIF 2.1.0.
 
 use crate::words::{Worded, Words};
+use rayon::prelude::*;
 use serde::ser::SerializeStruct;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -98,6 +99,9 @@ impl Serialize for LintReport {
     }
 }
 
+/// Findings whose rows `lint --format json` makes side by side before writing them out.
+const ROWS_RUN: usize = 4096;
+
 /// The findings as output rows, written out as they are serialised.
 struct Rows<'a>(&'a Findings);
 
@@ -185,7 +189,7 @@ impl LintReport {
     /// the text of a large report is never held whole.
     pub fn write(&self, format: LintFormat, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         match format {
-            LintFormat::Json => super::write_json(self, out),
+            LintFormat::Json => self.write_json(out),
             LintFormat::Sarif => super::write_json(&self.sarif(), out),
             LintFormat::Table | LintFormat::Markdown => {
                 let markdown = format == LintFormat::Markdown;
@@ -202,6 +206,48 @@ impl LintReport {
                 }
             }
         }
+    }
+
+    /// Writes the report as JSON: the bytes [`crate::write_json`] makes of it, with the
+    /// findings' rows made side by side on every core, [`ROWS_RUN`] at a time, each core's
+    /// share into one buffer of its own, written out in order.
+    fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+        out.write_all(b"{\n  \"findings\": ")?;
+        let rows = self.findings.len();
+        if rows == 0 {
+            out.write_all(b"[]")?;
+        } else {
+            out.write_all(b"[")?;
+            let share = ROWS_RUN.div_ceil(rayon::current_num_threads().max(1));
+            for run in (0..rows).step_by(ROWS_RUN) {
+                let starts: Vec<usize> = (run..(run + ROWS_RUN).min(rows)).step_by(share).collect();
+                let parts: Vec<Vec<u8>> = starts
+                    .into_par_iter()
+                    .map(|start| {
+                        let mut part = Vec::new();
+                        for index in start..(start + share).min(run + ROWS_RUN).min(rows) {
+                            part.extend_from_slice(if index == 0 { b"\n    " } else { b",\n    " });
+                            let details = self.findings.details(index).expect("a finding in range");
+                            crate::write_json_at(&FindingRow::from(details), 2, &mut part)?;
+                        }
+                        Ok(part)
+                    })
+                    .collect::<std::io::Result<_>>()?;
+                for part in parts {
+                    out.write_all(&part)?;
+                }
+            }
+            out.write_all(b"\n  ]")?;
+        }
+        out.write_all(b",\n  \"summary\": ")?;
+        crate::write_json_at(&self.summary, 1, out)?;
+        out.write_all(b",\n  \"tools\": ")?;
+        crate::write_json_at(&self.tools, 1, out)?;
+        out.write_all(b",\n  \"profile\": ")?;
+        crate::write_json_at(&self.profile, 1, out)?;
+        out.write_all(b",\n  \"hermes\": ")?;
+        crate::write_json_at(&self.hermes, 1, out)?;
+        out.write_all(b"\n}\n")
     }
 
     /// The findings as a SARIF 2.1.0 log, its results written out as it is serialised.
@@ -331,6 +377,45 @@ mod tests {
                 String::from_utf8(pieces).unwrap() == expected,
                 "markdown: {markdown}"
             );
+        }
+    }
+
+    #[test]
+    fn the_json_written_row_by_row_on_every_core_is_the_report_serialised_whole() {
+        // More findings than a run of rows, with names and descriptions that must be escaped
+        // (a newline, a C1 control, a bidirectional override, quotes) inside the rows.
+        let tools: Vec<String> = (0..4500)
+            .map(|i| {
+                let description = match i % 4 {
+                    0 => "Short.".to_string(),
+                    1 => "Line one\\nline \\\"two\\\" \\u0085 and \\u202e back.".to_string(),
+                    2 => format!("Lists the {i} things of a kind, with paging."),
+                    _ => String::new(),
+                };
+                format!(
+                    r#"{{"name":"t{i}_{}","description":"{description}","inputSchema":{{"type":"object"}}}}"#,
+                    "é".repeat(i % 5)
+                )
+            })
+            .collect();
+        let capture = parse_capture(
+            format!(r#"{{"server":"srv","tools":[{}]}}"#, tools.join(",")).as_bytes(),
+            "srv",
+        )
+        .unwrap();
+        let session = Session::new(&Config::default(), &[capture], &Overrides::default());
+        let report = LintReport::build(lint(&session), BTreeMap::new());
+        assert!(
+            report.findings.len() > ROWS_RUN,
+            "{} findings",
+            report.findings.len()
+        );
+        let empty = Session::new(&Config::default(), &[], &Overrides::default());
+        let none = LintReport::build(lint(&empty), BTreeMap::new());
+        for report in [report, none] {
+            let mut written = Vec::new();
+            report.write(LintFormat::Json, &mut written).unwrap();
+            assert!(String::from_utf8(written).unwrap() == crate::to_json(&report));
         }
     }
 }
