@@ -1195,12 +1195,17 @@ fn findability_findings(
         if hit as usize == doc || other.server == entry.server {
             continue;
         }
-        let similarity = session
-            .relative_score(doc, hit as usize)
-            .min(session.relative_score(hit as usize, doc));
-        if similarity >= NEAR_DUPLICATE_SIMILARITY
-            && (entry.name.as_str(), doc) > (other.name.as_str(), hit as usize)
-        {
+        // The pair is reported once, from the later name; the second score only when the
+        // first reaches the bar.
+        if (entry.name.as_str(), doc) <= (other.name.as_str(), hit as usize) {
+            continue;
+        }
+        let there = session.relative_score(doc, hit as usize);
+        if there < NEAR_DUPLICATE_SIMILARITY {
+            continue;
+        }
+        let similarity = there.min(session.relative_score(hit as usize, doc));
+        if similarity >= NEAR_DUPLICATE_SIMILARITY {
             found.push(Finding::about_tool(
                 &NEAR_DUPLICATE,
                 doc,
