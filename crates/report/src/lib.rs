@@ -135,8 +135,7 @@ impl std::io::Write for Nested<'_> {
         if self.depth == 0 {
             return self.out.write_all(buf);
         }
-        let mut lines = buf.split_inclusive(|&byte| byte == b'\n');
-        for line in lines.by_ref() {
+        for line in buf.split_inclusive(|&byte| byte == b'\n') {
             self.out.write_all(line)?;
             if line.ends_with(b"\n") {
                 for _ in 0..self.depth {

@@ -11,6 +11,10 @@ use crate::table::{escape_markdown, Align, Table};
 use schematax_engine::analyses::lint::{FindingDetails, Findings, Severity, RULES};
 use schematax_engine::text::{sanitize, width};
 
+/// How many findings' rows `lint --format json` makes at a time, side by side, before writing
+/// them out.
+const ROWS_RUN: usize = 4096;
+
 /// `--format` of `lint`: the report formats plus SARIF.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum LintFormat {
@@ -99,9 +103,6 @@ impl Serialize for LintReport {
     }
 }
 
-/// Findings whose rows `lint --format json` makes side by side before writing them out.
-const ROWS_RUN: usize = 4096;
-
 /// The findings as output rows, written out as they are serialised.
 struct Rows<'a>(&'a Findings);
 
@@ -189,7 +190,7 @@ impl LintReport {
     /// the text of a large report is never held whole.
     pub fn write(&self, format: LintFormat, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         match format {
-            LintFormat::Json => self.write_json(out),
+            LintFormat::Json => self.write_json_side_by_side(out),
             LintFormat::Sarif => super::write_json(&self.sarif(), out),
             LintFormat::Table | LintFormat::Markdown => {
                 let markdown = format == LintFormat::Markdown;
@@ -209,16 +210,17 @@ impl LintReport {
     }
 
     /// Writes the report as JSON: the bytes [`crate::write_json`] makes of it, with the
-    /// findings' rows made side by side on every core, [`ROWS_RUN`] at a time, each core's
-    /// share into one buffer of its own, written out in order.
-    fn write_json(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    /// findings' rows made [`ROWS_RUN`] at a time, side by side in shares of about
+    /// `ROWS_RUN` / threads rows, each share into one buffer of its own (so that what a thread
+    /// allocates it also frees), the buffers written out in order.
+    fn write_json_side_by_side(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         out.write_all(b"{\n  \"findings\": ")?;
         let rows = self.findings.len();
         if rows == 0 {
             out.write_all(b"[]")?;
         } else {
             out.write_all(b"[")?;
-            let share = ROWS_RUN.div_ceil(rayon::current_num_threads().max(1));
+            let share = ROWS_RUN.div_ceil(rayon::current_num_threads());
             for run in (0..rows).step_by(ROWS_RUN) {
                 let starts: Vec<usize> = (run..(run + ROWS_RUN).min(rows)).step_by(share).collect();
                 let parts: Vec<Vec<u8>> = starts
@@ -382,13 +384,14 @@ mod tests {
 
     #[test]
     fn the_json_written_row_by_row_on_every_core_is_the_report_serialised_whole() {
-        // More findings than a run of rows, with names and descriptions that must be escaped
-        // (a newline, a C1 control, a bidirectional override, quotes) inside the rows.
+        // More findings than a run of rows, with short descriptions (quoted in their findings'
+        // messages) that must be escaped: a newline, a C1 control, a bidirectional override,
+        // quotes.
         let tools: Vec<String> = (0..4500)
             .map(|i| {
                 let description = match i % 4 {
                     0 => "Short.".to_string(),
-                    1 => "Line one\\nline \\\"two\\\" \\u0085 and \\u202e back.".to_string(),
+                    1 => r#"A\nb \"q\" \u0085 \u202e."#.to_string(),
                     2 => format!("Lists the {i} things of a kind, with paging."),
                     _ => String::new(),
                 };
@@ -412,10 +415,25 @@ mod tests {
         );
         let empty = Session::new(&Config::default(), &[], &Overrides::default());
         let none = LintReport::build(lint(&empty), BTreeMap::new());
-        for report in [report, none] {
-            let mut written = Vec::new();
-            report.write(LintFormat::Json, &mut written).unwrap();
-            assert!(String::from_utf8(written).unwrap() == crate::to_json(&report));
+        let whole = crate::to_json(&report);
+        for escaped in [r#"A\nb \"q\""#, r"\u0085", r"\u202e"] {
+            assert!(whole.contains(escaped), "{escaped} is not in the report");
+        }
+        // One share a run, and shares that do not divide a run evenly.
+        for threads in [1, 3, 7] {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap();
+            for report in [&report, &none] {
+                let mut written = Vec::new();
+                pool.install(|| report.write(LintFormat::Json, &mut written))
+                    .unwrap();
+                assert!(
+                    String::from_utf8(written).unwrap() == crate::to_json(report),
+                    "{threads} threads"
+                );
+            }
         }
     }
 }

@@ -1201,6 +1201,7 @@ fn findability_findings(
             continue;
         }
         let there = session.relative_score(doc, hit as usize);
+        // `<`, not "not at least": a NaN score goes on to the other one, as `min` takes it.
         if there < NEAR_DUPLICATE_SIMILARITY {
             continue;
         }

@@ -35,9 +35,10 @@ pub fn term_weight(idf: f64, tf: f64, dl: f64, avgdl: f64) -> f64 {
 pub(super) const HOLDS_GATE: u32 = 1 << 31;
 
 /// A document's accumulator in a search: the weights added up for it, and how many distinct
-/// query terms it holds (with [`HOLDS_GATE`]). Side by side, so that adding a posting touches
-/// one cache line, not two.
+/// query terms it holds (with [`HOLDS_GATE`]). Side by side, and aligned to their 16 bytes, so
+/// that adding a posting touches one cache line, not two.
 #[derive(Debug, Clone, Copy, Default)]
+#[repr(align(16))]
 pub(super) struct Slot {
     /// The weights added up.
     pub(super) score: f64,
