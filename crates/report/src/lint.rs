@@ -352,6 +352,17 @@ mod tests {
     use schematax_engine::nouns::config::Config;
     use schematax_engine::replay::session::{Overrides, Session};
 
+    /// The lint report of one server `srv` whose tools are the given JSON objects.
+    fn report_of(tools: &[String]) -> LintReport {
+        let capture = parse_capture(
+            format!(r#"{{"server":"srv","tools":[{}]}}"#, tools.join(",")).as_bytes(),
+            "srv",
+        )
+        .unwrap();
+        let session = Session::new(&Config::default(), &[capture], &Overrides::default());
+        LintReport::build(lint(&session), BTreeMap::new())
+    }
+
     #[test]
     fn the_table_of_many_findings_is_the_table_written_whole() {
         // More findings than a piece of a table holds, on names of many widths.
@@ -361,13 +372,7 @@ mod tests {
                 format!(r#"{{"name":"{name}","description":"Short.","inputSchema":{{"type":"object"}}}}"#)
             })
             .collect();
-        let capture = parse_capture(
-            format!(r#"{{"server":"srv","tools":[{}]}}"#, tools.join(",")).as_bytes(),
-            "srv",
-        )
-        .unwrap();
-        let session = Session::new(&Config::default(), &[capture], &Overrides::default());
-        let report = LintReport::build(lint(&session), BTreeMap::new());
+        let report = report_of(&tools);
         let mut whole = empty_table();
         for f in report.findings.all_details().map(FindingRow::from) {
             whole.row([f.severity, f.rule, &f.server, &f.tool, &f.message]);
@@ -401,13 +406,7 @@ mod tests {
                 )
             })
             .collect();
-        let capture = parse_capture(
-            format!(r#"{{"server":"srv","tools":[{}]}}"#, tools.join(",")).as_bytes(),
-            "srv",
-        )
-        .unwrap();
-        let session = Session::new(&Config::default(), &[capture], &Overrides::default());
-        let report = LintReport::build(lint(&session), BTreeMap::new());
+        let report = report_of(&tools);
         assert!(
             report.findings.len() > ROWS_RUN,
             "{} findings",
