@@ -155,9 +155,10 @@ impl LintReport {
         )
     }
 
-    /// The findings as a table, written a piece at a time.
+    /// The findings as a table, written a piece at a time, the pieces made side by side.
     fn write_table(&self, markdown: bool, out: &mut dyn std::io::Write) -> std::io::Result<()> {
-        let rows = self.findings.all_details().map(FindingRow::from).map(|f| {
+        let row_of = |index: usize| {
+            let f = FindingRow::from(self.findings.details(index).expect("a finding in range"));
             [
                 f.severity.to_string(),
                 f.rule.to_string(),
@@ -165,8 +166,13 @@ impl LintReport {
                 f.tool,
                 f.message,
             ]
-        });
-        empty_table().write_in_pieces(markdown, &self.column_widths(), rows, out)
+        };
+        empty_table().write_in_pieces_side_by_side(
+            markdown,
+            &self.column_widths(),
+            (self.findings.len(), row_of),
+            out,
+        )
     }
 
     /// The widest cell of each name column over all the findings (the message, last, is

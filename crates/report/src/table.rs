@@ -2,6 +2,7 @@
 //! Cells are never clipped, except in the columns a report marks as prose (descriptions,
 //! messages), so names always print whole.
 
+use rayon::prelude::*;
 use schematax_engine::text::{clip, sanitize, width};
 
 /// Column alignment.
@@ -109,16 +110,57 @@ impl Table {
             for row in rows.by_ref().take(ROWS_PER_PIECE) {
                 piece.row(row);
             }
-            let text = match (markdown, first) {
-                (false, true) => piece.to_text(),
-                (false, false) => piece.rows_to_text(),
-                (true, true) => piece.to_markdown(),
-                (true, false) => piece.rows_to_markdown(),
-            };
-            out.write_all(text.as_bytes())?;
+            out.write_all(piece.piece_text(markdown, first).as_bytes())?;
             first = false;
         }
         Ok(())
+    }
+
+    /// [`Table::write_in_pieces`] of `count` rows, row `i` made by `row_of(i)`: the same text,
+    /// with as many pieces as there are threads made side by side (each piece's rows and text
+    /// on one thread, which also frees what they allocate), then written out in order.
+    pub fn write_in_pieces_side_by_side<R, S>(
+        &self,
+        markdown: bool,
+        widths: &[usize],
+        (count, row_of): (usize, impl Fn(usize) -> R + Sync),
+        out: &mut dyn std::io::Write,
+    ) -> std::io::Result<()>
+    where
+        R: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        let starts: Vec<usize> = if count == 0 {
+            vec![0]
+        } else {
+            (0..count).step_by(ROWS_PER_PIECE).collect()
+        };
+        for batch in starts.chunks(rayon::current_num_threads()) {
+            let texts: Vec<String> = batch
+                .par_iter()
+                .map(|&start| {
+                    let mut piece = self.clone().min_widths(widths);
+                    for index in start..(start + ROWS_PER_PIECE).min(count) {
+                        piece.row(row_of(index));
+                    }
+                    piece.piece_text(markdown, start == 0)
+                })
+                .collect();
+            for text in texts {
+                out.write_all(text.as_bytes())?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A piece of a table written in pieces: with the header when it is the `first`.
+    fn piece_text(&self, markdown: bool, first: bool) -> String {
+        match (markdown, first) {
+            (false, true) => self.to_text(),
+            (false, false) => self.rows_to_text(),
+            (true, true) => self.to_markdown(),
+            (true, false) => self.rows_to_markdown(),
+        }
     }
 
     /// Whether no row was added.
@@ -320,12 +362,39 @@ mod tests {
                 .write_in_pieces(markdown, &widths, rows.iter(), &mut pieces)
                 .unwrap();
             assert!(String::from_utf8(pieces).unwrap() == expected, "{markdown}");
+            // Made side by side: one piece at a time, pieces in batches that do not divide
+            // them evenly, and every piece at once.
+            for threads in [1, 2, 4] {
+                let pool = rayon::ThreadPoolBuilder::new()
+                    .num_threads(threads)
+                    .build()
+                    .unwrap();
+                let mut side_by_side = Vec::new();
+                pool.install(|| {
+                    empty.write_in_pieces_side_by_side(
+                        markdown,
+                        &widths,
+                        (rows.len(), |i: usize| &rows[i]),
+                        &mut side_by_side,
+                    )
+                })
+                .unwrap();
+                assert!(
+                    String::from_utf8(side_by_side).unwrap() == expected,
+                    "{markdown}, {threads} threads"
+                );
+            }
         }
-        let mut none = Vec::new();
         let no_rows: [[&str; 3]; 0] = [];
         let header_widths = empty.widths_of(no_rows.iter());
+        let mut none = Vec::new();
         empty
             .write_in_pieces(false, &header_widths, no_rows.iter(), &mut none)
+            .unwrap();
+        assert_eq!(String::from_utf8(none).unwrap(), empty.to_text());
+        let mut none = Vec::new();
+        empty
+            .write_in_pieces_side_by_side(false, &header_widths, (0, |_| ["", "", ""]), &mut none)
             .unwrap();
         assert_eq!(String::from_utf8(none).unwrap(), empty.to_text());
     }
