@@ -170,7 +170,8 @@ impl LintReport {
         empty_table().write_in_pieces_side_by_side(
             markdown,
             &self.column_widths(),
-            (self.findings.len(), row_of),
+            self.findings.len(),
+            row_of,
             out,
         )
     }

@@ -117,13 +117,14 @@ impl Table {
     }
 
     /// [`Table::write_in_pieces`] of `count` rows, row `i` made by `row_of(i)`: the same text,
-    /// with as many pieces as there are threads made side by side (each piece's rows and text
-    /// on one thread, which also frees what they allocate), then written out in order.
+    /// with as many pieces as there are threads made side by side (each piece's rows made and
+    /// dropped on one thread), then written out in order.
     pub fn write_in_pieces_side_by_side<R, S>(
         &self,
         markdown: bool,
         widths: &[usize],
-        (count, row_of): (usize, impl Fn(usize) -> R + Sync),
+        count: usize,
+        row_of: impl Fn(usize) -> R + Sync,
         out: &mut dyn std::io::Write,
     ) -> std::io::Result<()>
     where
@@ -374,7 +375,8 @@ mod tests {
                     empty.write_in_pieces_side_by_side(
                         markdown,
                         &widths,
-                        (rows.len(), |i: usize| &rows[i]),
+                        rows.len(),
+                        |i: usize| &rows[i],
                         &mut side_by_side,
                     )
                 })
@@ -392,11 +394,19 @@ mod tests {
             .write_in_pieces(false, &header_widths, no_rows.iter(), &mut none)
             .unwrap();
         assert_eq!(String::from_utf8(none).unwrap(), empty.to_text());
-        let mut none = Vec::new();
-        empty
-            .write_in_pieces_side_by_side(false, &header_widths, (0, |_| ["", "", ""]), &mut none)
-            .unwrap();
-        assert_eq!(String::from_utf8(none).unwrap(), empty.to_text());
+        for (markdown, header) in [(false, empty.to_text()), (true, empty.to_markdown())] {
+            let mut none = Vec::new();
+            empty
+                .write_in_pieces_side_by_side(
+                    markdown,
+                    &header_widths,
+                    0,
+                    |_| ["", "", ""],
+                    &mut none,
+                )
+                .unwrap();
+            assert_eq!(String::from_utf8(none).unwrap(), header);
+        }
     }
 
     #[test]
