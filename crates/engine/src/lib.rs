@@ -56,5 +56,13 @@ mod test_rng {
                 .wrapping_add(1442695040888963407);
             ((self.0 >> 33) % n as u64) as usize
         }
+
+        /// `least` and up to `spread - 1` more of `words`, each drawn, joined by spaces.
+        pub(crate) fn phrase(&mut self, words: &[&str], least: usize, spread: usize) -> String {
+            (0..least + self.below(spread))
+                .map(|_| words[self.below(words.len())])
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
     }
 }

@@ -273,12 +273,7 @@ mod tests {
     ) -> (Vocabulary, SearchIndex) {
         let mut rng = Lcg(seed);
         let tools: Vec<(String, String)> = (0..docs)
-            .map(|d| {
-                let text: Vec<&str> = (0..1 + rng.below(14))
-                    .map(|_| words[rng.below(words.len())])
-                    .collect();
-                (format!("tool_{d}"), text.join(" "))
-            })
+            .map(|d| (format!("tool_{d}"), rng.phrase(words, 1, 14)))
             .collect();
         named_texts(rules, tools)
     }

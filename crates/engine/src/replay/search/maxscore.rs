@@ -902,10 +902,7 @@ mod tests {
                     let query = if rng.below(6) == 0 {
                         tools.names[rng.below(tools.names.len())].clone()
                     } else {
-                        (0..1 + rng.below(6))
-                            .map(|_| words[rng.below(words.len())])
-                            .collect::<Vec<_>>()
-                            .join(" ")
+                        rng.phrase(&words, 1, 6)
                     };
                     let limit = 1 + rng.below(8);
                     let expected = tools.full_sort(&query, limit);
@@ -952,10 +949,7 @@ mod tests {
             }
             let index = tools.index();
             for _ in 0..10 {
-                let query: Vec<&str> = (0..2 + rng.below(6))
-                    .map(|_| words[rng.below(words.len())])
-                    .collect();
-                let query = query.join(" ");
+                let query = rng.phrase(&words, 2, 6);
                 let tokens = SearchIndex::query_tokens(&tools.vocabulary, &query);
                 let walked = index.walked_terms(&tokens);
                 if walked.len() < 2 {
@@ -995,12 +989,7 @@ mod tests {
         for rules in [seed_rules(), HERMES_2026_09.search] {
             for _ in 0..40 {
                 let families: Vec<String> = (0..1 + rng.below(3))
-                    .map(|_| {
-                        (0..1 + rng.below(8))
-                            .map(|_| words[rng.below(words.len())])
-                            .collect::<Vec<_>>()
-                            .join(" ")
-                    })
+                    .map(|_| rng.phrase(&words, 1, 8))
                     .collect();
                 let mut tools = Counted::new(rules);
                 let mut texts = Vec::new();

@@ -453,10 +453,7 @@ mod tests {
                             let word = WORDS[rng.below(WORDS.len())];
                             format!("{word} {} {word}", WORDS[rng.below(WORDS.len())])
                         }
-                        _ => (0..1 + rng.below(8))
-                            .map(|_| WORDS[rng.below(WORDS.len())])
-                            .collect::<Vec<_>>()
-                            .join(" "),
+                        _ => rng.phrase(&WORDS, 1, 8),
                     })
                     .collect();
                 let asked: Vec<&str> = queries.iter().map(String::as_str).collect();
@@ -491,14 +488,7 @@ mod tests {
     fn groups_hold_every_query_once_and_a_shared_group_one_rarest_word() {
         let mut rng = Lcg(5);
         let (vocabulary, index) = catalog(&mut rng, HERMES_2026_09.search, 1_000);
-        let queries: Vec<String> = (0..300)
-            .map(|_| {
-                (0..2 + rng.below(5))
-                    .map(|_| WORDS[rng.below(WORDS.len())])
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect();
+        let queries: Vec<String> = (0..300).map(|_| rng.phrase(&WORDS, 2, 5)).collect();
         let asked: Vec<&str> = queries.iter().map(String::as_str).collect();
         let groups = index.search_groups(&vocabulary, &asked);
         let mut places: Vec<usize> = groups.iter().flatten().copied().collect();

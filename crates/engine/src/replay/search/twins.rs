@@ -332,14 +332,7 @@ mod tests {
     #[test]
     fn a_hundred_twins_of_each_tool_score_as_many_entries_as_one_copy() {
         let mut rng = Lcg(9);
-        let queries: Vec<String> = (0..60)
-            .map(|_| {
-                (0..1 + rng.below(8))
-                    .map(|_| WORDS[rng.below(WORDS.len())])
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
-            .collect();
+        let queries: Vec<String> = (0..60).map(|_| rng.phrase(&WORDS, 1, 8)).collect();
         for rules in [seed_rules(), HERMES_2026_09.search] {
             let (one_vocabulary, one) = copied(rules, 200, 1);
             let (many_vocabulary, many) = copied(rules, 200, 100);
