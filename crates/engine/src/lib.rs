@@ -64,5 +64,23 @@ mod test_rng {
                 .collect::<Vec<_>>()
                 .join(" ")
         }
+
+        /// [`Lcg::phrase`] on a skewed vocabulary: each word drawn from the first few of
+        /// `words`, how many drawn anew each time, so the first words are common and the last
+        /// ones rare.
+        pub(crate) fn skewed_phrase(
+            &mut self,
+            words: &[&str],
+            least: usize,
+            spread: usize,
+        ) -> String {
+            (0..least + self.below(spread))
+                .map(|_| {
+                    let common_up_to = 1 + self.below(words.len());
+                    words[self.below(common_up_to)]
+                })
+                .collect::<Vec<_>>()
+                .join(" ")
+        }
     }
 }

@@ -938,14 +938,7 @@ mod tests {
         for _ in 0..120 {
             let mut tools = Counted::new(rules);
             for d in 0..2 + rng.below(150) {
-                let text: Vec<&str> = (0..1 + rng.below(10))
-                    .map(|_| {
-                        // Skewed: the first words are common, the last ones rare.
-                        let common_up_to = 1 + rng.below(words.len());
-                        words[rng.below(common_up_to)]
-                    })
-                    .collect();
-                tools.add(format!("tool_{d}"), &text.join(" "));
+                tools.add(format!("tool_{d}"), &rng.skewed_phrase(&words, 1, 10));
             }
             let index = tools.index();
             for _ in 0..10 {

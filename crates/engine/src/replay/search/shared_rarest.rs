@@ -418,13 +418,7 @@ mod tests {
             let text = if d > 0 && rng.below(5) == 0 {
                 tools[rng.below(tools.len())].1.clone()
             } else {
-                (0..2 + rng.below(14))
-                    .map(|_| {
-                        let common_up_to = 1 + rng.below(WORDS.len());
-                        WORDS[rng.below(common_up_to)]
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ")
+                rng.skewed_phrase(&WORDS, 2, 14)
             };
             let name = format!("{}_{}_{d}", WORDS[rng.below(WORDS.len())], d % 9);
             tools.push((name, text));

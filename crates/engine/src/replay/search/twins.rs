@@ -305,15 +305,7 @@ mod tests {
     fn copied(rules: SearchRules, tools: usize, copies: usize) -> (Vocabulary, SearchIndex) {
         let mut rng = Lcg(5);
         let texts: Vec<String> = (0..tools)
-            .map(|_| {
-                (0..3 + rng.below(10))
-                    .map(|_| {
-                        let common_up_to = 1 + rng.below(WORDS.len());
-                        WORDS[rng.below(common_up_to)]
-                    })
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            })
+            .map(|_| rng.skewed_phrase(&WORDS, 3, 10))
             .collect();
         let mut vocabulary = Vocabulary::new(rules);
         let mut counts = Vec::new();
