@@ -118,6 +118,30 @@ pub(crate) fn write_json_at<T: Serialize>(
         .map_err(std::io::Error::from)
 }
 
+/// Writes `count` items in pieces of `piece` items (the last one shorter; `piece` above 0):
+/// as many pieces as there are threads are made side by side, each by `make` from its items'
+/// range on one thread (what it makes along the way is dropped there), then written out in
+/// order.
+pub(crate) fn write_pieces_side_by_side(
+    count: usize,
+    piece: usize,
+    make: impl Fn(std::ops::Range<usize>) -> std::io::Result<Vec<u8>> + Sync,
+    out: &mut dyn std::io::Write,
+) -> std::io::Result<()> {
+    use rayon::prelude::*;
+    let starts: Vec<usize> = (0..count).step_by(piece).collect();
+    for batch in starts.chunks(rayon::current_num_threads()) {
+        let made: Vec<Vec<u8>> = batch
+            .par_iter()
+            .map(|&start| make(start..(start + piece).min(count)))
+            .collect::<std::io::Result<_>>()?;
+        for bytes in made {
+            out.write_all(&bytes)?;
+        }
+    }
+    Ok(())
+}
+
 /// A writer that indents every line after the first by `depth` levels of pretty JSON. A
 /// newline in JSON text is only ever the formatter's: inside strings it is escaped.
 struct Nested<'a> {

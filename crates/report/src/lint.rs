@@ -1,8 +1,6 @@
 //! `schematax lint`: findings per tool as a table, JSON, Markdown or SARIF 2.1.0.
 
 use crate::words::{Worded, Words};
-use rayon::prelude::*;
-use serde::ser::SerializeStruct;
 use serde::Serialize;
 use serde_json::{json, Value};
 use std::collections::BTreeMap;
@@ -89,27 +87,6 @@ pub struct LintReport {
     pub hermes: String,
     /// The capture file of each server, for SARIF locations.
     pub sources: BTreeMap<String, String>,
-}
-
-impl Serialize for LintReport {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut report = serializer.serialize_struct("LintReport", 5)?;
-        report.serialize_field("findings", &Rows(&self.findings))?;
-        report.serialize_field("summary", &self.summary)?;
-        report.serialize_field("tools", &self.tools)?;
-        report.serialize_field("profile", &self.profile)?;
-        report.serialize_field("hermes", &self.hermes)?;
-        report.end()
-    }
-}
-
-/// The findings as output rows, written out as they are serialised.
-struct Rows<'a>(&'a Findings);
-
-impl Serialize for Rows<'_> {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.collect_seq(self.0.all_details().map(FindingRow::from))
-    }
 }
 
 impl LintReport {
@@ -218,8 +195,7 @@ impl LintReport {
 
     /// Writes the report as JSON: the bytes [`crate::write_json`] makes of it, with the
     /// findings' rows made [`ROWS_RUN`] at a time, side by side in shares of about
-    /// `ROWS_RUN` / threads rows, each share into one buffer of its own (so that what a thread
-    /// allocates it also frees), the buffers written out in order.
+    /// `ROWS_RUN` / threads rows ([`crate::write_pieces_side_by_side`]).
     fn write_json_side_by_side(&self, out: &mut dyn std::io::Write) -> std::io::Result<()> {
         out.write_all(b"{\n  \"findings\": ")?;
         let rows = self.findings.len();
@@ -228,24 +204,20 @@ impl LintReport {
         } else {
             out.write_all(b"[")?;
             let share = ROWS_RUN.div_ceil(rayon::current_num_threads());
-            for run in (0..rows).step_by(ROWS_RUN) {
-                let starts: Vec<usize> = (run..(run + ROWS_RUN).min(rows)).step_by(share).collect();
-                let parts: Vec<Vec<u8>> = starts
-                    .into_par_iter()
-                    .map(|start| {
-                        let mut part = Vec::new();
-                        for index in start..(start + share).min(run + ROWS_RUN).min(rows) {
-                            part.extend_from_slice(if index == 0 { b"\n    " } else { b",\n    " });
-                            let details = self.findings.details(index).expect("a finding in range");
-                            crate::write_json_at(&FindingRow::from(details), 2, &mut part)?;
-                        }
-                        Ok(part)
-                    })
-                    .collect::<std::io::Result<_>>()?;
-                for part in parts {
-                    out.write_all(&part)?;
-                }
-            }
+            crate::write_pieces_side_by_side(
+                rows,
+                share,
+                |indices| {
+                    let mut part = Vec::new();
+                    for index in indices {
+                        part.extend_from_slice(if index == 0 { b"\n    " } else { b",\n    " });
+                        let details = self.findings.details(index).expect("a finding in range");
+                        crate::write_json_at(&FindingRow::from(details), 2, &mut part)?;
+                    }
+                    Ok(part)
+                },
+                out,
+            )?;
             out.write_all(b"\n  ]")?;
         }
         out.write_all(b",\n  \"summary\": ")?;
@@ -358,6 +330,30 @@ mod tests {
     use schematax_engine::inputs::capture_file::parse_capture;
     use schematax_engine::nouns::config::Config;
     use schematax_engine::replay::session::{Overrides, Session};
+    use serde::ser::SerializeStruct;
+
+    /// The report serialised whole by serde, the reference that
+    /// [`LintReport::write_json_side_by_side`] is held to.
+    impl Serialize for LintReport {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            let mut report = serializer.serialize_struct("LintReport", 5)?;
+            report.serialize_field("findings", &Rows(&self.findings))?;
+            report.serialize_field("summary", &self.summary)?;
+            report.serialize_field("tools", &self.tools)?;
+            report.serialize_field("profile", &self.profile)?;
+            report.serialize_field("hermes", &self.hermes)?;
+            report.end()
+        }
+    }
+
+    /// The findings as output rows, written out as they are serialised.
+    struct Rows<'a>(&'a Findings);
+
+    impl Serialize for Rows<'_> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            serializer.collect_seq(self.0.all_details().map(FindingRow::from))
+        }
+    }
 
     /// The lint report of one server `srv` whose tools are the given JSON objects.
     fn report_of(tools: &[String]) -> LintReport {

@@ -2,7 +2,6 @@
 //! Cells are never clipped, except in the columns a report marks as prose (descriptions,
 //! messages), so names always print whole.
 
-use rayon::prelude::*;
 use schematax_engine::text::{clip, sanitize, width};
 
 /// Column alignment.
@@ -131,27 +130,18 @@ impl Table {
         R: IntoIterator<Item = S>,
         S: AsRef<str>,
     {
-        let starts: Vec<usize> = if count == 0 {
-            vec![0]
-        } else {
-            (0..count).step_by(ROWS_PER_PIECE).collect()
-        };
-        for batch in starts.chunks(rayon::current_num_threads()) {
-            let texts: Vec<String> = batch
-                .par_iter()
-                .map(|&start| {
-                    let mut piece = self.clone().min_widths(widths);
-                    for index in start..(start + ROWS_PER_PIECE).min(count) {
-                        piece.row(row_of(index));
-                    }
-                    piece.piece_text(markdown, start == 0)
-                })
-                .collect();
-            for text in texts {
-                out.write_all(text.as_bytes())?;
+        let piece_of = |rows: std::ops::Range<usize>| {
+            let mut piece = self.clone().min_widths(widths);
+            let first = rows.start == 0;
+            for index in rows {
+                piece.row(row_of(index));
             }
+            Ok(piece.piece_text(markdown, first).into_bytes())
+        };
+        if count == 0 {
+            return out.write_all(&piece_of(0..0)?);
         }
-        Ok(())
+        crate::write_pieces_side_by_side(count, ROWS_PER_PIECE, piece_of, out)
     }
 
     /// A piece of a table written in pieces: with the header when it is the `first`.
