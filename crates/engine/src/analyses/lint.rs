@@ -12,7 +12,7 @@ use crate::analyses::eval::{resolve, QuerySet};
 use crate::replay::catalog::Collision;
 use crate::replay::catalog::ToolEntry;
 use crate::replay::order::permute;
-use crate::replay::search::{raw_tokens, Admitted, SearchWork};
+use crate::replay::search::{raw_tokens, Admitted, Asked, SearchWork};
 use crate::replay::session::{Note, Session};
 use schematax_releases::Profile;
 
@@ -1070,21 +1070,46 @@ impl<'s> Searches<'s> {
         limit: usize,
         watch: LintWatch<'_>,
     ) -> Result<Searches<'s>, Interrupted> {
-        let tools = session.total_available();
+        // Each tool's own queries, and its score for its name.
+        let own: Vec<(Option<String>, Option<&'s str>, f64)> = (0..session.total_available())
+            .into_par_iter()
+            .map(|doc| {
+                let (name_query, sentence_query) = own_queries(session.catalog_entry(doc).0);
+                let score = name_query
+                    .as_deref()
+                    .map_or(0.0, |query| session.query_score(query, doc));
+                (name_query, sentence_query, score)
+            })
+            .collect();
         let mut numbers: FxHashMap<Cow<'s, str>, u32> = FxHashMap::default();
-        // The queries in the order they are numbered.
+        // The queries in the order they are numbered, and the least score each needs ranked.
         let mut queries: Vec<Cow<'s, str>> = Vec::new();
-        for doc in 0..tools {
-            let (name_query, sentence_query) = own_queries(session.catalog_entry(doc).0);
-            let own = name_query
-                .map(Cow::Owned)
-                .into_iter()
-                .chain(sentence_query.map(Cow::Borrowed));
-            for query in own {
-                if !numbers.contains_key(&query) {
-                    numbers.insert(query.clone(), queries.len() as u32);
-                    queries.push(query);
-                }
+        let mut floors: Vec<f64> = Vec::new();
+        // Numbers `query` if it is new, and lowers its floor to `floor`.
+        let mut need = |query: Cow<'s, str>, floor: f64| {
+            let next = queries.len();
+            let number = *numbers.entry(query.clone()).or_insert(next as u32) as usize;
+            if number == next {
+                queries.push(query);
+                floors.push(f64::INFINITY);
+            }
+            floors[number] = floors[number].min(floor);
+        };
+        for (name_query, sentence_query, score) in own {
+            // A name's search decides only whether it returns its tool, and what came
+            // instead: the hits scoring at least the tool's own score.
+            if let Some(query) = name_query {
+                need(Cow::Owned(query), score);
+            }
+            // A first sentence's hits are all read, for near-duplicates.
+            if let Some(sentence) = sentence_query {
+                need(Cow::Borrowed(sentence), f64::NEG_INFINITY);
+            }
+        }
+        for floor in &mut floors {
+            // A tool that does not score for its own name needs the whole search.
+            if !(*floor > 0.0 && floor.is_finite()) {
+                *floor = f64::NEG_INFINITY;
             }
         }
         let texts: Vec<&str> = queries.iter().map(AsRef::as_ref).collect();
@@ -1112,7 +1137,13 @@ impl<'s> Searches<'s> {
                     if cancel.load(Ordering::Relaxed) {
                         return Vec::new();
                     }
-                    let asked: Vec<&str> = group.iter().map(|&number| texts[number]).collect();
+                    let asked: Vec<Asked> = group
+                        .iter()
+                        .map(|&number| Asked {
+                            query: texts[number],
+                            floor: floors[number],
+                        })
+                        .collect();
                     let answers = session.search_together_measured(&asked, limit);
                     group
                         .iter()
@@ -1351,12 +1382,41 @@ mod tests {
                 },
             )
             .unwrap();
+            // A name's search needs the hits down to the least score its tools get for it; a
+            // first sentence's, all of them.
+            let mut floors: FxHashMap<String, f64> = FxHashMap::default();
+            for doc in 0..session.total_available() {
+                let (name_query, sentence_query) = own_queries(session.catalog_entry(doc).0);
+                if let Some(query) = name_query {
+                    let own = session.query_score(&query, doc);
+                    let floor = floors.entry(query).or_insert(f64::INFINITY);
+                    *floor = floor.min(own);
+                }
+                if let Some(sentence) = sentence_query {
+                    floors.insert(sentence.to_string(), f64::NEG_INFINITY);
+                }
+            }
             let mut alone = SearchWork::default();
+            let mut floored = 0;
             for (query, &number) in &searches.numbers {
                 let (result, work) = session.search_measured(query, limit);
-                let docs: Vec<u32> = result.hits.iter().map(|hit| hit.doc as u32).collect();
-                assert_eq!(searches.results.get(number), docs.as_slice(), "{query:?}");
+                let floor = floors[query.as_ref()];
+                let needed: Vec<u32> = result
+                    .hits
+                    .iter()
+                    .filter(|hit| hit.score >= floor)
+                    .map(|hit| hit.doc as u32)
+                    .collect();
+                floored += usize::from(needed.len() < result.hits.len());
+                assert_eq!(searches.results.get(number), needed.as_slice(), "{query:?}");
                 alone = alone + work;
+            }
+            // Most names come first for their own search: the hits below them are not needed
+            // (a gated search gives its whole result).
+            if profile == Profile::seed() {
+                assert!(floored > 1_000, "{floored} searches floored");
+            } else {
+                assert_eq!(floored, 0);
             }
             let together = findings.work().search;
             let read = |work: SearchWork| work.postings + work.lookups;

@@ -19,7 +19,7 @@ use crate::replay::catalog::{
 };
 use crate::replay::listing::{CatalogListing, ListingGroup};
 use crate::replay::search::{
-    resolve_limit, search_text, Admitted, SearchIndex, SearchResult, SearchWork, TermCounts,
+    resolve_limit, search_text, Admitted, Asked, SearchIndex, SearchResult, SearchWork, TermCounts,
     TokenisedGroup, Vocabulary,
 };
 use crate::tokenizers::{choose, LoadedTokenizer, TokenizerChoice, TokenizerError};
@@ -712,6 +712,13 @@ impl Session {
         index.search_measured(vocabulary, query, limit)
     }
 
+    /// The score catalog tool `doc` gets in a search for `query` (0 when it holds none of its
+    /// words).
+    pub fn query_score(&self, query: &str, doc: usize) -> f64 {
+        let (index, vocabulary) = self.searchable();
+        index.query_score(vocabulary, query, doc)
+    }
+
     /// `queries` in groups for [`Session::search_together_measured`]: the queries that share
     /// their rarest word together (at most 1,024 to a group), every other alone.
     pub fn search_groups(&self, queries: &[&str]) -> Vec<Vec<usize>> {
@@ -719,12 +726,12 @@ impl Session {
         index.search_groups(vocabulary, queries)
     }
 
-    /// [`Session::search_measured`] of each of `queries`, in order; those that share their
-    /// rarest word are ranked together, over one gathering of the tools that hold it (same
-    /// hits, same scores).
+    /// [`Session::search_measured`] of each of `queries` (less the hits below its floor, see
+    /// [`Asked`]), in order; those that share their rarest word are ranked together, over one
+    /// gathering of the tools that hold it (same hits, same scores).
     pub fn search_together_measured(
         &self,
-        queries: &[&str],
+        queries: &[Asked],
         limit: usize,
     ) -> Vec<(SearchResult, SearchWork)> {
         let (index, vocabulary) = self.searchable();

@@ -304,7 +304,7 @@ mod tests {
                         continue;
                     }
                     let limit = 1 + q % 8;
-                    let pruned = index.max_score(&tokens, &walked, limit);
+                    let pruned = index.max_score(&tokens, &walked, TopK::new(limit));
                     let mut best = TopK::new(limit);
                     index.scan_common(&tokens, &walked, None, &mut best, |_, _| true);
                     assert_eq!(best.into_sorted(), pruned, "{query:?} limit {limit}");

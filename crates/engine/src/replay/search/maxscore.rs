@@ -158,7 +158,8 @@ impl<'a> LookedUp<'a> {
 }
 
 impl SearchIndex {
-    /// Seed's best `limit` documents for a query of several terms (MaxScore-style, exact).
+    /// Seed's best documents for a query of several terms that `best` (empty) keeps, less any
+    /// below its floor (MaxScore-style, exact).
     /// The heaviest documents of the heaviest terms, and the documents holding most of the
     /// rarest terms, are scored first, to set a bar. Terms are then taken lightest first
     /// while a document holding only those cannot get in (see [`SearchIndex::light_terms`]);
@@ -168,9 +169,9 @@ impl SearchIndex {
         &self,
         tokens: &[QueryToken],
         walked: &[WalkedTerm],
-        limit: usize,
+        best: TopK,
     ) -> Vec<Ranked> {
-        self.max_score_from(tokens, walked, TopK::new(limit), &[], ADD_UP_FACTOR)
+        self.max_score_from(tokens, walked, best, &[], ADD_UP_FACTOR)
     }
 
     /// Seed's best documents for a query whose documents holding the term `decided_term` are
@@ -241,7 +242,7 @@ impl SearchIndex {
             };
             self.rank_candidates(tokens, &mut best, &mut seen, split, |_, _| true);
         });
-        best.into_sorted()
+        best.into_sorted_above_floor()
     }
 
     /// The rarest terms (up to [`SEEDING_TERMS`]), whose documents holding most
@@ -753,7 +754,7 @@ impl SearchIndex {
                 best.offer(Ranked { score, doc });
             }
         }
-        best.into_sorted()
+        best.into_sorted_above_floor()
     }
 }
 

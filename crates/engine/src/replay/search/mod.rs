@@ -62,6 +62,29 @@ use schematax_releases::Admission;
 use terms::QueryToken;
 use topk::{Ranked, TopK};
 
+/// A query, and the least score its asker needs ranked. A lint asks whether a tool comes back
+/// for its own name: only the hits scoring at least the tool's own score can decide that, or
+/// be what came instead. A search without the rarest-word gate gives back the hits of the
+/// whole search that score at least `floor`, in its order, and prunes what cannot reach it;
+/// when none does, the whole result. A gated search gives the whole result.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Asked<'q> {
+    /// The query.
+    pub query: &'q str,
+    /// The least score needed (negative infinity: every hit).
+    pub floor: f64,
+}
+
+impl<'q> Asked<'q> {
+    /// `query`, every hit of it needed.
+    pub fn whole(query: &'q str) -> Asked<'q> {
+        Asked {
+            query,
+            floor: f64::NEG_INFINITY,
+        }
+    }
+}
+
 /// The score of every substring-fallback hit (seed).
 pub const FALLBACK_SCORE: f64 = 0.1;
 
@@ -88,6 +111,12 @@ impl SearchIndex {
             .collect()
     }
 
+    /// The score document `doc` gets in a search for `query` (0 when it holds none of its
+    /// words).
+    pub fn query_score(&self, vocabulary: &Vocabulary, query: &str, doc: usize) -> f64 {
+        self.score(doc as u32, &SearchIndex::query_tokens(vocabulary, query))
+    }
+
     /// [`SearchIndex::search`], and the work it did.
     pub fn search_measured(
         &self,
@@ -95,19 +124,38 @@ impl SearchIndex {
         query: &str,
         limit: usize,
     ) -> (SearchResult, SearchWork) {
+        self.search_above_measured(vocabulary, Asked::whole(query), limit)
+    }
+
+    /// The search of `asked` (see [`Asked`]), and the work it did.
+    fn search_above_measured(
+        &self,
+        vocabulary: &Vocabulary,
+        asked: Asked,
+        limit: usize,
+    ) -> (SearchResult, SearchWork) {
         let before = WORK.with(Cell::get);
-        let result = self.search(vocabulary, query, limit);
+        let result = self.search_above(vocabulary, asked, limit);
         (result, WORK.with(Cell::get).since(before))
     }
 
     /// Ranks the catalog for `query` under the profile's admission rule, cut to `limit` hits.
     pub fn search(&self, vocabulary: &Vocabulary, query: &str, limit: usize) -> SearchResult {
+        self.search_above(vocabulary, Asked::whole(query), limit)
+    }
+
+    /// [`SearchIndex::search`] of `asked.query`, less the hits below `asked.floor` that a
+    /// search without the rarest-word gate can leave out (see [`Asked`]).
+    fn search_above(&self, vocabulary: &Vocabulary, asked: Asked, limit: usize) -> SearchResult {
+        let Asked { query, floor } = asked;
         let tokens = SearchIndex::query_tokens(vocabulary, query);
         if query.trim().is_empty() || tokens.is_empty() || self.is_empty() || limit == 0 {
             return SearchResult::empty();
         }
         match self.admission.unwrap_or(Admission::ScoreAboveZero) {
-            Admission::ScoreAboveZero => self.search_score_above_zero(query, &tokens, limit),
+            Admission::ScoreAboveZero => {
+                self.search_score_above_zero(query, &tokens, TopK::floored(limit, floor))
+            }
             Admission::RarestToken { coverage_from } => {
                 self.search_rarest_token(vocabulary, query, &tokens, limit, coverage_from)
             }
@@ -115,14 +163,20 @@ impl SearchIndex {
     }
 
     /// Every document scoring above 0 (after the tool named by the query, where the profile
-    /// ranks it first), else the substring fallback.
+    /// ranks it first) that `best` (empty) keeps, else the substring fallback.
     fn search_score_above_zero(
         &self,
         query: &str,
         tokens: &[QueryToken],
-        limit: usize,
+        best: TopK,
     ) -> SearchResult {
-        let scored = self.ranked_by_score(tokens, limit);
+        let limit = best.limit;
+        let mut scored = self.ranked_by_score(tokens, best);
+        if scored.is_empty() {
+            // Nothing at or above the floor: whether anything scores, or the substring
+            // fallback answers, is for the whole search to say.
+            scored = self.ranked_by_score(tokens, TopK::new(limit));
+        }
         let exact = if self.exact_name_first {
             self.exact_names(query)
         } else {
@@ -190,22 +244,25 @@ impl SearchIndex {
         }
     }
 
-    /// The best `limit` documents scoring above 0, ranked: over the groups of twins when the
-    /// query names no member's own word.
-    fn ranked_by_score(&self, tokens: &[QueryToken], limit: usize) -> Vec<Ranked> {
+    /// The best documents scoring above 0 that `best` (empty) keeps, ranked (less any below its
+    /// floor): over the groups of twins when the query names no member's own word.
+    fn ranked_by_score(&self, tokens: &[QueryToken], mut best: TopK) -> Vec<Ranked> {
+        let limit = best.limit;
         if let Some(twins) = self.twins.as_deref().filter(|twins| twins.answer(tokens)) {
-            return twins.expand(twins.index.ranked_by_score(tokens, limit), limit);
+            let ranked = twins.index.ranked_by_score(tokens, TopK::new(limit));
+            let mut expanded = twins.expand(ranked, limit);
+            best.keep_above_floor(&mut expanded);
+            return expanded;
         }
         let walked = self.walked_terms(tokens);
         if self.scans_common(&walked) {
-            let mut best = TopK::new(limit);
             self.scan_common(tokens, &walked, None, &mut best, |_, _| true);
-            best.into_sorted()
+            best.into_sorted_above_floor()
         } else if walked.len() > 1 {
-            self.max_score(tokens, &walked, limit)
+            self.max_score(tokens, &walked, best)
         } else {
             // One term: its documents heaviest first, until the rest cannot get in.
-            self.walk(&walked, TopK::new(limit), |doc| {
+            self.walk(&walked, best, |doc| {
                 let score = self.score(doc, tokens);
                 (score > 0.0).then_some(score)
             })

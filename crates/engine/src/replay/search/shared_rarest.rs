@@ -20,6 +20,7 @@ use crate::replay::search::index::SearchIndex;
 use crate::replay::search::result::{tally, Gate, SearchResult, SearchWork, WORK};
 use crate::replay::search::terms::{QueryToken, Vocabulary};
 use crate::replay::search::topk::{Ranked, TopK};
+use crate::replay::search::Asked;
 use schematax_releases::Admission;
 
 /// A query is answered with others of its rarest word when at least this many documents hold
@@ -155,31 +156,37 @@ impl SearchIndex {
     }
 
     /// Searches every query of `queries`: each result as [`SearchIndex::search_measured`] gives
-    /// it, in order, with the work done for it (a group's gathering is counted in its first
-    /// query's, its ranking as postings read, and a ranking beside it as a search counts its
-    /// work). Queries that share their rarest word are ranked together, on every core, over
-    /// one gathering of its documents.
+    /// it (less what scores below its floor, see [`Asked`]), in order, with the work done for
+    /// it (a group's gathering is counted in its first query's, its ranking as postings read,
+    /// and a ranking beside it as a search counts its work). Queries that share their rarest
+    /// word are ranked together, on every core, over one gathering of its documents.
     pub fn search_together_measured(
         &self,
         vocabulary: &Vocabulary,
-        queries: &[&str],
+        queries: &[Asked],
         limit: usize,
     ) -> Vec<(SearchResult, SearchWork)> {
-        if let [query] = queries {
-            return vec![self.search_measured(vocabulary, query, limit)];
+        if let [asked] = queries {
+            return vec![self.search_above_measured(vocabulary, *asked, limit)];
         }
         let mut results: Vec<Option<(SearchResult, SearchWork)>> = vec![None; queries.len()];
         let mut shared: FxHashMap<u32, Vec<(usize, Vec<QueryToken>)>> = FxHashMap::default();
-        for (place, query) in queries.iter().enumerate() {
-            let tokens = SearchIndex::query_tokens(vocabulary, query);
-            match self.shared_rarest(query, &tokens).filter(|_| limit > 0) {
+        for (place, asked) in queries.iter().enumerate() {
+            let tokens = SearchIndex::query_tokens(vocabulary, asked.query);
+            match self
+                .shared_rarest(asked.query, &tokens)
+                .filter(|_| limit > 0)
+            {
                 Some(rarest) => shared.entry(rarest).or_default().push((place, tokens)),
-                None => results[place] = Some(self.search_measured(vocabulary, query, limit)),
+                None => {
+                    results[place] = Some(self.search_above_measured(vocabulary, *asked, limit));
+                }
             }
         }
         for (rarest, group) in shared {
             if let [(place, _)] = group.as_slice() {
-                results[*place] = Some(self.search_measured(vocabulary, queries[*place], limit));
+                let asked = queries[*place];
+                results[*place] = Some(self.search_above_measured(vocabulary, asked, limit));
                 continue;
             }
             let coverage_from = match self.admission {
@@ -208,17 +215,20 @@ impl SearchIndex {
                         None => {
                             // The documents holding the rarest word are ranked: the others
                             // after them.
-                            let mut kept = TopK::new(limit);
+                            let asked = queries[query.place];
+                            let mut kept = TopK::floored(limit, asked.floor);
                             for ranked in best {
                                 kept.offer(ranked);
                             }
                             let walked = self.walked_terms(&query.tokens);
                             let best = self.max_score_beside(&query.tokens, &walked, rarest, kept);
-                            self.scored_result(
-                                (queries[query.place], &query.tokens, limit),
-                                best,
-                                &[],
-                            )
+                            if best.is_empty() && asked.floor.is_finite() {
+                                // Nothing at or above the floor: the whole search says what
+                                // answers.
+                                self.search(vocabulary, asked.query, limit)
+                            } else {
+                                self.scored_result((asked.query, &query.tokens, limit), best, &[])
+                            }
                         }
                     };
                     (query.place, (result, WORK.with(Cell::get).since(before)))
@@ -429,7 +439,7 @@ mod tests {
     #[test]
     fn queries_searched_together_are_answered_as_each_alone() {
         let mut rng = Lcg(23);
-        let (mut compared, mut shared) = (0, 0);
+        let (mut compared, mut shared, mut floored_compared) = (0, 0, 0);
         for rules in [
             seed_rules(),
             HERMES_2026_09.search,
@@ -461,17 +471,47 @@ mod tests {
                 // A limit above the tools of a group's rarest word (at least 64) leaves the
                 // best of them short of full: the tools without it are then seeded as alone.
                 for limit in [1, 5, 8, 100] {
-                    let together = index.search_together_measured(&vocabulary, &asked, limit);
+                    let whole: Vec<Asked> = asked.iter().map(|q| Asked::whole(q)).collect();
+                    let together = index.search_together_measured(&vocabulary, &whole, limit);
                     assert_eq!(together.len(), asked.len());
+                    let mut alone_results = Vec::new();
                     for (query, (result, _)) in asked.iter().zip(together) {
                         let alone = index.search(&vocabulary, query, limit);
                         assert_eq!(result, alone, "{query:?} limit {limit}");
+                        alone_results.push(alone);
                         compared += 1;
+                    }
+                    // With a floor (a hit's score, or above every hit), the hits at or above
+                    // it; when none reaches it, the whole result.
+                    let floored: Vec<Asked> = asked
+                        .iter()
+                        .zip(&alone_results)
+                        .map(|(query, alone)| Asked {
+                            query,
+                            floor: match alone.hits.len() {
+                                0 => 1.0,
+                                _ if rng.below(4) == 0 => alone.hits[0].score * 2.0,
+                                n => alone.hits[rng.below(n)].score,
+                            },
+                        })
+                        .collect();
+                    let together = index.search_together_measured(&vocabulary, &floored, limit);
+                    for ((asked, (result, _)), alone) in
+                        floored.iter().zip(together).zip(alone_results)
+                    {
+                        let mut expected = alone.clone();
+                        expected.hits.retain(|hit| hit.score >= asked.floor);
+                        if expected.hits.is_empty() || alone.gate.is_some() {
+                            expected = alone;
+                        }
+                        assert_eq!(result, expected, "{asked:?} limit {limit}");
+                        floored_compared += 1;
                     }
                 }
             }
         }
         assert!(compared > 10_000, "only {compared} searches compared");
+        assert_eq!(floored_compared, compared);
         assert!(
             shared > 800,
             "only {shared} queries shared their rarest word"
@@ -535,7 +575,8 @@ mod tests {
             .collect();
         let asked: Vec<&str> = queries.iter().map(String::as_str).collect();
         assert_eq!(index.search_groups(&vocabulary, &asked).len(), 1);
-        let together = index.search_together_measured(&vocabulary, &asked, 5);
+        let whole: Vec<Asked> = asked.iter().map(|q| Asked::whole(q)).collect();
+        let together = index.search_together_measured(&vocabulary, &whole, 5);
         let read: u64 = together.iter().map(|(_, work)| work.postings).sum();
         let alone: u64 = asked
             .iter()

@@ -36,14 +36,25 @@ impl PartialOrd for Ranked {
 pub(super) struct TopK<T = Ranked> {
     heap: BinaryHeap<std::cmp::Reverse<T>>,
     pub(super) limit: usize,
+    /// The least score the asker needs ranked: a pruned search may shut out what scores below
+    /// it (negative infinity: nothing is shut out before the selection is full).
+    floor: f64,
 }
 
 impl<T: Ord> TopK<T> {
     /// An empty selection of at most `limit`.
     pub(super) fn new(limit: usize) -> TopK<T> {
+        TopK::floored(limit, f64::NEG_INFINITY)
+    }
+
+    /// An empty selection of at most `limit`, of which only the candidates scoring at least
+    /// `floor` are needed: those are kept exactly as without it, and a pruned search may leave
+    /// out any below it.
+    pub(super) fn floored(limit: usize, floor: f64) -> TopK<T> {
         TopK {
             heap: BinaryHeap::with_capacity(limit + 1),
             limit,
+            floor,
         }
     }
 
@@ -85,12 +96,33 @@ impl TopK {
     }
 
     /// The least bound that can still get in (below it, [`TopK::shuts_out`]): the bar less the
-    /// bounds' slack, or negative infinity until the selection is full. An infinite bar (exact
-    /// names fill the selection) stays infinite: nothing finite gets in.
+    /// bounds' slack, or negative infinity until the selection is full; never below the floor
+    /// less the slack. An infinite bar (exact names fill the selection) stays infinite:
+    /// nothing finite gets in.
     pub(super) fn cut(&self) -> f64 {
-        self.bar().map_or(f64::NEG_INFINITY, |bar| {
-            bar - (BOUND_SLACK * bar.abs().max(1.0)).min(f64::MAX)
-        })
+        let slack = |score: f64| score - (BOUND_SLACK * score.abs().max(1.0)).min(f64::MAX);
+        let below_floor = if self.floor.is_finite() {
+            slack(self.floor)
+        } else {
+            f64::NEG_INFINITY
+        };
+        self.bar()
+            .map_or(below_floor, |bar| slack(bar).max(below_floor))
+    }
+
+    /// The selection, best first, less what scores below the floor: every candidate at or
+    /// above it that would be among the best `limit` (what a search that shuts out only below
+    /// the floor finds in full).
+    pub(super) fn into_sorted_above_floor(self) -> Vec<Ranked> {
+        let floor = self.floor;
+        let mut best = self.into_sorted();
+        keep_from(&mut best, floor);
+        best
+    }
+
+    /// `ranked` less what scores below this selection's floor.
+    pub(super) fn keep_above_floor(&self, ranked: &mut Vec<Ranked>) {
+        keep_from(ranked, self.floor);
     }
 
     /// Whether a candidate scoring exactly `score` at `doc` would lose to the worst kept.
@@ -100,6 +132,13 @@ impl TopK {
                 .heap
                 .peek()
                 .is_some_and(|worst| Ranked { score, doc } < worst.0)
+    }
+}
+
+/// `ranked` less what scores below `floor`, when it is finite.
+fn keep_from(ranked: &mut Vec<Ranked>, floor: f64) {
+    if floor.is_finite() {
+        ranked.retain(|ranked| ranked.score >= floor);
     }
 }
 
@@ -148,6 +187,38 @@ mod tests {
         });
         assert_eq!(best.cut(), f64::INFINITY);
         assert!(best.shuts_out(f64::MAX));
+    }
+
+    #[test]
+    fn a_floor_raises_the_cut_until_the_bar_passes_it() {
+        let mut best = TopK::floored(2, 3.0);
+        assert!(best.cut() < 3.0 && best.cut() > 3.0 - 1e-6);
+        assert!(best.shuts_out(2.9) && !best.shuts_out(3.0));
+        best.offer(Ranked { score: 1.0, doc: 0 });
+        best.offer(Ranked { score: 5.0, doc: 1 });
+        // Full, with a bar of 1 below the floor: the floor still cuts.
+        assert!(best.shuts_out(2.9));
+        best.offer(Ranked { score: 4.0, doc: 2 });
+        assert!(best.cut() > 4.0 - 1e-6 && best.shuts_out(3.9));
+        let kept: Vec<u32> = best
+            .into_sorted_above_floor()
+            .iter()
+            .map(|r| r.doc)
+            .collect();
+        assert_eq!(kept, [1, 2]);
+        // Below the floor, a candidate offered anyway is not given back.
+        let mut best = TopK::floored(3, 3.0);
+        best.offer(Ranked { score: 1.0, doc: 0 });
+        best.offer(Ranked { score: 3.0, doc: 1 });
+        let kept: Vec<u32> = best
+            .into_sorted_above_floor()
+            .iter()
+            .map(|r| r.doc)
+            .collect();
+        assert_eq!(kept, [1]);
+        // No floor: as a plain selection.
+        let best: TopK = TopK::floored(1, f64::NEG_INFINITY);
+        assert_eq!(best.cut(), f64::NEG_INFINITY);
     }
 
     #[test]

@@ -274,7 +274,7 @@ impl<I> Twins<I> {
 #[cfg(test)]
 mod tests {
     use crate::replay::search::fixture::{seed_rules, Lcg};
-    use crate::replay::search::{search_text, SearchIndex, SearchWork, Via, Vocabulary};
+    use crate::replay::search::{search_text, Asked, SearchIndex, SearchWork, Via, Vocabulary};
     use schematax_releases::{SearchRules, HERMES_2026_09};
 
     const WORDS: [&str; 20] = [
@@ -398,6 +398,22 @@ mod tests {
                             .collect()
                     };
                     assert_eq!(ranked(&grouped), ranked(&ungrouped), "{query:?} {limit}");
+                    // With a floor at one of the hits' scores: those at or above it.
+                    let whole = ungrouped.search(&vocabulary, &query, limit);
+                    if let Some(hit) = whole.hits.get(rng.below(whole.hits.len().max(1))) {
+                        let asked = Asked {
+                            query: &query,
+                            floor: hit.score,
+                        };
+                        let mut expected = whole.clone();
+                        if whole.gate.is_none() {
+                            expected.hits.retain(|h| h.score >= hit.score);
+                        }
+                        for index in [&grouped, &ungrouped] {
+                            let floored = index.search_above(&vocabulary, asked, limit);
+                            assert_eq!(floored, expected, "{query:?} {limit} {}", hit.score);
+                        }
+                    }
                 }
             }
         }
