@@ -26,7 +26,7 @@
 //! |---|---|
 //! | `terms` | tokens, stemming, a tool's search text, [`Vocabulary`] and [`TermCounts`] |
 //! | `index` | [`SearchIndex`]: postings, weights (BM25's `idf` and term weight), scores |
-//! | `topk` | the best `limit` kept, the worst on top, and the bar a bound must beat |
+//! | `topk` | the best `limit` kept, the worst on top, the bar a bound must beat, and a floor |
 //! | `maxscore` | the pruned ranking: term bounds, the bar's seeds, light terms, candidates |
 //! | `common` | the common terms as bits of a mask per document (data only) |
 //! | `dense` | the scan of a query of common words only over those masks |

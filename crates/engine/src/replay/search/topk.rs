@@ -1,5 +1,6 @@
 //! Top-k selection: documents ranked by score then catalog order, the best `limit` kept in a
-//! heap with the worst on top, and the bar a pruned search must beat.
+//! heap with the worst on top, and the bar a pruned search must beat (never below the floor
+//! its asker needs, if any).
 
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
