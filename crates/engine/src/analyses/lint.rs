@@ -14,7 +14,7 @@ use crate::replay::catalog::ToolEntry;
 use crate::replay::order::permute;
 use crate::replay::search::{raw_tokens, Admitted, Asked, SearchWork};
 use crate::replay::session::{Note, Session};
-use schematax_releases::Profile;
+use schematax_releases::{Admission, Profile};
 
 /// How bad a finding is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -1070,15 +1070,24 @@ impl<'s> Searches<'s> {
         limit: usize,
         watch: LintWatch<'_>,
     ) -> Result<Searches<'s>, Interrupted> {
-        // Each tool's own queries, and its score for its name.
+        // Under the rarest-word gate a search gives its whole result: no floor is asked.
+        let floored = session.profile().spec().search.admission == Admission::ScoreAboveZero;
+        // Each tool's own queries, and the floor of its name's search: its own score for it,
+        // or none (negative infinity) when it does not score above 0 for it.
         let own: Vec<(Option<String>, Option<&'s str>, f64)> = (0..session.total_available())
             .into_par_iter()
             .map(|doc| {
                 let (name_query, sentence_query) = own_queries(session.catalog_entry(doc).0);
-                let score = name_query
-                    .as_deref()
-                    .map_or(0.0, |query| session.query_score(query, doc));
-                (name_query, sentence_query, score)
+                let score = match &name_query {
+                    Some(query) if floored => session.query_score(query, doc),
+                    _ => f64::NEG_INFINITY,
+                };
+                let floor = if score > 0.0 && score.is_finite() {
+                    score
+                } else {
+                    f64::NEG_INFINITY
+                };
+                (name_query, sentence_query, floor)
             })
             .collect();
         let mut numbers: FxHashMap<Cow<'s, str>, u32> = FxHashMap::default();
@@ -1087,29 +1096,26 @@ impl<'s> Searches<'s> {
         let mut floors: Vec<f64> = Vec::new();
         // Numbers `query` if it is new, and lowers its floor to `floor`.
         let mut need = |query: Cow<'s, str>, floor: f64| {
-            let next = queries.len();
-            let number = *numbers.entry(query.clone()).or_insert(next as u32) as usize;
-            if number == next {
-                queries.push(query);
-                floors.push(f64::INFINITY);
-            }
+            let number = match numbers.get(&query) {
+                Some(&number) => number as usize,
+                None => {
+                    numbers.insert(query.clone(), queries.len() as u32);
+                    queries.push(query);
+                    floors.push(floor);
+                    return;
+                }
+            };
             floors[number] = floors[number].min(floor);
         };
-        for (name_query, sentence_query, score) in own {
+        for (name_query, sentence_query, floor) in own {
             // A name's search decides only whether it returns its tool, and what came
             // instead: the hits scoring at least the tool's own score.
             if let Some(query) = name_query {
-                need(Cow::Owned(query), score);
+                need(Cow::Owned(query), floor);
             }
             // A first sentence's hits are all read, for near-duplicates.
             if let Some(sentence) = sentence_query {
                 need(Cow::Borrowed(sentence), f64::NEG_INFINITY);
-            }
-        }
-        for floor in &mut floors {
-            // A tool that does not score for its own name needs the whole search.
-            if !(*floor > 0.0 && floor.is_finite()) {
-                *floor = f64::NEG_INFINITY;
             }
         }
         let texts: Vec<&str> = queries.iter().map(AsRef::as_ref).collect();
@@ -1397,7 +1403,7 @@ mod tests {
                 }
             }
             // A gated search gives its whole result.
-            let gated = profile != Profile::seed();
+            let gated = profile.spec().search.admission != Admission::ScoreAboveZero;
             let mut alone = SearchWork::default();
             let mut floored = 0;
             for (query, &number) in &searches.numbers {
@@ -1423,6 +1429,87 @@ mod tests {
                 read(together) < read(alone),
                 "{profile:?}: together {together:?}, alone {alone:?}"
             );
+        }
+    }
+
+    #[test]
+    fn a_name_shadowed_in_its_whole_search_is_shadowed_by_the_same_tools() {
+        // 20 servers of 30 tools, named by a verb and a noun (and after the first server, the
+        // server's number), each described by words of the names and others, so that for a
+        // name many tools tie, outrank it or come after it: which are shadowed, and by what,
+        // is what each name's whole search says.
+        const VERBS: [&str; 5] = ["list", "get", "create", "delete", "update"];
+        const NOUNS: [&str; 6] = ["files", "issues", "pages", "users", "builds", "notes"];
+        const OTHERS: [&str; 8] = [
+            "the",
+            "a",
+            "in",
+            "repository",
+            "quickly",
+            "with",
+            "filter",
+            "project",
+        ];
+        let mut rng = crate::test_rng::Lcg(11);
+        let mut words: Vec<&str> = VERBS.iter().chain(&NOUNS).chain(&OTHERS).copied().collect();
+        words.sort_unstable();
+        let servers: Vec<(String, String)> = (0..20)
+            .map(|server| {
+                let tools: Vec<String> = (0..30)
+                    .map(|i| {
+                        let description = rng.phrase(&words, 2, 10);
+                        let number = if server == 0 {
+                            String::new()
+                        } else {
+                            format!("_{server}")
+                        };
+                        format!(
+                            r#"{{"name":"{}_{}{number}","description":"{description}."}}"#,
+                            VERBS[i % 5],
+                            NOUNS[i / 5]
+                        )
+                    })
+                    .collect();
+                (format!("srv{server}"), format!("[{}]", tools.join(",")))
+            })
+            .collect();
+        let listed: Vec<(&str, &str)> = servers
+            .iter()
+            .map(|(server, tools)| (server.as_str(), tools.as_str()))
+            .collect();
+        for profile in ["seed", "hermes-0.20.6"] {
+            let config = Config {
+                profile: Profile::from_id(profile),
+                ..Config::default()
+            };
+            let session = session_with(&config, &listed);
+            let limit = session.settings().search_default_limit as usize;
+            let mut expected: Vec<(String, String, Vec<String>)> = Vec::new();
+            for doc in 0..session.total_available() {
+                let (entry, _) = session.catalog_entry(doc);
+                let query = own_queries(entry).0.unwrap();
+                let hits = session.search(&query, limit).hits;
+                if !hits.iter().any(|hit| hit.doc == doc) {
+                    let above = hits
+                        .iter()
+                        .map(|hit| session.catalog_entry(hit.doc).0.name.clone())
+                        .collect();
+                    expected.push((entry.server.clone(), entry.raw_name.clone(), above));
+                }
+            }
+            let mut shadowed: Vec<(String, String, Vec<String>)> = written(&session)
+                .into_iter()
+                .filter(|finding| finding.rule == SHADOWED)
+                .map(|finding| (finding.server, finding.tool, finding.related))
+                .collect();
+            expected.sort();
+            shadowed.sort();
+            assert!(
+                expected.len() > 100,
+                "{profile}: {} shadowed",
+                expected.len()
+            );
+            assert_eq!(shadowed, expected, "{profile}");
         }
     }
 

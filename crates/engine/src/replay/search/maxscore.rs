@@ -242,7 +242,7 @@ impl SearchIndex {
             };
             self.rank_candidates(tokens, &mut best, &mut seen, split, |_, _| true);
         });
-        best.into_sorted_above_floor()
+        best.into_sorted_from_floor()
     }
 
     /// The rarest terms (up to [`SEEDING_TERMS`]), whose documents holding most
@@ -754,7 +754,7 @@ impl SearchIndex {
                 best.offer(Ranked { score, doc });
             }
         }
-        best.into_sorted_above_floor()
+        best.into_sorted_from_floor()
     }
 }
 

@@ -65,13 +65,15 @@ use topk::{Ranked, TopK};
 /// A query, and the least score its asker needs ranked. A lint asks whether a tool comes back
 /// for its own name: only the hits scoring at least the tool's own score can decide that, or
 /// be what came instead. A search without the rarest-word gate gives back the hits of the
-/// whole search that score at least `floor`, in its order, and prunes what cannot reach it;
-/// when none does, the whole result. A gated search gives the whole result.
+/// whole search that score at least `floor`, in its order (a hit naming a tool exactly scores
+/// infinity), and its pruned ranking shuts out what cannot reach the floor; when no hit
+/// reaches it, the whole result. A gated search gives the whole result.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Asked<'q> {
     /// The query.
     pub query: &'q str,
-    /// The least score needed (negative infinity: every hit).
+    /// The least score needed; a floor that is not a finite number (negative infinity, say)
+    /// asks for every hit.
     pub floor: f64,
 }
 
@@ -145,7 +147,7 @@ impl SearchIndex {
     }
 
     /// [`SearchIndex::search`] of `asked.query`, less the hits below `asked.floor` that a
-    /// search without the rarest-word gate can leave out (see [`Asked`]).
+    /// search without the rarest-word gate leaves out (see [`Asked`]).
     fn search_above(&self, vocabulary: &Vocabulary, asked: Asked, limit: usize) -> SearchResult {
         let Asked { query, floor } = asked;
         let tokens = SearchIndex::query_tokens(vocabulary, query);
@@ -171,17 +173,18 @@ impl SearchIndex {
         best: TopK,
     ) -> SearchResult {
         let limit = best.limit;
-        let mut scored = self.ranked_by_score(tokens, best);
-        if scored.is_empty() {
-            // Nothing at or above the floor: whether anything scores, or the substring
-            // fallback answers, is for the whole search to say.
-            scored = self.ranked_by_score(tokens, TopK::new(limit));
-        }
+        let floored = best.floor().is_finite();
         let exact = if self.exact_name_first {
             self.exact_names(query)
         } else {
             Vec::new()
         };
+        let mut scored = self.ranked_by_score(tokens, best);
+        if scored.is_empty() && exact.is_empty() && floored {
+            // Nothing at or above the floor: whether anything scores, or the substring
+            // fallback answers, is for the whole search to say.
+            scored = self.ranked_by_score(tokens, TopK::new(limit));
+        }
         // The exact names lead at an infinite score; the best of the rest follow (the top
         // `limit` holds at least `limit - exact.len()` of them).
         let best: Vec<Ranked> = exact
@@ -249,15 +252,18 @@ impl SearchIndex {
     fn ranked_by_score(&self, tokens: &[QueryToken], mut best: TopK) -> Vec<Ranked> {
         let limit = best.limit;
         if let Some(twins) = self.twins.as_deref().filter(|twins| twins.answer(tokens)) {
-            let ranked = twins.index.ranked_by_score(tokens, TopK::new(limit));
+            let ranked = twins
+                .index
+                .ranked_by_score(tokens, TopK::floored(limit, best.floor()));
+            // A tool scores as its group: the members of the groups kept are all kept.
             let mut expanded = twins.expand(ranked, limit);
-            best.keep_above_floor(&mut expanded);
+            best.keep_from_floor(&mut expanded);
             return expanded;
         }
         let walked = self.walked_terms(tokens);
         if self.scans_common(&walked) {
             self.scan_common(tokens, &walked, None, &mut best, |_, _| true);
-            best.into_sorted_above_floor()
+            best.into_sorted_from_floor()
         } else if walked.len() > 1 {
             self.max_score(tokens, &walked, best)
         } else {

@@ -440,8 +440,11 @@ mod tests {
     fn queries_searched_together_are_answered_as_each_alone() {
         let mut rng = Lcg(23);
         let (mut compared, mut shared, mut floored_compared) = (0, 0, 0);
+        // hermes-0.20.6 ranks first the tool a query names exactly, at an infinite score.
+        let stems = Profile::from_id("hermes-0.20.6").unwrap().spec().search;
         for rules in [
             seed_rules(),
+            stems,
             HERMES_2026_09.search,
             Profile::newest().spec().search,
         ] {
@@ -488,10 +491,18 @@ mod tests {
                         .zip(&alone_results)
                         .map(|(query, alone)| Asked {
                             query,
-                            floor: match alone.hits.len() {
-                                0 => 1.0,
-                                _ if rng.below(4) == 0 => alone.hits[0].score * 2.0,
-                                n => alone.hits[rng.below(n)].score,
+                            floor: {
+                                let scores: Vec<f64> = alone
+                                    .hits
+                                    .iter()
+                                    .map(|hit| hit.score)
+                                    .filter(|score| score.is_finite())
+                                    .collect();
+                                match scores.len() {
+                                    0 => 1.0,
+                                    _ if rng.below(4) == 0 => scores[0] * 2.0,
+                                    n => scores[rng.below(n)],
+                                }
                             },
                         })
                         .collect();

@@ -111,10 +111,10 @@ impl TopK {
             .map_or(below_floor, |bar| slack(bar).max(below_floor))
     }
 
-    /// The selection, best first, less what scores below the floor: every candidate at or
-    /// above it that would be among the best `limit` (what a search that shuts out only below
-    /// the floor finds in full).
-    pub(super) fn into_sorted_above_floor(self) -> Vec<Ranked> {
+    /// The selection, best first, less what scores below the floor: every candidate scoring at
+    /// least the floor that would be among the best `limit` (what a search that shuts out only
+    /// below the floor finds in full).
+    pub(super) fn into_sorted_from_floor(self) -> Vec<Ranked> {
         let floor = self.floor;
         let mut best = self.into_sorted();
         keep_from(&mut best, floor);
@@ -122,8 +122,13 @@ impl TopK {
     }
 
     /// `ranked` less what scores below this selection's floor.
-    pub(super) fn keep_above_floor(&self, ranked: &mut Vec<Ranked>) {
+    pub(super) fn keep_from_floor(&self, ranked: &mut Vec<Ranked>) {
         keep_from(ranked, self.floor);
+    }
+
+    /// The least score needed (not a finite number: no floor).
+    pub(super) fn floor(&self) -> f64 {
+        self.floor
     }
 
     /// Whether a candidate scoring exactly `score` at `doc` would lose to the worst kept.
@@ -202,7 +207,7 @@ mod tests {
         best.offer(Ranked { score: 4.0, doc: 2 });
         assert!(best.cut() > 4.0 - 1e-6 && best.shuts_out(3.9));
         let kept: Vec<u32> = best
-            .into_sorted_above_floor()
+            .into_sorted_from_floor()
             .iter()
             .map(|r| r.doc)
             .collect();
@@ -212,7 +217,7 @@ mod tests {
         best.offer(Ranked { score: 1.0, doc: 0 });
         best.offer(Ranked { score: 3.0, doc: 1 });
         let kept: Vec<u32> = best
-            .into_sorted_above_floor()
+            .into_sorted_from_floor()
             .iter()
             .map(|r| r.doc)
             .collect();
