@@ -126,29 +126,29 @@ impl SearchIndex {
         query: &str,
         limit: usize,
     ) -> (SearchResult, SearchWork) {
-        self.search_above_measured(vocabulary, Asked::whole(query), limit)
+        self.search_asked_measured(vocabulary, Asked::whole(query), limit)
     }
 
     /// The search of `asked` (see [`Asked`]), and the work it did.
-    fn search_above_measured(
+    fn search_asked_measured(
         &self,
         vocabulary: &Vocabulary,
         asked: Asked,
         limit: usize,
     ) -> (SearchResult, SearchWork) {
         let before = WORK.with(Cell::get);
-        let result = self.search_above(vocabulary, asked, limit);
+        let result = self.search_asked(vocabulary, asked, limit);
         (result, WORK.with(Cell::get).since(before))
     }
 
     /// Ranks the catalog for `query` under the profile's admission rule, cut to `limit` hits.
     pub fn search(&self, vocabulary: &Vocabulary, query: &str, limit: usize) -> SearchResult {
-        self.search_above(vocabulary, Asked::whole(query), limit)
+        self.search_asked(vocabulary, Asked::whole(query), limit)
     }
 
     /// [`SearchIndex::search`] of `asked.query`, less the hits below `asked.floor` that a
     /// search without the rarest-word gate leaves out (see [`Asked`]).
-    fn search_above(&self, vocabulary: &Vocabulary, asked: Asked, limit: usize) -> SearchResult {
+    fn search_asked(&self, vocabulary: &Vocabulary, asked: Asked, limit: usize) -> SearchResult {
         let Asked { query, floor } = asked;
         let tokens = SearchIndex::query_tokens(vocabulary, query);
         if query.trim().is_empty() || tokens.is_empty() || self.is_empty() || limit == 0 {
@@ -252,13 +252,12 @@ impl SearchIndex {
     fn ranked_by_score(&self, tokens: &[QueryToken], mut best: TopK) -> Vec<Ranked> {
         let limit = best.limit;
         if let Some(twins) = self.twins.as_deref().filter(|twins| twins.answer(tokens)) {
+            // A tool scores as its group: the groups kept, all at or above the floor, hold
+            // every tool at or above it.
             let ranked = twins
                 .index
                 .ranked_by_score(tokens, TopK::floored(limit, best.floor()));
-            // A tool scores as its group: the members of the groups kept are all kept.
-            let mut expanded = twins.expand(ranked, limit);
-            best.keep_from_floor(&mut expanded);
-            return expanded;
+            return twins.expand(ranked, limit);
         }
         let walked = self.walked_terms(tokens);
         if self.scans_common(&walked) {

@@ -167,7 +167,7 @@ impl SearchIndex {
         limit: usize,
     ) -> Vec<(SearchResult, SearchWork)> {
         if let [asked] = queries {
-            return vec![self.search_above_measured(vocabulary, *asked, limit)];
+            return vec![self.search_asked_measured(vocabulary, *asked, limit)];
         }
         let mut results: Vec<Option<(SearchResult, SearchWork)>> = vec![None; queries.len()];
         let mut shared: FxHashMap<u32, Vec<(usize, Vec<QueryToken>)>> = FxHashMap::default();
@@ -179,14 +179,14 @@ impl SearchIndex {
             {
                 Some(rarest) => shared.entry(rarest).or_default().push((place, tokens)),
                 None => {
-                    results[place] = Some(self.search_above_measured(vocabulary, *asked, limit));
+                    results[place] = Some(self.search_asked_measured(vocabulary, *asked, limit));
                 }
             }
         }
         for (rarest, group) in shared {
             if let [(place, _)] = group.as_slice() {
                 let asked = queries[*place];
-                results[*place] = Some(self.search_above_measured(vocabulary, asked, limit));
+                results[*place] = Some(self.search_asked_measured(vocabulary, asked, limit));
                 continue;
             }
             let coverage_from = match self.admission {

@@ -117,13 +117,10 @@ impl TopK {
     pub(super) fn into_sorted_from_floor(self) -> Vec<Ranked> {
         let floor = self.floor;
         let mut best = self.into_sorted();
-        keep_from(&mut best, floor);
+        if floor.is_finite() {
+            best.retain(|ranked| ranked.score >= floor);
+        }
         best
-    }
-
-    /// `ranked` less what scores below this selection's floor.
-    pub(super) fn keep_from_floor(&self, ranked: &mut Vec<Ranked>) {
-        keep_from(ranked, self.floor);
     }
 
     /// The least score needed (not a finite number: no floor).
@@ -138,13 +135,6 @@ impl TopK {
                 .heap
                 .peek()
                 .is_some_and(|worst| Ranked { score, doc } < worst.0)
-    }
-}
-
-/// `ranked` less what scores below `floor`, when it is finite.
-fn keep_from(ranked: &mut Vec<Ranked>, floor: f64) {
-    if floor.is_finite() {
-        ranked.retain(|ranked| ranked.score >= floor);
     }
 }
 

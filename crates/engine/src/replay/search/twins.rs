@@ -410,7 +410,7 @@ mod tests {
                             expected.hits.retain(|h| h.score >= hit.score);
                         }
                         for index in [&grouped, &ungrouped] {
-                            let floored = index.search_above(&vocabulary, asked, limit);
+                            let floored = index.search_asked(&vocabulary, asked, limit);
                             assert_eq!(floored, expected, "{query:?} {limit} {}", hit.score);
                         }
                     }
